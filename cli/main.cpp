@@ -1,0 +1,218 @@
+// cubecheck: the command line.
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <chrono>
+#include <cstdio>
+#include <exception>
+#include <iomanip>
+#include <iostream>
+#include <random>
+
+#include "conformance/families.hpp"
+#include "conformance/report.hpp"
+#include "conformance/runner.hpp"
+#include "dut_adapters/registry.hpp"
+
+namespace {
+
+using namespace cubecheck;
+
+constexpr int kExitConformant = 0;
+constexpr int kExitNonconformant = 1;
+constexpr int kExitUsage = 2;
+constexpr int kExitInternal = 3;
+
+std::function<void(const std::string&)> progressPrinter(bool quiet) {
+  if (quiet) return {};
+  const bool tty = isatty(STDERR_FILENO) != 0;
+  return [tty](const std::string& line) {
+    if (tty) {
+      std::cerr << '\r' << std::left << std::setw(79) << line << std::flush;
+    } else {
+      std::cerr << line << '\n';
+    }
+  };
+}
+
+struct CommonOptions {
+  std::string profile = "a2";
+  std::string level = "full";
+  std::string seedText;
+};
+
+bool resolve(const CommonOptions& c, conf::RunOptions& o, std::string& error) {
+  auto p = isa::parseProfile(c.profile);
+  if (!p) {
+    error = "unknown profile '" + c.profile + "': use a2, 950 or legacy";
+    return false;
+  }
+  auto l = conf::parseLevel(c.level);
+  if (!l) {
+    error = "unknown level '" + c.level + "': use smoke or full";
+    return false;
+  }
+  o.profile = *p;
+  o.level = *l;
+  if (c.seedText.empty()) {
+    o.seed = (std::uint64_t{std::random_device{}()} << 32) ^ std::random_device{}();
+  } else {
+    try {
+      std::size_t used = 0;
+      o.seed = std::stoull(c.seedText, &used, 0);
+      if (used != c.seedText.size()) throw std::invalid_argument("trailing characters");
+    } catch (const std::exception&) {
+      error = "--seed '" + c.seedText + "' is not an unsigned 64-bit number";
+      return false;
+    }
+  }
+  return true;
+}
+
+int runCertify(const std::string& dutSpec, conf::RunOptions o, const std::string& reportDir,
+               bool quiet) {
+  std::unique_ptr<dut::Dut> dut;
+  try {
+    dut = dut::makeDut(dutSpec);
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "cubecheck certify: " << e.what() << '\n';
+    return kExitUsage;
+  }
+  for (const std::string& f : o.families) {
+    bool known = false;
+    for (std::string_view n : conf::kFamilyNames) known = known || n == f;
+    if (!known) {
+      std::cerr << "cubecheck certify: unknown family '" << f << "'; families are";
+      for (std::string_view n : conf::kFamilyNames) std::cerr << ' ' << n;
+      std::cerr << '\n';
+      return kExitUsage;
+    }
+  }
+  o.dutSpec = dutSpec;
+  o.progress = progressPrinter(quiet);
+  if (!quiet) std::cerr << "cubecheck: seed " << o.seed << '\n';
+  const conf::CertifyResult r = conf::certify(*dut, o);
+  if (o.progress && isatty(STDERR_FILENO)) std::cerr << '\r' << std::string(79, ' ') << '\r';
+  conf::printReport(std::cout, r);
+  if (!reportDir.empty()) {
+    conf::writeReports(reportDir, r);
+    std::cout << "reports: " << reportDir << "/report.json, " << reportDir << "/junit.xml\n";
+  }
+  return r.conformant() ? kExitConformant : kExitNonconformant;
+}
+
+int runMutants(conf::RunOptions o, bool list) {
+  if (list) {
+    for (const dut::Mutant& m : dut::mutants()) {
+      std::cout << std::left << std::setw(34) << m.name << std::setw(10) << m.family
+                << m.description << '\n';
+    }
+    return kExitConformant;
+  }
+  std::cout << std::left << std::setw(34) << "mutant" << std::setw(8) << "killed" << std::right
+            << std::setw(8) << "cases" << std::setw(9) << "seconds"
+            << "  first failure\n";
+  int survivors = 0;
+  for (const dut::Mutant& m : dut::mutants()) {
+    std::unique_ptr<dut::Dut> d = dut::makeDut("mutant:" + std::string(m.name));
+    conf::RunOptions mo = o;
+    mo.families = {std::string(m.family)};
+    mo.dutSpec = "mutant:" + std::string(m.name);
+    const conf::CertifyResult r = conf::certify(*d, mo);
+    const bool killed = !r.conformant();
+    survivors += killed ? 0 : 1;
+    std::size_t cases = 0;
+    std::string first;
+    for (const auto& f : r.families) {
+      cases += f.counts.total();
+      if (first.empty() && !f.failures.empty()) {
+        first = f.failures.front().property + ": " + f.failures.front().caseText;
+      }
+    }
+    std::cout << std::left << std::setw(34) << m.name << std::setw(8) << (killed ? "yes" : "NO")
+              << std::right << std::setw(8) << cases << std::setw(9) << std::fixed
+              << std::setprecision(2) << r.seconds << "  " << first << '\n';
+  }
+  std::cout << '\n'
+            << dut::mutants().size() - survivors << " of " << dut::mutants().size()
+            << " mutants killed\n";
+  return survivors == 0 ? kExitConformant : kExitNonconformant;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{
+      "cubecheck: conformance and differential tests for the Ascend cube pipeline\n"
+      "(LoadData 2D/3D, LoadDataWithSparse, Mmad, MmadWithSparse).\n"
+      "Exit status: 0 conformant / all mutants killed, 1 nonconformant / a mutant survived,\n"
+      "2 usage error, 3 internal error."};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "cubecheck 0.1.0");
+
+  CommonOptions common;
+  std::string dutSpec = "reference";
+  std::string reportDir = "cubecheck-report";
+  std::vector<std::string> families;
+  std::string property;
+  long long caseIndex = -1;
+  bool quiet = false;
+  long long shrinkMs = 2000;
+
+  CLI::App* certify = app.add_subcommand(
+      "certify", "run the conformance suite against a DUT and print a certificate");
+  certify->add_option("--dut", dutSpec, "DUT spec: reference | mutant:NAME")->capture_default_str();
+  certify->add_option("--profile", common.profile, "chip profile: a2 | 950 | legacy")
+      ->capture_default_str();
+  certify->add_option("--level", common.level, "case budget: smoke (seconds) | full")
+      ->capture_default_str();
+  certify->add_option("--seed", common.seedText,
+                      "run seed (decimal or 0x hex); random and printed when omitted");
+  certify
+      ->add_option("--report-dir", reportDir,
+                   "where report.json and junit.xml go; empty to write none")
+      ->capture_default_str();
+  certify->add_option("--family", families, "only these families (repeatable)");
+  certify->add_option("--property", property, "only this property (e.g. MatchesOracle)");
+  certify->add_option("--case", caseIndex, "only this case index (as a reproduce line gives it)");
+  certify->add_option("--shrink-ms", shrinkMs, "time cap for shrinking one failure, ms")
+      ->capture_default_str();
+  certify->add_flag("--quiet", quiet, "no progress lines on stderr");
+
+  bool list = false;
+  CLI::App* mutantsCmd = app.add_subcommand(
+      "mutants", "run the suite against each deliberately broken reference; all must be killed");
+  mutantsCmd->add_option("--profile", common.profile, "chip profile")->capture_default_str();
+  mutantsCmd->add_option("--level", common.level, "smoke | full")->capture_default_str();
+  mutantsCmd->add_option("--seed", common.seedText, "run seed; random and printed when omitted");
+  mutantsCmd->add_flag("--list", list, "list the mutants and exit");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int rc = app.exit(e);
+    return rc == 0 ? 0 : kExitUsage;
+  }
+
+  try {
+    conf::RunOptions o;
+    std::string error;
+    if (!resolve(common, o, error)) {
+      std::cerr << "cubecheck: " << error << '\n';
+      return kExitUsage;
+    }
+    o.shrinkBudget = std::chrono::milliseconds(shrinkMs);
+    if (*certify) {
+      o.families = families;
+      if (!property.empty()) o.property = property;
+      if (caseIndex >= 0) o.caseIndex = static_cast<std::size_t>(caseIndex);
+      return runCertify(dutSpec, o, reportDir, quiet);
+    }
+    if (common.level == "full" && !mutantsCmd->count("--level")) o.level = conf::Level::Smoke;
+    if (!list) std::cerr << "cubecheck: seed " << o.seed << '\n';
+    return runMutants(o, list);
+  } catch (const std::exception& e) {
+    std::cerr << "cubecheck: internal error: " << e.what() << '\n';
+    return kExitInternal;
+  }
+}

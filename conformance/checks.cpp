@@ -1,0 +1,153 @@
+#include "conformance/checks.hpp"
+
+#include <stdexcept>
+
+#include "oracle/oracle.hpp"
+
+namespace cubecheck::conf {
+
+std::string_view nameOf(Outcome o) {
+  switch (o) {
+    case Outcome::Pass:
+      return "Pass";
+    case Outcome::Mismatch:
+      return "Mismatch";
+    case Outcome::NotSupported:
+      return "NotSupported";
+    case Outcome::AdapterError:
+      return "AdapterError";
+    case Outcome::Timeout:
+      return "Timeout";
+  }
+  return "?";
+}
+
+std::optional<std::string> unsupportedReason(const dut::Capabilities& caps,
+                                             const isa::Program& program) {
+  const isa::Profile& prof = isa::profile(program.profile);
+  if (!caps.hasProfile(program.profile)) {
+    return "DUT does not declare profile " + std::string(prof.name);
+  }
+  for (const isa::Instruction& ins : program.instructions) {
+    if (!caps.hasInstruction(isa::opcodeOf(ins))) {
+      return "DUT does not declare instruction " + std::string(isa::opcodeOf(ins));
+    }
+    if (!caps.hasDType(isa::dtypeOf(ins))) {
+      return "DUT does not declare data type " + std::string(isa::nameOf(isa::dtypeOf(ins)));
+    }
+  }
+  for (const isa::Region& r : program.observe) {
+    if (!caps.canObserve(r.memory)) {
+      return "DUT cannot observe " + std::string(isa::nameOf(r.memory));
+    }
+  }
+  return std::nullopt;
+}
+
+namespace {
+std::optional<Verdict> fromStatus(const dut::RunResult& r, const char* context) {
+  switch (r.status) {
+    case dut::RunStatus::Ok:
+      return std::nullopt;
+    case dut::RunStatus::Rejected:
+      return Verdict{Outcome::Mismatch,
+                     std::string(context) + ": DUT rejected it: " +
+                         (r.violation ? std::string(isa::nameOf(r.violation->code)) + ": " +
+                                            r.violation->message
+                                      : std::string("(no reason given)"))};
+    case dut::RunStatus::Unsupported:
+      return Verdict{Outcome::NotSupported, "DUT: " + r.message};
+    case dut::RunStatus::AdapterError:
+      return Verdict{Outcome::AdapterError, r.message};
+    case dut::RunStatus::Timeout:
+      return Verdict{Outcome::Timeout, r.message};
+  }
+  return Verdict{Outcome::AdapterError, "unknown run status"};
+}
+}  // namespace
+
+std::optional<Verdict> runLegal(dut::Dut& dut, const isa::Program& program,
+                                isa::Observed& observed) {
+  if (auto why = unsupportedReason(dut.capabilities(), program)) {
+    return Verdict{Outcome::NotSupported, *why};
+  }
+  dut::RunResult r = dut.run(program);
+  if (auto v = fromStatus(r, "a legal program")) return v;
+  if (r.observed.size() != program.observe.size()) {
+    return Verdict{Outcome::AdapterError, "DUT returned " + std::to_string(r.observed.size()) +
+                                              " regions for " +
+                                              std::to_string(program.observe.size()) + " observed"};
+  }
+  for (std::size_t i = 0; i < r.observed.size(); ++i) {
+    if (r.observed[i].size() != program.observe[i].size) {
+      return Verdict{Outcome::AdapterError, "DUT returned " + std::to_string(r.observed[i].size()) +
+                                                " bytes for region " + std::to_string(i) + " of " +
+                                                std::to_string(program.observe[i].size)};
+    }
+  }
+  observed = std::move(r.observed);
+  return std::nullopt;
+}
+
+Verdict checkExpected(dut::Dut& dut, const isa::Program& program, const oracle::Expected& expected,
+                      bool strayOnly) {
+  if (expected.uncertified) return {Outcome::NotSupported, *expected.uncertified};
+  isa::Observed observed;
+  if (auto v = runLegal(dut, program, observed)) return *v;
+  const oracle::Comparison c = oracle::compareExact(program, expected, observed, strayOnly);
+  if (c.vacuous) {
+    throw std::logic_error(
+        "vacuous comparison: the expected footprint equals the initial image, so the case "
+        "proves nothing (a generator defect)");
+  }
+  if (c.equal) return {Outcome::Pass, {}};
+  return {Outcome::Mismatch, c.report};
+}
+
+Verdict checkAgainstOracle(dut::Dut& dut, const isa::Program& program, bool strayOnly) {
+  return checkExpected(dut, program, oracle::expect(program), strayOnly);
+}
+
+Verdict checkRejected(dut::Dut& dut, const isa::Program& program, isa::ViolationCode expected) {
+  if (!dut.capabilities().rejectsIllegal) {
+    return {Outcome::NotSupported, "DUT does not validate programs (rejects_illegal is false)"};
+  }
+  // An illegal dtype or path is exactly what some of these cases test; only the profile and
+  // the instructions must be declared.
+  const dut::Capabilities& caps = dut.capabilities();
+  if (!caps.hasProfile(program.profile)) {
+    return {Outcome::NotSupported,
+            "DUT does not declare profile " + std::string(isa::profile(program.profile).name)};
+  }
+  for (const isa::Instruction& ins : program.instructions) {
+    if (!caps.hasInstruction(isa::opcodeOf(ins))) {
+      return {Outcome::NotSupported,
+              "DUT does not declare instruction " + std::string(isa::opcodeOf(ins))};
+    }
+  }
+  dut::RunResult r = dut.run(program);
+  switch (r.status) {
+    case dut::RunStatus::Rejected:
+      if (!r.violation)
+        return {Outcome::Mismatch,
+                "rejected without a reason; expected " + std::string(isa::nameOf(expected))};
+      if (r.violation->code != expected) {
+        return {Outcome::Mismatch, "rejected for " + std::string(isa::nameOf(r.violation->code)) +
+                                       " (" + r.violation->message + "); expected " +
+                                       std::string(isa::nameOf(expected))};
+      }
+      return {Outcome::Pass, {}};
+    case dut::RunStatus::Ok:
+      return {Outcome::Mismatch, "executed an illegal program; expected rejection for " +
+                                     std::string(isa::nameOf(expected))};
+    case dut::RunStatus::Unsupported:
+      return {Outcome::NotSupported, "DUT: " + r.message};
+    case dut::RunStatus::AdapterError:
+      return {Outcome::AdapterError, r.message};
+    case dut::RunStatus::Timeout:
+      return {Outcome::Timeout, r.message};
+  }
+  return {Outcome::AdapterError, "unknown run status"};
+}
+
+}  // namespace cubecheck::conf

@@ -1,0 +1,37 @@
+// Checks written once against the Dut interface (DESIGN habit 3), shared by every property.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "conformance/outcome.hpp"
+#include "dut_adapters/dut.hpp"
+#include "isa/program.hpp"
+#include "isa/violation.hpp"
+#include "oracle/expected.hpp"
+
+namespace cubecheck::conf {
+
+/// Why the DUT cannot run the program according to its own declaration, or nullopt.
+std::optional<std::string> unsupportedReason(const dut::Capabilities& caps,
+                                             const isa::Program& program);
+
+/// Runs a legal program; on Ok fills `observed` (checked against the program's regions) and
+/// returns nullopt, otherwise the verdict its status implies (a rejection of a legal program is a
+/// Mismatch).
+std::optional<Verdict> runLegal(dut::Dut& dut, const isa::Program& program,
+                                isa::Observed& observed);
+
+/// The DUT's result equals `expected` (Exact policy). With strayOnly only bytes outside the
+/// footprint are compared. Throws std::logic_error on a vacuous comparison: that is a generator
+/// defect, not a DUT's.
+Verdict checkExpected(dut::Dut& dut, const isa::Program& program, const oracle::Expected& expected,
+                      bool strayOnly = false);
+
+/// The oracle's expectation for the program, then checkExpected.
+Verdict checkAgainstOracle(dut::Dut& dut, const isa::Program& program, bool strayOnly = false);
+
+/// An illegal program must be rejected, for the expected reason, and nothing run.
+Verdict checkRejected(dut::Dut& dut, const isa::Program& program, isa::ViolationCode expected);
+
+}  // namespace cubecheck::conf

@@ -1,0 +1,27 @@
+// The instruction families the suite certifies.
+#pragma once
+
+#include <array>
+#include <optional>
+#include <string_view>
+
+#include "conformance/property.hpp"
+#include "isa/profile.hpp"
+
+namespace cubecheck::conf {
+
+/// Family names used across the project (reports, vector files, --family).
+inline constexpr std::array<std::string_view, 10> kFamilyNames{
+    "load2d",       "load2d_v2",   "load2d_bitmode", "load3d_v1",   "load3d_v2",
+    "load3d_v2pro", "load_sparse", "mmad",           "mmad_sparse", "pipeline"};
+
+/// Whether this version of the suite has the family's properties at all.
+bool isImplemented(std::string_view family);
+
+/// The family's properties on `profile`; nullopt when not implemented in this version.
+std::optional<Family> makeFamily(std::string_view family, isa::ProfileId profile);
+
+/// LoadData with LoadData2DParams (spec 4).
+Family load2dFamily(isa::ProfileId profile);
+
+}  // namespace cubecheck::conf

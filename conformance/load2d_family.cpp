@@ -1,0 +1,156 @@
+// Properties of LoadData with LoadData2DParams (spec 4), written once against Dut.
+#include <algorithm>
+
+#include "conformance/checks.hpp"
+#include "conformance/families.hpp"
+#include "generators/load2d.hpp"
+#include "oracle/layout.hpp"
+#include "oracle/oracle.hpp"
+
+namespace cubecheck::conf {
+namespace {
+
+using gen::IllegalLoad2DCase;
+using gen::InvolutionCase;
+using gen::LayoutCase;
+using gen::Load2DCase;
+using gen::SplitLoad2DCase;
+
+/// Compares two DUT results against each other (metamorphic): `reference` plays the expected
+/// value, with footprint and formats from the oracle so differences are named as usual.
+Verdict sameAs(const isa::Program& program, const isa::Observed& reference,
+               const isa::Observed& observed, const std::string& what) {
+  oracle::Expected e = oracle::expect(program);
+  e.regions = reference;
+  const oracle::Comparison c = oracle::compareExact(program, e, observed);
+  if (c.equal) return {Outcome::Pass, {}};
+  return {Outcome::Mismatch, what + "\n" + c.report};
+}
+
+Verdict repeatSplit(dut::Dut& dut, const SplitLoad2DCase& s) {
+  const isa::Program whole = gen::buildProgram(s.whole);
+  const isa::Program split = gen::buildSplitProgram(s);
+  if (auto open = oracle::expect(split).uncertified) return {Outcome::NotSupported, *open};
+  if (auto open = oracle::expect(whole).uncertified) return {Outcome::NotSupported, *open};
+  isa::Observed one;
+  isa::Observed two;
+  if (auto v = runLegal(dut, whole, one)) return *v;
+  if (auto v = runLegal(dut, split, two)) return *v;
+  return sameAs(whole, one, two,
+                "two calls (" + std::to_string(s.first) + " + " +
+                    std::to_string(s.whole.load.params.repeatTimes - s.first) +
+                    " repeats) differ from one call (shown as expected):");
+}
+
+Verdict transposeTwice(dut::Dut& dut, const InvolutionCase& c) {
+  const isa::Program first = gen::involutionFirst(c);
+  isa::Observed once;
+  if (auto v = runLegal(dut, first, once)) return *v;
+  const isa::Program second = gen::involutionSecond(c, once[0]);
+  // The expectation is the first pass's own source, not the oracle: transpose is an involution.
+  oracle::Expected e;
+  e.regions = {gen::involutionSource(c)};
+  e.written = {isa::Bytes(e.regions[0].size(), 1)};
+  e.formats = {{c.dtype, isa::isBSide(isa::dstOf(c.path)), 0}};
+  Verdict v = checkExpected(dut, second, e);
+  if (v.outcome == Outcome::Mismatch)
+    v.detail = "transposing twice is not the identity:\n" + v.detail;
+  return v;
+}
+
+oracle::Expected layoutExpectation(const LayoutCase& c, const isa::Program& program) {
+  const bool b = c.recipe == gen::LayoutRecipe::TransposedBNzToZn;
+  const isa::Bytes want =
+      oracle::encode(gen::layoutOperand(c), b ? oracle::Layout::Zn : oracle::Layout::Zz, c.dtype);
+  oracle::Expected e;
+  // Only the open-point verdict comes from the oracle; the bytes come from spec 3's formulas.
+  e.uncertified = oracle::expect(program).uncertified;
+  const isa::Segment* canvas =
+      isa::findSegment(program.segments, program.observe[0].memory, 0, program.observe[0].size);
+  isa::Bytes region = canvas->bytes;
+  std::copy(want.begin(), want.end(), region.begin());
+  isa::Bytes written(region.size(), 0);
+  std::fill_n(written.begin(), want.size(), 1);
+  e.regions = {std::move(region)};
+  e.written = {std::move(written)};
+  e.formats = {{c.dtype, b, 0}};
+  return e;
+}
+
+std::vector<std::string> splitTags(const SplitLoad2DCase& s) {
+  std::vector<std::string> t = gen::tagsOf(s.whole);
+  if (s.first == 0)
+    t.emplace_back("split:before_first");
+  else if (s.first == s.whole.load.params.repeatTimes)
+    t.emplace_back("split:after_last");
+  else
+    t.emplace_back("split:inside");
+  return t;
+}
+
+std::vector<std::string> layoutTags(const LayoutCase& c) {
+  static constexpr const char* kRecipe[] = {"recipe:NzToZz", "recipe:TransposedNzToZz",
+                                            "recipe:TransposedBNzToZn"};
+  return {kRecipe[static_cast<int>(c.recipe)], "dtype:" + std::string(isa::nameOf(c.dtype))};
+}
+
+}  // namespace
+
+Family load2dFamily(isa::ProfileId profile) {
+  Family f;
+  f.name = "load2d";
+  if (profile == isa::ProfileId::Ascend950) f.openPoints.push_back("OPEN-9");
+  auto add = [&](auto property) { f.properties.push_back(std::move(property)); };
+
+  add(std::make_unique<TypedProperty<Load2DCase>>(
+      "MatchesOracle",
+      "the destination equals the oracle's gather of fractal tiles, canary margins untouched",
+      gen::load2DBoundaries(profile), gen::legalLoad2D(profile), 600,
+      [](dut::Dut& d, const Load2DCase& c) { return checkAgainstOracle(d, gen::buildProgram(c)); },
+      [](const Load2DCase& c) { return gen::tagsOf(c); }));
+
+  add(std::make_unique<TypedProperty<Load2DCase>>(
+      "NoStrayWrites",
+      "no byte outside the documented destination footprint changes, whatever lands inside it",
+      gen::load2DBoundaries(profile), gen::legalLoad2D(profile), 150,
+      [](dut::Dut& d, const Load2DCase& c) {
+        return checkAgainstOracle(d, gen::buildProgram(c), /*strayOnly=*/true);
+      },
+      [](const Load2DCase& c) { return gen::tagsOf(c); }));
+
+  add(std::make_unique<TypedProperty<IllegalLoad2DCase>>(
+      "RejectsIllegal",
+      "a program breaking one documented rule is rejected for that rule and not executed",
+      std::vector<IllegalLoad2DCase>{}, gen::illegalLoad2D(profile), 200,
+      [](dut::Dut& d, const IllegalLoad2DCase& c) {
+        return checkRejected(d, gen::buildProgram(c.c), c.expected);
+      },
+      [](const IllegalLoad2DCase& c) {
+        return std::vector<std::string>{"illegal:" + std::string(isa::nameOf(c.expected))};
+      }));
+
+  add(std::make_unique<TypedProperty<SplitLoad2DCase>>(
+      "RepeatSplit", "a repeat split into two calls leaves the same memory as one call",
+      std::vector<SplitLoad2DCase>{}, gen::splitLoad2D(profile), 200, repeatSplit, splitTags));
+
+  add(std::make_unique<TypedProperty<InvolutionCase>>(
+      "TransposeInvolution", "transposing 16-bit fractals twice gives the source back",
+      std::vector<InvolutionCase>{}, gen::involutionLoad2D(profile), 100, transposeTwice,
+      [](const InvolutionCase& c) {
+        return std::vector<std::string>{"path:" + std::string(isa::nameOf(c.path)),
+                                        "dtype:" + std::string(isa::nameOf(c.dtype))};
+      }));
+
+  add(std::make_unique<TypedProperty<LayoutCase>>(
+      "LayoutKnownAnswer",
+      "spec 4's recipes turn Nz operands into the Zz / Zn layouts spec 3's formulas give",
+      std::vector<LayoutCase>{}, gen::layoutLoad2D(profile), 150,
+      [](dut::Dut& d, const LayoutCase& c) {
+        const isa::Program p = gen::buildLayoutProgram(c);
+        return checkExpected(d, p, layoutExpectation(c, p));
+      },
+      layoutTags));
+  return f;
+}
+
+}  // namespace cubecheck::conf

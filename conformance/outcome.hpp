@@ -1,0 +1,30 @@
+// The closed outcome vocabulary (DESIGN habit 1): every case ends in exactly one of these.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace cubecheck::conf {
+
+enum class Outcome {
+  Pass,      ///< the DUT did what the oracle says, byte for byte where the policy is Exact
+  Mismatch,  ///< the DUT ran and its result differs, or it accepted an illegal or refused a legal
+             ///< program
+  NotSupported,  ///< not run: outside the DUT's declared capabilities, or depends on an uncertified
+                 ///< open point
+  AdapterError,  ///< the adapter crashed, broke the protocol or answered garbage; never a Mismatch,
+                 ///< never a Pass
+  Timeout,       ///< the DUT did not answer in time
+};
+
+inline constexpr int kOutcomeCount = 5;
+
+std::string_view nameOf(Outcome o);
+
+/// The result of checking one case.
+struct Verdict {
+  Outcome outcome = Outcome::Pass;
+  std::string detail;  ///< empty for Pass; the reason or the difference report otherwise
+};
+
+}  // namespace cubecheck::conf

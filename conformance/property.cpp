@@ -1,0 +1,25 @@
+#include "conformance/property.hpp"
+
+#include "conformance/families.hpp"
+
+namespace cubecheck::conf {
+
+std::uint64_t caseSeed(std::uint64_t seed, std::string_view name, std::uint64_t index) {
+  std::uint64_t h = 0xCBF29CE484222325ull;  // FNV-1a 64
+  for (unsigned char ch : name) h = (h ^ ch) * 0x100000001B3ull;
+  std::uint64_t z = seed ^ h ^ (index * 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+bool isImplemented(std::string_view family) {
+  return family == "load2d";
+}
+
+std::optional<Family> makeFamily(std::string_view family, isa::ProfileId profile) {
+  if (family == "load2d") return load2dFamily(profile);
+  return std::nullopt;
+}
+
+}  // namespace cubecheck::conf

@@ -1,0 +1,123 @@
+// A property: one rule checked over annotated boundary cases and random cases, with shrinking.
+#pragma once
+
+#include <rapidcheck.h>
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "conformance/outcome.hpp"
+#include "dut_adapters/dut.hpp"
+
+namespace cubecheck::conf {
+
+using Clock = std::chrono::steady_clock;
+
+/// One checked case as the report shows it.
+struct CaseReport {
+  Verdict verdict;
+  std::string caseText;  ///< the case (after shrinking, for a Mismatch) as a printable value
+  std::vector<std::string> tags;
+  int shrinkSteps = 0;
+};
+
+/// A deterministic seed for case `index` of property `name` in a run seeded `seed`: the same on
+/// every machine (FNV-1a of the name, then a SplitMix64 step).
+std::uint64_t caseSeed(std::uint64_t seed, std::string_view name, std::uint64_t index);
+
+class Property {
+ public:
+  virtual ~Property() = default;
+  virtual const std::string& name() const = 0;
+  virtual const std::string& summary() const = 0;
+  /// Boundary-table entries: case indices [0, tableSize()) run them, later indices draw.
+  virtual std::size_t tableSize() const = 0;
+  /// Random cases at smoke level; other levels multiply it.
+  virtual int randomCases() const = 0;
+  /// Runs case `index`; a Mismatch is shrunk for at most `shrinkBudget`.
+  virtual CaseReport run(dut::Dut& dut, std::uint64_t seed, std::size_t index,
+                         Clock::duration shrinkBudget) const = 0;
+};
+
+/// A property over plain values of type T (DESIGN habit 4): a table, a generator, a check.
+template <class T>
+class TypedProperty final : public Property {
+ public:
+  using Check = std::function<Verdict(dut::Dut&, const T&)>;
+  using Tags = std::function<std::vector<std::string>(const T&)>;
+
+  TypedProperty(std::string name, std::string summary, std::vector<T> table, rc::Gen<T> gen,
+                int randomCases, Check check, Tags tags)
+      : name_(std::move(name)),
+        summary_(std::move(summary)),
+        table_(std::move(table)),
+        gen_(std::move(gen)),
+        randomCases_(randomCases),
+        check_(std::move(check)),
+        tags_(std::move(tags)) {}
+
+  const std::string& name() const override { return name_; }
+  const std::string& summary() const override { return summary_; }
+  std::size_t tableSize() const override { return table_.size(); }
+  int randomCases() const override { return randomCases_; }
+
+  CaseReport run(dut::Dut& dut, std::uint64_t seed, std::size_t index,
+                 Clock::duration shrinkBudget) const override {
+    if (index < table_.size()) return report(table_[index], check_(dut, table_[index]), 0);
+    const std::uint64_t k = index - table_.size();
+    // Sizes sweep 0..100 as RapidCheck's own runner does, so small cases come early.
+    rc::Shrinkable<T> current =
+        gen_(rc::Random(caseSeed(seed, name_, k)), static_cast<int>(k % 101));
+    Verdict verdict = check_(dut, current.value());
+    int steps = 0;
+    if (verdict.outcome == Outcome::Mismatch) {
+      const Clock::time_point deadline = Clock::now() + shrinkBudget;
+      bool progress = true;
+      while (progress && Clock::now() < deadline) {
+        progress = false;
+        auto shrinks = current.shrinks();
+        while (auto next = shrinks.next()) {
+          if (Clock::now() >= deadline) break;
+          Verdict v = check_(dut, next->value());
+          if (v.outcome == Outcome::Mismatch) {
+            current = std::move(*next);
+            verdict = std::move(v);
+            ++steps;
+            progress = true;
+            break;
+          }
+        }
+      }
+    }
+    return report(current.value(), std::move(verdict), steps);
+  }
+
+ private:
+  CaseReport report(const T& value, Verdict verdict, int steps) const {
+    std::ostringstream os;
+    os << value;
+    return CaseReport{std::move(verdict), os.str(), tags_(value), steps};
+  }
+
+  std::string name_;
+  std::string summary_;
+  std::vector<T> table_;
+  rc::Gen<T> gen_;
+  int randomCases_;
+  Check check_;
+  Tags tags_;
+};
+
+/// An instruction family: its properties on one profile, and the open points its verdict rests on.
+struct Family {
+  std::string name;
+  std::vector<std::string> openPoints;
+  std::vector<std::unique_ptr<Property>> properties;
+};
+
+}  // namespace cubecheck::conf

@@ -1,0 +1,236 @@
+#include "conformance/report.hpp"
+
+#include <fstream>
+#include <iomanip>
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <sstream>
+#include <stdexcept>
+
+namespace cubecheck::conf {
+namespace {
+
+constexpr Outcome kOutcomes[] = {Outcome::Pass, Outcome::Mismatch, Outcome::NotSupported,
+                                 Outcome::AdapterError, Outcome::Timeout};
+
+std::string xmlEscape(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
+      default:
+        // XML 1.0 forbids most control characters even when escaped.
+        if (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t' && c != '\r') {
+          out += '?';
+        } else {
+          out += c;
+        }
+    }
+  }
+  return out;
+}
+
+nlohmann::ordered_json countsJson(const Counts& c) {
+  nlohmann::ordered_json j;
+  j["cases"] = c.total();
+  j["passed"] = c.of(Outcome::Pass);
+  j["failed"] = c.of(Outcome::Mismatch);
+  j["not_supported"] = c.of(Outcome::NotSupported);
+  j["adapter_errors"] = c.of(Outcome::AdapterError);
+  j["timeouts"] = c.of(Outcome::Timeout);
+  return j;
+}
+
+std::string row(std::string_view a, std::string_view b, const Counts& c) {
+  std::ostringstream os;
+  os << "  " << std::left << std::setw(10) << a << std::setw(22) << b << std::right;
+  os << std::setw(8) << c.total();
+  for (Outcome o : kOutcomes) os << std::setw(9) << c.of(o);
+  return os.str();
+}
+
+}  // namespace
+
+void printReport(std::ostream& os, const CertifyResult& r) {
+  os << "cubecheck certify: dut " << r.dutSpec << " (" << r.capabilities.name << ", "
+     << r.capabilities.version << "), profile " << isa::profile(r.profile).name << ", level "
+     << nameOf(r.level) << ", seed " << r.seed << "\n\n";
+  os << "  " << std::left << std::setw(10) << "family" << std::setw(22) << "property" << std::right
+     << std::setw(8) << "cases" << std::setw(9) << "passed" << std::setw(9) << "failed"
+     << std::setw(9) << "n/supp" << std::setw(9) << "adapter" << std::setw(9) << "timeout" << '\n';
+  for (const FamilyResult& f : r.families) {
+    for (const PropertyResult& p : f.properties) os << row(f.name, p.name, p.counts) << '\n';
+    os << row(f.name, "= " + f.verdict(), f.counts) << "\n\n";
+  }
+  for (const FamilyResult& f : r.families) {
+    os << f.name << " coverage (" << f.coverage.size() << " tags hit):";
+    int col = 0;
+    for (const auto& [tag, n] : f.coverage) {
+      os << (col++ % 4 == 0 ? "\n    " : "  ") << std::left << std::setw(30)
+         << (tag + " " + std::to_string(n)) << std::right;
+    }
+    os << '\n';
+    if (!f.openPoints.empty()) {
+      os << f.name << " verdict rests on the default reading of:";
+      for (const std::string& p : f.openPoints) os << ' ' << p;
+      os << " (spec 10)\n";
+    }
+    for (const auto& [reason, n] : f.notSupportedReasons) {
+      os << f.name << " not supported, " << n << " case(s): " << reason << '\n';
+    }
+    for (const Failure& x : f.failures) {
+      os << "\nFAILED " << f.name << '/' << x.property << " case " << x.caseIndex << ": "
+         << nameOf(x.outcome);
+      if (x.shrinkSteps > 0) os << " (shrunk in " << x.shrinkSteps << " steps)";
+      os << "\n  case: " << x.caseText << '\n' << "  " << x.detail;
+      if (x.detail.empty() || x.detail.back() != '\n') os << '\n';
+      os << "  reproduce: " << x.reproduce << '\n';
+    }
+    if (f.failuresDropped > 0) {
+      os << "(" << f.failuresDropped << " more failures not shown; see report.json counts)\n";
+    }
+  }
+  if (!r.notImplemented.empty()) {
+    os << "\nnot certified by this version:";
+    for (const std::string& n : r.notImplemented) os << ' ' << n;
+    os << '\n';
+  }
+  os << "\nverdict: " << (r.conformant() ? "CONFORMANT" : "NONCONFORMANT") << " (" << std::fixed
+     << std::setprecision(2) << r.seconds << " s)\n";
+}
+
+std::string toJson(const CertifyResult& r) {
+  nlohmann::ordered_json j;
+  j["tool"] = "cubecheck";
+  j["verdict"] = r.conformant() ? "conformant" : "nonconformant";
+  j["dut"] = r.dutSpec;
+  nlohmann::ordered_json caps;
+  caps["name"] = r.capabilities.name;
+  caps["version"] = r.capabilities.version;
+  for (isa::ProfileId p : r.capabilities.profiles) caps["profiles"].push_back(isa::profile(p).name);
+  caps["instructions"] = r.capabilities.instructions;
+  for (isa::DType t : r.capabilities.dtypes) caps["dtypes"].push_back(isa::nameOf(t));
+  for (isa::Memory m : r.capabilities.observable) caps["observable"].push_back(isa::nameOf(m));
+  caps["rejects_illegal"] = r.capabilities.rejectsIllegal;
+  j["dut_capabilities"] = caps;
+  j["profile"] = isa::profile(r.profile).name;
+  j["level"] = nameOf(r.level);
+  j["seed"] = r.seed;
+  j["families"] = nlohmann::ordered_json::array();
+  for (const FamilyResult& f : r.families) {
+    nlohmann::ordered_json fj;
+    fj["name"] = f.name;
+    fj["verdict"] = f.verdict();
+    fj.update(countsJson(f.counts));
+    fj["open_points"] = f.openPoints;
+    fj["properties"] = nlohmann::ordered_json::array();
+    for (const PropertyResult& p : f.properties) {
+      nlohmann::ordered_json pj;
+      pj["name"] = p.name;
+      pj["summary"] = p.summary;
+      pj.update(countsJson(p.counts));
+      pj["seconds"] = p.seconds;
+      fj["properties"].push_back(pj);
+    }
+    fj["coverage"] = f.coverage;
+    fj["not_supported_reasons"] = f.notSupportedReasons;
+    fj["failures"] = nlohmann::ordered_json::array();
+    for (const Failure& x : f.failures) {
+      nlohmann::ordered_json xj;
+      xj["property"] = x.property;
+      xj["case"] = x.caseIndex;
+      xj["outcome"] = nameOf(x.outcome);
+      xj["case_text"] = x.caseText;
+      xj["detail"] = x.detail;
+      xj["shrink_steps"] = x.shrinkSteps;
+      xj["reproduce"] = x.reproduce;
+      fj["failures"].push_back(xj);
+    }
+    fj["failures_not_listed"] = f.failuresDropped;
+    j["families"].push_back(fj);
+  }
+  j["not_implemented"] = r.notImplemented;
+  j["seconds"] = r.seconds;
+  // Invalid UTF-8 from a DUT's message must not abort the report: replace it.
+  return j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
+}
+
+std::string toJUnit(const CertifyResult& r) {
+  Counts all;
+  for (const FamilyResult& f : r.families) {
+    for (std::size_t i = 0; i < all.byOutcome.size(); ++i)
+      all.byOutcome[i] += f.counts.byOutcome[i];
+  }
+  std::ostringstream os;
+  os << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+  auto attrs = [](const Counts& c, std::size_t tests) {
+    std::ostringstream a;
+    a << " tests=\"" << tests << "\" failures=\"" << c.of(Outcome::Mismatch) << "\" errors=\""
+      << c.of(Outcome::AdapterError) + c.of(Outcome::Timeout) << "\" skipped=\""
+      << c.of(Outcome::NotSupported) << '"';
+    return a.str();
+  };
+  os << "<testsuites name=\"cubecheck " << xmlEscape(r.dutSpec) << ' '
+     << isa::profile(r.profile).name << "\"" << attrs(all, all.total()) << ">\n";
+  for (const FamilyResult& f : r.families) {
+    os << "  <testsuite name=\"" << f.name << "\"" << attrs(f.counts, f.counts.total()) << ">\n";
+    for (const PropertyResult& p : f.properties) {
+      os << "    <testcase classname=\"" << f.name << "\" name=\"" << p.name << "\" time=\""
+         << p.seconds << "\">\n";
+      bool failed = false;
+      for (const Failure& x : f.failures) {
+        if (x.property != p.name) continue;
+        const char* tag = x.outcome == Outcome::Mismatch ? "failure" : "error";
+        os << "      <" << tag << " message=\"" << nameOf(x.outcome) << " in case " << x.caseIndex
+           << "\">" << xmlEscape(x.caseText + "\n" + x.detail + "\nreproduce: " + x.reproduce)
+           << "</" << tag << ">\n";
+        failed = true;
+        break;  // one per testcase: JUnit readers show the first
+      }
+      if (!failed && p.counts.of(Outcome::Pass) == 0 && p.counts.of(Outcome::NotSupported) > 0) {
+        os << "      <skipped message=\"all " << p.counts.of(Outcome::NotSupported)
+           << " cases not supported\"/>\n";
+      }
+      os << "    </testcase>\n";
+    }
+    os << "  </testsuite>\n";
+  }
+  os << "</testsuites>\n";
+  return os.str();
+}
+
+void writeReports(const std::filesystem::path& dir, const CertifyResult& r) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec)
+    throw std::runtime_error("cannot create report directory " + dir.string() + ": " +
+                             ec.message());
+  auto write = [](const std::filesystem::path& p, const std::string& text) {
+    // Write beside, then rename: an interrupted run never leaves a half-written report.
+    const std::filesystem::path tmp = p.string() + ".tmp";
+    {
+      std::ofstream out(tmp, std::ios::binary);
+      out << text;
+      if (!out.flush()) throw std::runtime_error("cannot write " + tmp.string());
+    }
+    std::filesystem::rename(tmp, p);
+  };
+  write(dir / "report.json", toJson(r));
+  write(dir / "junit.xml", toJUnit(r));
+}
+
+}  // namespace cubecheck::conf

@@ -1,0 +1,26 @@
+// Report writers: the terminal table, report.json and JUnit XML.
+#pragma once
+
+#include <filesystem>
+#include <iosfwd>
+#include <string>
+
+#include "conformance/runner.hpp"
+
+namespace cubecheck::conf {
+
+/// The human-readable report: per family a table of properties and outcomes, coverage tags,
+/// not-supported reasons, open points, then every failure with its reproduce command.
+void printReport(std::ostream& os, const CertifyResult& r);
+
+/// report.json (schema in docs/report.md). Deterministic apart from the `seconds` fields.
+std::string toJson(const CertifyResult& r);
+
+/// JUnit XML: a testsuite per family, a testcase per property.
+std::string toJUnit(const CertifyResult& r);
+
+/// Writes report.json and junit.xml into dir (created if missing); throws std::runtime_error
+/// naming the file on failure.
+void writeReports(const std::filesystem::path& dir, const CertifyResult& r);
+
+}  // namespace cubecheck::conf

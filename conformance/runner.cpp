@@ -1,0 +1,141 @@
+#include "conformance/runner.hpp"
+
+#include <algorithm>
+#include <sstream>
+
+#include "conformance/families.hpp"
+
+namespace cubecheck::conf {
+
+std::string_view nameOf(Level l) {
+  return l == Level::Smoke ? "smoke" : "full";
+}
+
+std::optional<Level> parseLevel(std::string_view s) {
+  if (s == "smoke") return Level::Smoke;
+  if (s == "full") return Level::Full;
+  return std::nullopt;
+}
+
+int casesAt(Level l, int smokeCases) {
+  return l == Level::Smoke ? smokeCases : 25 * smokeCases;
+}
+
+std::size_t Counts::total() const {
+  std::size_t n = 0;
+  for (std::size_t c : byOutcome) n += c;
+  return n;
+}
+
+std::string FamilyResult::verdict() const {
+  if (counts.of(Outcome::Mismatch) + counts.of(Outcome::AdapterError) +
+          counts.of(Outcome::Timeout) >
+      0) {
+    return "nonconformant";
+  }
+  if (counts.of(Outcome::Pass) == 0) return "not supported";
+  return "conformant";
+}
+
+bool CertifyResult::conformant() const {
+  std::size_t passed = 0;
+  for (const FamilyResult& f : families) {
+    if (f.verdict() == "nonconformant") return false;
+    passed += f.counts.of(Outcome::Pass);
+  }
+  return passed > 0;  // nothing passed proves nothing (DESIGN habit 9)
+}
+
+namespace {
+
+constexpr std::size_t kKeptFailures = 50;
+
+std::string reproduceCommand(const RunOptions& o, const std::string& family,
+                             const std::string& property, std::size_t index) {
+  std::ostringstream os;
+  os << "cubecheck certify --dut '" << o.dutSpec << "' --profile " << isa::profile(o.profile).name
+     << " --family " << family << " --property " << property << " --seed " << o.seed << " --case "
+     << index;
+  return os.str();
+}
+
+}  // namespace
+
+CertifyResult certify(dut::Dut& dut, const RunOptions& o) {
+  const Clock::time_point start = Clock::now();
+  CertifyResult result;
+  result.dutSpec = o.dutSpec;
+  result.capabilities = dut.capabilities();
+  result.profile = o.profile;
+  result.level = o.level;
+  result.seed = o.seed;
+
+  std::vector<std::string> names = o.families;
+  if (names.empty()) {
+    for (std::string_view n : kFamilyNames) {
+      if (isImplemented(n))
+        names.emplace_back(n);
+      else
+        result.notImplemented.emplace_back(n);
+    }
+  }
+  Clock::time_point lastProgress = start;
+  for (const std::string& name : names) {
+    std::optional<Family> family = makeFamily(name, o.profile);
+    if (!family) {
+      result.notImplemented.push_back(name);
+      continue;
+    }
+    FamilyResult fr;
+    fr.name = family->name;
+    fr.openPoints = family->openPoints;
+    for (const auto& prop : family->properties) {
+      if (o.property && *o.property != prop->name()) continue;
+      PropertyResult pr{prop->name(), prop->summary(), {}, 0};
+      const Clock::time_point pstart = Clock::now();
+      const std::size_t total = prop->tableSize() + casesAt(o.level, prop->randomCases());
+      std::size_t first = 0;
+      std::size_t last = total;
+      if (o.caseIndex) {
+        first = *o.caseIndex;
+        last = first + 1;
+      }
+      for (std::size_t i = first; i < last; ++i) {
+        CaseReport cr = prop->run(dut, o.seed, i, o.shrinkBudget);
+        const Outcome out = cr.verdict.outcome;
+        pr.counts.byOutcome[static_cast<std::size_t>(out)] += 1;
+        fr.counts.byOutcome[static_cast<std::size_t>(out)] += 1;
+        for (std::string& t : cr.tags) fr.coverage[t] += 1;
+        if (out == Outcome::NotSupported) fr.notSupportedReasons[cr.verdict.detail] += 1;
+        if (out == Outcome::Mismatch || out == Outcome::AdapterError || out == Outcome::Timeout) {
+          if (fr.failures.size() < kKeptFailures) {
+            fr.failures.push_back(Failure{prop->name(), i, out, cr.caseText, cr.verdict.detail,
+                                          reproduceCommand(o, fr.name, prop->name(), i),
+                                          cr.shrinkSteps});
+          } else {
+            ++fr.failuresDropped;
+          }
+        }
+        if (o.progress && (i & 63) == 0) {
+          const Clock::time_point now = Clock::now();
+          if (now - lastProgress > std::chrono::seconds(1)) {
+            lastProgress = now;
+            const double secs = std::chrono::duration<double>(now - pstart).count();
+            std::ostringstream os;
+            os << fr.name << ' ' << prop->name() << ": " << (i - first + 1) << '/' << (last - first)
+               << " cases, " << fr.failures.size() + fr.failuresDropped << " failed, "
+               << static_cast<long>((i - first + 1) / std::max(secs, 1e-9)) << " cases/s";
+            o.progress(os.str());
+          }
+        }
+      }
+      pr.seconds = std::chrono::duration<double>(Clock::now() - pstart).count();
+      fr.properties.push_back(std::move(pr));
+    }
+    result.families.push_back(std::move(fr));
+  }
+  result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  return result;
+}
+
+}  // namespace cubecheck::conf

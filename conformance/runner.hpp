@@ -1,0 +1,90 @@
+// The certify run: every property of every requested family against one DUT, and the results.
+#pragma once
+
+#include <array>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "conformance/outcome.hpp"
+#include "conformance/property.hpp"
+#include "dut_adapters/dut.hpp"
+#include "isa/profile.hpp"
+
+namespace cubecheck::conf {
+
+enum class Level { Smoke, Full };
+std::string_view nameOf(Level l);
+std::optional<Level> parseLevel(std::string_view s);
+/// Random cases per property at this level, from the property's smoke-level count.
+int casesAt(Level l, int smokeCases);
+
+struct RunOptions {
+  isa::ProfileId profile = isa::ProfileId::A2;
+  Level level = Level::Full;
+  std::uint64_t seed = 1;
+  std::vector<std::string> families;     ///< empty: every implemented family
+  std::optional<std::string> property;   ///< only this property
+  std::optional<std::size_t> caseIndex;  ///< only this case (a reproduce run)
+  std::chrono::milliseconds shrinkBudget{2000};
+  std::string dutSpec = "reference";  ///< as typed, for reproduce commands
+  /// Called about once a second on long runs (progress lines); may be empty.
+  std::function<void(const std::string&)> progress;
+};
+
+struct Failure {
+  std::string property;
+  std::size_t caseIndex = 0;
+  Outcome outcome = Outcome::Mismatch;
+  std::string caseText;
+  std::string detail;
+  std::string reproduce;  ///< one command line that runs exactly this case again
+  int shrinkSteps = 0;
+};
+
+struct Counts {
+  std::array<std::size_t, kOutcomeCount> byOutcome{};
+  std::size_t total() const;
+  std::size_t of(Outcome o) const { return byOutcome[static_cast<std::size_t>(o)]; }
+};
+
+struct PropertyResult {
+  std::string name;
+  std::string summary;
+  Counts counts;
+  double seconds = 0;
+};
+
+struct FamilyResult {
+  std::string name;
+  std::vector<std::string> openPoints;
+  std::vector<PropertyResult> properties;
+  Counts counts;
+  std::map<std::string, std::size_t> coverage;             ///< tag -> cases
+  std::map<std::string, std::size_t> notSupportedReasons;  ///< reason -> cases
+  std::vector<Failure> failures;  ///< every Mismatch, AdapterError and Timeout (first 50 kept)
+  std::size_t failuresDropped = 0;
+  /// conformant / nonconformant / not supported (nothing ran)
+  std::string verdict() const;
+};
+
+struct CertifyResult {
+  std::string dutSpec;
+  dut::Capabilities capabilities;
+  isa::ProfileId profile = isa::ProfileId::A2;
+  Level level = Level::Full;
+  std::uint64_t seed = 0;
+  std::vector<FamilyResult> families;
+  std::vector<std::string> notImplemented;  ///< families this version does not certify yet
+  double seconds = 0;
+  bool conformant() const;
+};
+
+/// Runs the suite. Deterministic for a given seed, options and DUT behaviour.
+CertifyResult certify(dut::Dut& dut, const RunOptions& options);
+
+}  // namespace cubecheck::conf

@@ -1,0 +1,39 @@
+// The reference model: the cube pipeline by address arithmetic on flat byte buffers, exactly as
+// the hardware pages describe it (spec 4). It shares no code with oracle/ (DESIGN: the one rule).
+#pragma once
+
+#include <cstdint>
+
+#include "dut_adapters/dut.hpp"
+
+namespace cubecheck::dut {
+
+/// Deliberate deviations from the specification, injected only by the mutant zoo
+/// (dut_adapters/mutants.hpp) to show the suite catches them. None is the reference itself.
+enum class Fault : std::uint8_t {
+  None,
+  Load2DDstGapIgnored,          ///< destination fractals always contiguous
+  Load2DTransposeAntiDiagonal,  ///< transposes about the anti-diagonal: the wrong axis
+  Load2DSrcStrideOnDst,         ///< destination advances by src_stride fractals, not dst_gap + 1
+  Load2DDstGapStartToStart,     ///< dst_gap read as start-to-start distance (off by one fractal)
+  Load2DAddrModeIgnored,        ///< GM->A1/B1 always increments
+  Load2DAddrModeEverywhere,     ///< addr_mode decrement honoured on every path
+  Load2DRepeatZeroAsOne,        ///< repeat_times 0 moves one fractal
+  Load2DTransposeAnyType,       ///< transposes 8- and 32-bit types instead of rejecting them
+  Load2DStrayWriteAfterLast,    ///< writes one extra byte after the last destination fractal
+  Load2DLastRepeatDropped,      ///< loop bound off by one: repeat_times - 1 fractals
+};
+
+/// The built-in reference model. With a Fault it is a mutant: same capabilities, one defect.
+class ReferenceDut final : public Dut {
+ public:
+  explicit ReferenceDut(Fault fault = Fault::None);
+  const Capabilities& capabilities() const override { return caps_; }
+  RunResult run(const isa::Program& program) override;
+
+ private:
+  Fault fault_;
+  Capabilities caps_;
+};
+
+}  // namespace cubecheck::dut

@@ -1,0 +1,55 @@
+#include "dut_adapters/registry.hpp"
+
+#include <stdexcept>
+
+namespace cubecheck::dut {
+
+const std::vector<Mutant>& mutants() {
+  static const std::vector<Mutant> kMutants{
+      {"load2d-dst-gap-ignored", "load2d",
+       "dst_gap ignored: destination fractals always contiguous", Fault::Load2DDstGapIgnored},
+      {"load2d-transpose-anti-diagonal", "load2d",
+       "transpose about the anti-diagonal (the wrong axis)", Fault::Load2DTransposeAntiDiagonal},
+      {"load2d-src-stride-on-dst", "load2d",
+       "src_stride applied to the destination instead of dst_gap + 1", Fault::Load2DSrcStrideOnDst},
+      {"load2d-dst-gap-start-to-start", "load2d",
+       "dst_gap read as start-to-start distance, one fractal short",
+       Fault::Load2DDstGapStartToStart},
+      {"load2d-addr-mode-ignored", "load2d", "addr_mode decrement ignored on GM->A1/B1",
+       Fault::Load2DAddrModeIgnored},
+      {"load2d-addr-mode-everywhere", "load2d",
+       "addr_mode decrement honoured on every path, not only GM->A1/B1",
+       Fault::Load2DAddrModeEverywhere},
+      {"load2d-repeat-zero-as-one", "load2d", "repeat_times 0 moves one fractal instead of none",
+       Fault::Load2DRepeatZeroAsOne},
+      {"load2d-transpose-any-type", "load2d",
+       "transposes 8- and 32-bit types instead of rejecting them", Fault::Load2DTransposeAnyType},
+      {"load2d-stray-write", "load2d", "writes one byte past the last destination fractal",
+       Fault::Load2DStrayWriteAfterLast},
+      {"load2d-last-repeat-dropped", "load2d", "loop bound off by one: the last repeat is lost",
+       Fault::Load2DLastRepeatDropped},
+  };
+  return kMutants;
+}
+
+std::unique_ptr<Dut> makeDut(std::string_view spec) {
+  if (spec == "reference") return std::make_unique<ReferenceDut>();
+  constexpr std::string_view kMutant = "mutant:";
+  if (spec.substr(0, kMutant.size()) == kMutant) {
+    const std::string_view name = spec.substr(kMutant.size());
+    for (const Mutant& m : mutants()) {
+      if (m.name == name) return std::make_unique<ReferenceDut>(m.fault);
+    }
+    throw std::invalid_argument("no mutant named '" + std::string(name) +
+                                "'; 'cubecheck mutants --list' lists them");
+  }
+  if (spec.substr(0, 5) == "exec:" || spec.substr(0, 7) == "plugin:") {
+    throw std::invalid_argument("DUT spec '" + std::string(spec) +
+                                "': out-of-process and plugin adapters are not in this version "
+                                "yet; use 'reference' or 'mutant:NAME'");
+  }
+  throw std::invalid_argument("unknown DUT spec '" + std::string(spec) +
+                              "'; expected 'reference' or 'mutant:NAME'");
+}
+
+}  // namespace cubecheck::dut

@@ -1,0 +1,28 @@
+// DUT specs as typed on the command line, and the mutant zoo.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "dut_adapters/dut.hpp"
+#include "dut_adapters/reference/reference_dut.hpp"
+
+namespace cubecheck::dut {
+
+/// A deliberately broken reference: one realistic fault, named and described.
+struct Mutant {
+  std::string_view name;
+  std::string_view family;  ///< the family whose properties must kill it
+  std::string_view description;
+  Fault fault;
+};
+
+const std::vector<Mutant>& mutants();
+
+/// Builds the DUT a spec names: "reference" or "mutant:NAME". Throws std::invalid_argument with a
+/// message that says what specs exist.
+std::unique_ptr<Dut> makeDut(std::string_view spec);
+
+}  // namespace cubecheck::dut

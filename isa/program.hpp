@@ -1,0 +1,66 @@
+// A Program: initial memory images, an instruction list, the regions to observe.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "isa/load2d.hpp"
+#include "isa/memory.hpp"
+#include "isa/profile.hpp"
+#include "isa/violation.hpp"
+
+namespace cubecheck::isa {
+
+using Bytes = std::vector<std::uint8_t>;
+
+/// Initial contents of [addr, addr + bytes.size()) in one memory. A program defines only the bytes
+/// it needs (GM is unbounded, so a large src_stride is a few small segments, not gigabytes);
+/// reading bytes no segment defines is an error, not a zero.
+struct Segment {
+  Memory memory = Memory::GM;
+  std::uint64_t addr = 0;
+  Bytes bytes;
+};
+
+/// A range whose final contents the DUT reports after the last instruction.
+struct Region {
+  Memory memory = Memory::GM;
+  std::uint64_t addr = 0;
+  std::uint64_t size = 0;  ///< bytes
+
+  friend bool operator==(const Region&, const Region&) = default;
+};
+
+/// Every instruction the suite can express. Later families add alternatives here.
+using Instruction = std::variant<Load2D>;
+
+struct Program {
+  ProfileId profile = ProfileId::A2;
+  std::vector<Segment> segments;  ///< non-overlapping within a memory
+  std::vector<Instruction> instructions;
+  std::vector<Region> observe;  ///< each inside one segment
+};
+
+/// The observed contents, one byte vector per Program::observe entry, in the same order.
+using Observed = std::vector<Bytes>;
+
+/// The opcode a DUT declares to run this instruction: "load2d" (LoadData with LoadData2DParams).
+std::string_view opcodeOf(const Instruction& instruction);
+
+/// The element type the instruction moves or consumes.
+DType dtypeOf(const Instruction& instruction);
+
+/// The segment holding all of [addr, addr + size) in memory m, or nullptr.
+const Segment* findSegment(const std::vector<Segment>& segments, Memory m, std::uint64_t addr,
+                           std::uint64_t size);
+Segment* findSegment(std::vector<Segment>& segments, Memory m, std::uint64_t addr,
+                     std::uint64_t size);
+
+/// Checks what every instruction relies on: segments inside capacity and not overlapping,
+/// observed regions inside a segment. nullopt when well formed.
+std::optional<Violation> validateStructure(const Program& program);
+
+}  // namespace cubecheck::isa

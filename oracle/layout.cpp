@@ -1,0 +1,46 @@
+#include "oracle/layout.hpp"
+
+namespace cubecheck::oracle {
+namespace {
+std::uint64_t ceilDiv(std::uint64_t a, std::uint64_t b) {
+  return (a + b - 1) / b;
+}
+}  // namespace
+
+std::uint64_t elementOffset(Layout layout, isa::DType t, std::uint64_t rows, std::uint64_t cols,
+                            std::uint64_t r, std::uint64_t c) {
+  const std::uint64_t c0 = static_cast<std::uint64_t>(isa::c0Of(t));
+  switch (layout) {
+    case Layout::Nz: {
+      const std::uint64_t r1 = ceilDiv(rows, 16);
+      return ((c / c0) * r1 + r / 16) * 16 * c0 + (r % 16) * c0 + c % c0;
+    }
+    case Layout::Zz: {
+      const std::uint64_t cc1 = ceilDiv(cols, c0);
+      return ((r / 16) * cc1 + c / c0) * 16 * c0 + (r % 16) * c0 + c % c0;
+    }
+    case Layout::Zn: {  // r = k, c = n
+      const std::uint64_t n1 = ceilDiv(cols, 16);
+      return ((r / c0) * n1 + c / 16) * 16 * c0 + (c % 16) * c0 + r % c0;
+    }
+  }
+  return 0;
+}
+
+isa::Bytes encode(const ElemMatrix& m, Layout layout, isa::DType t, std::uint8_t pad) {
+  const auto rows = static_cast<std::uint64_t>(m.rows());
+  const auto cols = static_cast<std::uint64_t>(m.cols());
+  const std::uint64_t c0 = static_cast<std::uint64_t>(isa::c0Of(t));
+  const std::uint64_t fractals = layout == Layout::Zn ? ceilDiv(rows, c0) * ceilDiv(cols, 16)
+                                                      : ceilDiv(rows, 16) * ceilDiv(cols, c0);
+  isa::Bytes out(fractals * 512, pad);
+  for (std::uint64_t r = 0; r < rows; ++r) {
+    for (std::uint64_t c = 0; c < cols; ++c) {
+      writeElement(out.data(), elementOffset(layout, t, rows, cols, r, c), t,
+                   m(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(c)));
+    }
+  }
+  return out;
+}
+
+}  // namespace cubecheck::oracle

@@ -1,0 +1,27 @@
+// Matrix layouts of spec 3: where element (r, c) of a logical matrix lives.
+#pragma once
+
+#include <cstdint>
+
+#include "isa/dtype.hpp"
+#include "isa/program.hpp"
+#include "oracle/tile.hpp"
+
+namespace cubecheck::oracle {
+
+enum class Layout {
+  Nz,  ///< fractals column-major, 16 x C0 row-major inside (L1 default; L0A on 950)
+  Zz,  ///< fractals row-major, 16 x C0 row-major inside (L0A on a2)
+  Zn,  ///< of a K x N matrix: C0 x 16 fractals, column-major inside, fractal order by k-block (L0B)
+};
+
+/// Element offset of (r, c) in an R x Cc matrix stored in `layout` (spec 3 table). For Zn, r is
+/// k and c is n of a K x N matrix.
+std::uint64_t elementOffset(Layout layout, isa::DType t, std::uint64_t rows, std::uint64_t cols,
+                            std::uint64_t r, std::uint64_t c);
+
+/// Bytes of the whole padded matrix (whole fractals) in `layout`; padding cells hold `pad`
+/// repeated in every byte.
+isa::Bytes encode(const ElemMatrix& m, Layout layout, isa::DType t, std::uint8_t pad = 0);
+
+}  // namespace cubecheck::oracle

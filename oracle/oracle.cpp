@@ -1,0 +1,104 @@
+#include "oracle/oracle.hpp"
+
+#include <stdexcept>
+#include <variant>
+
+#include "oracle/tile.hpp"
+
+namespace cubecheck::oracle {
+namespace {
+
+/// The oracle's view of memory: the program's segments, updated tile by tile, with a mask of the
+/// bytes that instructions wrote.
+struct Memories {
+  std::vector<isa::Segment> image;
+  std::vector<isa::Bytes> written;  // parallel to image
+  std::vector<RegionFormat> formats;
+
+  explicit Memories(const std::vector<isa::Segment>& segments) : image(segments) {
+    for (const isa::Segment& s : segments) written.emplace_back(s.bytes.size(), 0);
+    formats.resize(segments.size());
+  }
+
+  std::size_t indexOf(isa::Memory m, std::uint64_t addr, std::uint64_t size) const {
+    const isa::Segment* s = isa::findSegment(image, m, addr, size);
+    if (s == nullptr) {
+      throw std::logic_error("oracle: program leaves " + std::to_string(size) + " bytes at " +
+                             std::to_string(addr) + " in " + std::string(isa::nameOf(m)) +
+                             " undefined");
+    }
+    return static_cast<std::size_t>(s - image.data());
+  }
+};
+
+/// LoadData2DParams (spec 4) as a gather of fractal tiles: the source is a sequence of tiles of
+/// the dtype's shape, the destination another; repeat j takes tile start +- j*src_stride,
+/// transposes it as a matrix when asked, and puts it in slot j*(dst_gap+1).
+void apply(Memories& mem, isa::ProfileId, const isa::Load2D& load) {
+  const isa::LoadData2DParams& p = load.params;
+  const int n = p.repeatTimes;
+  if (n == 0) return;
+  using Index = Eigen::Array<std::int64_t, Eigen::Dynamic, 1>;
+  const Index j = Index::LinSpaced(n, 0, n - 1);
+  const bool decrement = p.addrMode == 1 && isa::honoursAddrMode(load.path);
+  const Index tiles =
+      Index::Constant(n, p.startIndex) + (decrement ? -1 : 1) * std::int64_t{p.srcStride} * j;
+  const Index slots = j * (std::int64_t{p.dstGap} + 1);
+
+  const bool bSide = isa::isBSide(isa::dstOf(load.path));
+  const isa::Memory srcMem = isa::memoryOf(isa::srcOf(load.path));
+  const isa::Memory dstMem = isa::memoryOf(isa::dstOf(load.path));
+  for (int i = 0; i < n; ++i) {
+    const std::uint64_t from = load.srcAddr + static_cast<std::uint64_t>(tiles[i]) * 512;
+    const std::uint64_t to = load.dstAddr + static_cast<std::uint64_t>(slots[i]) * 512;
+    const std::size_t s = mem.indexOf(srcMem, from, 512);
+    ElemMatrix tile =
+        decodeTile(mem.image[s].bytes.data() + (from - mem.image[s].addr), load.dtype, bSide);
+    if (p.ifTranspose) tile = tile.transpose().eval();
+    const std::size_t d = mem.indexOf(dstMem, to, 512);
+    const std::uint64_t off = to - mem.image[d].addr;
+    encodeTile(tile, load.dtype, bSide, mem.image[d].bytes.data() + off);
+    std::fill_n(mem.written[d].begin() + static_cast<std::ptrdiff_t>(off), 512, 1);
+    mem.formats[d] = RegionFormat{load.dtype, bSide, load.dstAddr};
+  }
+}
+
+/// OPEN-9: on 950, LoadData2DParams is emulated through V2 and disagrees with spec 4 when
+/// start_index != 0 and src_stride != 1; the suite certifies only where both readings agree.
+std::optional<std::string> uncertified(isa::ProfileId profile, const isa::Load2D& load) {
+  if (profile == isa::ProfileId::Ascend950 && load.params.startIndex != 0 &&
+      load.params.srcStride != 1) {
+    return "OPEN-9: LoadData2DParams on 950 with start_index != 0 and src_stride != 1";
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+Expected expect(const isa::Program& program) {
+  Memories mem(program.segments);
+  Expected e;
+  for (const isa::Instruction& ins : program.instructions) {
+    std::visit(
+        [&](const isa::Load2D& load) {
+          if (!e.uncertified) e.uncertified = uncertified(program.profile, load);
+          if (program.profile == isa::ProfileId::Ascend950 && e.openPoints.empty()) {
+            e.openPoints.push_back("OPEN-9");
+          }
+          apply(mem, program.profile, load);
+        },
+        ins);
+  }
+  for (const isa::Region& r : program.observe) {
+    const std::size_t s = mem.indexOf(r.memory, r.addr, r.size);
+    const std::uint64_t off = r.addr - mem.image[s].addr;
+    const auto b = mem.image[s].bytes.begin() + static_cast<std::ptrdiff_t>(off);
+    const auto w = mem.written[s].begin() + static_cast<std::ptrdiff_t>(off);
+    e.regions.emplace_back(b, b + static_cast<std::ptrdiff_t>(r.size));
+    e.written.emplace_back(w, w + static_cast<std::ptrdiff_t>(r.size));
+    e.formats.push_back(mem.formats[s]);
+  }
+  return e;
+}
+
+}  // namespace cubecheck::oracle

@@ -1,0 +1,85 @@
+// The cubecheck binary as a user runs it: exit codes, report files, error messages.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace {
+
+struct CliRun {
+  int status;
+  std::string out;
+};
+
+CliRun cubecheck(const std::string& args) {
+  const std::string cmd = std::string(CUBECHECK_BINARY) + " " + args + " 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  CliRun r{-1, {}};
+  if (p == nullptr) return r;
+  char buf[4096];
+  std::size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
+  const int st = pclose(p);
+  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return r;
+}
+
+std::filesystem::path tempDir(const char* name) {
+  auto d = std::filesystem::temp_directory_path() / ("cubecheck_cli_" + std::string(name));
+  std::filesystem::remove_all(d);
+  return d;
+}
+
+TEST(Cli, CertifyReferenceExitsZeroAndWritesReports) {
+  const auto dir = tempDir("ok");
+  const CliRun r = cubecheck(
+      "certify --dut reference --level smoke --seed 9 --quiet --report-dir " + dir.string());
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("verdict: CONFORMANT"), std::string::npos) << r.out;
+  std::ifstream in(dir / "report.json");
+  const auto j = nlohmann::json::parse(in);
+  EXPECT_EQ(j["verdict"], "conformant");
+  EXPECT_EQ(j["seed"], 9);
+  EXPECT_TRUE(std::filesystem::exists(dir / "junit.xml"));
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Cli, MutantExitsOneAndPrintsReproduce) {
+  const auto dir = tempDir("mutant");
+  const CliRun r = cubecheck(
+      "certify --dut mutant:load2d-src-stride-on-dst --level smoke --seed 9 --quiet --report-dir " +
+      dir.string());
+  EXPECT_EQ(r.status, 1) << r.out;
+  EXPECT_NE(r.out.find("reproduce: cubecheck certify --dut 'mutant:load2d-src-stride-on-dst'"),
+            std::string::npos);
+  std::ifstream in(dir / "report.json");
+  EXPECT_EQ(nlohmann::json::parse(in)["verdict"], "nonconformant");
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Cli, UsageErrorsExitTwoWithAHint) {
+  CliRun r = cubecheck("certify --profile 910 --report-dir ''");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.out.find("use a2, 950 or legacy"), std::string::npos) << r.out;
+  r = cubecheck("certify --dut nonsense --report-dir ''");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.out.find("expected 'reference' or 'mutant:NAME'"), std::string::npos) << r.out;
+  r = cubecheck("certify --family load9d --report-dir ''");
+  EXPECT_EQ(r.status, 2);
+  r = cubecheck("certify --seed 12x --report-dir ''");
+  EXPECT_EQ(r.status, 2);
+  r = cubecheck("");
+  EXPECT_EQ(r.status, 2);
+}
+
+TEST(Cli, HelpExitsZero) {
+  const CliRun r = cubecheck("certify --help");
+  EXPECT_EQ(r.status, 0);
+  EXPECT_NE(r.out.find("--profile"), std::string::npos);
+}
+
+}  // namespace

@@ -1,0 +1,103 @@
+// generators/: legal by construction, illegal for exactly the intended reason, tables annotated.
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include <algorithm>
+#include <set>
+#include <sstream>
+
+#include "generators/fill.hpp"
+#include "generators/load2d.hpp"
+
+namespace cubecheck::gen {
+namespace {
+
+using isa::ProfileId;
+
+rc::Gen<ProfileId> anyProfile() {
+  return rc::gen::element(ProfileId::A2, ProfileId::Ascend950, ProfileId::Legacy);
+}
+
+RC_GTEST_PROP(Load2DGen, LegalCasesAreLegalAndWellFormed, ()) {
+  const ProfileId id = *anyProfile();
+  const Load2DCase c = *legalLoad2D(id);
+  const auto v = isa::validate(isa::profile(id), c.load);
+  RC_ASSERT(!v.has_value());
+  const isa::Program p = buildProgram(c);
+  RC_ASSERT(!isa::validateStructure(p).has_value());
+  RC_ASSERT(p.observe.size() == 1u);
+  RC_ASSERT(p.observe[0].size >= 512u);  // never an empty observation
+  RC_CLASSIFY(c.load.params.ifTranspose, "transpose");
+  RC_CLASSIFY(c.load.params.repeatTimes == 0, "repeat 0");
+}
+
+RC_GTEST_PROP(Load2DGen, IllegalCasesBreakExactlyTheIntendedRule, ()) {
+  const ProfileId id = *anyProfile();
+  const IllegalLoad2DCase c = *illegalLoad2D(id);
+  const auto v = isa::validate(isa::profile(id), c.c.load);
+  RC_ASSERT(v.has_value());
+  RC_ASSERT(v->code == c.expected);
+  RC_ASSERT(!isa::validateStructure(buildProgram(c.c)).has_value());
+  RC_TAG(std::string(isa::nameOf(c.expected)));
+}
+
+RC_GTEST_PROP(Load2DGen, SplitProgramsCoverTheSameRepeats, ()) {
+  const SplitLoad2DCase s = *splitLoad2D(ProfileId::A2);
+  const isa::Program p = buildSplitProgram(s);
+  RC_ASSERT(p.instructions.size() == 2u);
+  unsigned total = 0;
+  for (const auto& ins : p.instructions) {
+    const auto& l = std::get<isa::Load2D>(ins);
+    RC_ASSERT(!isa::validate(isa::profile(ProfileId::A2), l).has_value());
+    total += l.params.repeatTimes;
+  }
+  RC_ASSERT(total == s.whole.load.params.repeatTimes);
+}
+
+TEST(Load2DGen, BoundaryTablesAreLegalAnnotatedAndCoverTheirEdges) {
+  for (ProfileId id : isa::kAllProfiles) {
+    const auto table = load2DBoundaries(id);
+    ASSERT_FALSE(table.empty());
+    std::set<std::string> tags;
+    for (const Load2DCase& c : table) {
+      EXPECT_FALSE(c.why.empty());
+      const auto v = isa::validate(isa::profile(id), c.load);
+      EXPECT_FALSE(v.has_value()) << c << ": " << (v ? v->message : "");
+      for (auto& t : tagsOf(c)) tags.insert(t);
+    }
+    for (const char* want : {"repeat:0", "repeat:1", "transpose", "src_stride:0", "dst_gap:>0",
+                             "dst:ends_at_capacity", "src:last_fractal_of_L1", "sid:nonzero"}) {
+      EXPECT_TRUE(tags.count(want)) << isa::profile(id).name << " table misses " << want;
+    }
+    if (id != ProfileId::Ascend950) {  // 950 has no GM paths, hence no decrement or 255 into L1
+      for (const char* want : {"repeat:255", "src_stride:large", "addr_mode:decrement",
+                               "addr_mode:ignored", "src:GM_unaligned"}) {
+        EXPECT_TRUE(tags.count(want)) << isa::profile(id).name << " table misses " << want;
+      }
+    }
+  }
+}
+
+TEST(Load2DGen, SameRandomSameCase) {
+  const auto g = legalLoad2D(ProfileId::A2);
+  for (std::uint64_t s = 0; s < 50; ++s) {
+    std::ostringstream a, b;
+    a << g(rc::Random(s), 50).value();
+    b << g(rc::Random(s), 50).value();
+    EXPECT_EQ(a.str(), b.str());
+  }
+}
+
+TEST(Fill, DeterministicAndNonTrivial) {
+  isa::Bytes a(1000), b(1000), c(1000);
+  fillBytes(a, 42);
+  fillBytes(b, 42);
+  fillBytes(c, 43);
+  EXPECT_EQ(a, b);
+  EXPECT_NE(a, c);
+  std::set<std::uint8_t> distinct(a.begin(), a.end());
+  EXPECT_GT(distinct.size(), 200u);
+}
+
+}  // namespace
+}  // namespace cubecheck::gen

@@ -1,0 +1,181 @@
+// oracle/: tiles, layouts, the load2d gather and the comparison policy. Expected values here are
+// worked out by hand from spec 2-4, never taken from the code under test.
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include "oracle/layout.hpp"
+#include "oracle/oracle.hpp"
+#include "oracle/tile.hpp"
+
+namespace cubecheck::oracle {
+namespace {
+
+using isa::DType;
+
+TEST(Tile, Int4EvenElementInLowNibble) {
+  const std::uint8_t b[2] = {0x21, 0xA9};  // elements 1, 2, 9, 10 (spec 2)
+  EXPECT_EQ(readElement(b, 0, DType::S4), 0x1u);
+  EXPECT_EQ(readElement(b, 1, DType::S4), 0x2u);
+  EXPECT_EQ(readElement(b, 2, DType::S4), 0x9u);
+  EXPECT_EQ(readElement(b, 3, DType::S4), 0xAu);
+  std::uint8_t out[1] = {0};
+  writeElement(out, 1, DType::S4, 0xC);
+  writeElement(out, 0, DType::S4, 0x3);
+  EXPECT_EQ(out[0], 0xC3);
+}
+
+TEST(Tile, MultiByteElementsAreLittleEndian) {
+  const std::uint8_t b[4] = {0x34, 0x12, 0x78, 0x56};
+  EXPECT_EQ(readElement(b, 0, DType::F16), 0x1234u);
+  EXPECT_EQ(readElement(b, 1, DType::F16), 0x5678u);
+  EXPECT_EQ(readElement(b, 0, DType::S32), 0x56781234u);
+}
+
+TEST(Tile, ASideRowMajorBSideColumnMajor) {
+  std::uint8_t bytes[512];
+  for (int i = 0; i < 512; ++i) bytes[i] = static_cast<std::uint8_t>(i * 7);
+  // int8 on A: 16 x 32, element (r, c) at byte r*32 + c.
+  const ElemMatrix a = decodeTile(bytes, DType::S8, false);
+  ASSERT_EQ(a.rows(), 16);
+  ASSERT_EQ(a.cols(), 32);
+  EXPECT_EQ(a(3, 5), bytes[3 * 32 + 5]);
+  // int8 on B: 32 (k) x 16 (n), column-major: element (k, n) at byte n*32 + k.
+  const ElemMatrix b = decodeTile(bytes, DType::S8, true);
+  ASSERT_EQ(b.rows(), 32);
+  ASSERT_EQ(b.cols(), 16);
+  EXPECT_EQ(b(5, 3), bytes[3 * 32 + 5]);
+  // f32 on B: 8 x 16; element (k, n) at bytes (n*8 + k)*4.
+  const ElemMatrix f = decodeTile(bytes, DType::F32, true);
+  ASSERT_EQ(f.rows(), 8);
+  EXPECT_EQ(f(2, 1) & 0xFF, bytes[(1 * 8 + 2) * 4]);
+  std::uint8_t back[512];
+  encodeTile(b, DType::S8, true, back);
+  EXPECT_EQ(0, std::memcmp(back, bytes, 512));
+}
+
+TEST(Layout, OffsetsFromSpec3ByHand) {
+  // b16, 32 x 32 matrix: R1 = 2, Cc1 = 2.
+  // Nz (17, 0): fractal (0*2 + 1) -> 256, inner 1*16 + 0 -> 272.
+  EXPECT_EQ(elementOffset(Layout::Nz, DType::F16, 32, 32, 17, 0), 272u);
+  // Nz (0, 17): fractal (1*2 + 0) = 2 -> 512, inner 1 -> 513.
+  EXPECT_EQ(elementOffset(Layout::Nz, DType::F16, 32, 32, 0, 17), 513u);
+  // Zz (0, 17): fractal (0*2 + 1) = 1 -> 256, inner 1 -> 257.
+  EXPECT_EQ(elementOffset(Layout::Zz, DType::F16, 32, 32, 0, 17), 257u);
+  // Zn of K x N = 32 x 48 int8 (C0 = 32, N1 = 3): (k = 33, n = 17): fractal (1*3 + 1) = 4 ->
+  // 4*512 = 2048, inner (17 % 16)*32 + 33 % 32 = 33 -> 2081.
+  EXPECT_EQ(elementOffset(Layout::Zn, DType::S8, 32, 48, 33, 17), 2081u);
+}
+
+RC_GTEST_PROP(Layout, ZnOfBIsNzOfBTransposed, ()) {
+  // spec 3: Zn of B (K x N) is byte-for-byte Nz of B^T (N x K), partial fractals included.
+  const DType t = *rc::gen::element(DType::S4, DType::S8, DType::F16, DType::F32);
+  const int k = *rc::gen::inRange(1, 100);
+  const int n = *rc::gen::inRange(1, 40);
+  const std::uint32_t mask = isa::bitsOf(t) == 32 ? 0xFFFFFFFFu : (1u << isa::bitsOf(t)) - 1;
+  ElemMatrix b(k, n);
+  for (int j = 0; j < n; ++j) {
+    for (int i = 0; i < k; ++i) b(i, j) = *rc::gen::arbitrary<std::uint32_t>() & mask;
+  }
+  RC_ASSERT(encode(b, Layout::Zn, t, 0xEE) == encode(b.transpose(), Layout::Nz, t, 0xEE));
+}
+
+TEST(Layout, PaddingHoldsThePadByteOnly) {
+  ElemMatrix m = ElemMatrix::Constant(17, 3, 0x1);  // b16: 2 x 1 fractals, mostly padding
+  const isa::Bytes nz = encode(m, Layout::Nz, DType::F16, 0xAB);
+  ASSERT_EQ(nz.size(), 1024u);
+  int data = 0;
+  for (std::size_t i = 0; i < nz.size(); i += 2) {
+    if (nz[i] == 0x01 && nz[i + 1] == 0x00)
+      ++data;
+    else
+      EXPECT_TRUE(nz[i] == 0xAB && nz[i + 1] == 0xAB) << i;
+  }
+  EXPECT_EQ(data, 17 * 3);
+}
+
+isa::Program oneLoad(isa::Load2D l, isa::Bytes src, isa::Bytes dst) {
+  isa::Program p;
+  p.segments = {{isa::memoryOf(isa::srcOf(l.path)), 0, std::move(src)},
+                {isa::memoryOf(isa::dstOf(l.path)), 0, std::move(dst)}};
+  p.observe = {{isa::memoryOf(isa::dstOf(l.path)), 0, p.segments[1].bytes.size()}};
+  p.instructions = {l};
+  return p;
+}
+
+TEST(OracleLoad2D, TransposedB16FractalByHand) {
+  // Source element (r, c) = r*16 + c as 16-bit little-endian; transposed, dst (r, c) = c*16 + r.
+  isa::Bytes src(512);
+  for (int i = 0; i < 256; ++i) {
+    src[2 * i] = static_cast<std::uint8_t>(i);
+    src[2 * i + 1] = 0x40;
+  }
+  const Expected e =
+      expect(oneLoad({isa::Load2DPath::A1toA2, DType::F16, 0, 0, {0, 1, 0, 0, 0, true, 0}}, src,
+                     isa::Bytes(512, 0xCC)));
+  for (int r = 0; r < 16; ++r) {
+    for (int c = 0; c < 16; ++c) {
+      EXPECT_EQ(e.regions[0][2 * (r * 16 + c)], c * 16 + r);
+      EXPECT_EQ(e.regions[0][2 * (r * 16 + c) + 1], 0x40);
+    }
+  }
+}
+
+TEST(OracleLoad2D, GapLeavesCanaryAndDecrementWalksDown) {
+  // GM fractal k holds byte k+1; decrement from 4 by 2, three repeats, dst_gap 1: L1 fractals 0,
+  // 2, 4 receive source fractals 4, 2, 0; fractals 1, 3 keep the canary.
+  isa::Bytes gm(5 * 512);
+  for (int k = 0; k < 5; ++k) std::fill_n(gm.begin() + k * 512, 512, k + 1);
+  const Expected e =
+      expect(oneLoad({isa::Load2DPath::GMtoA1, DType::S8, 0, 0, {4, 3, 2, 0, 1, false, 1}}, gm,
+                     isa::Bytes(5 * 512, 0xCC)));
+  const int want[5] = {5, 0xCC, 3, 0xCC, 1};
+  for (int f = 0; f < 5; ++f) {
+    EXPECT_EQ(e.regions[0][f * 512], want[f]) << f;
+    EXPECT_EQ(e.regions[0][f * 512 + 511], want[f]) << f;
+    EXPECT_EQ(e.written[0][f * 512], want[f] == 0xCC ? 0 : 1) << f;
+  }
+}
+
+TEST(OracleLoad2D, Open9CasesAreUncertifiedOn950Only) {
+  isa::Program p = oneLoad({isa::Load2DPath::A1toA2, DType::S8, 0, 0, {1, 1, 2, 0, 0, false, 0}},
+                           isa::Bytes(4 * 512, 1), isa::Bytes(512, 2));
+  EXPECT_FALSE(expect(p).uncertified.has_value());
+  p.profile = isa::ProfileId::Ascend950;
+  const Expected e = expect(p);
+  ASSERT_TRUE(e.uncertified.has_value());
+  EXPECT_NE(e.uncertified->find("OPEN-9"), std::string::npos);
+  std::get<isa::Load2D>(p.instructions[0]).params.srcStride = 1;  // readings agree
+  EXPECT_FALSE(expect(p).uncertified.has_value());
+}
+
+TEST(Compare, NamesWrongValuesAndStrayWrites) {
+  isa::Program p = oneLoad({isa::Load2DPath::A1toA2, DType::F16, 0, 512, {0, 1, 0, 0, 0, false, 0}},
+                           isa::Bytes(512, 7), isa::Bytes(1536, 0xCC));
+  const Expected e = expect(p);
+  isa::Observed obs = e.regions;
+  EXPECT_TRUE(compareExact(p, e, obs).equal);
+  obs[0][512 + 2 * (3 * 16 + 5)] ^= 1;  // fractal 0 of the destination, row 3 col 5
+  obs[0][1535] ^= 1;                    // after the footprint
+  const Comparison c = compareExact(p, e, obs);
+  EXPECT_FALSE(c.equal);
+  EXPECT_EQ(c.wrongBytes, 1u);
+  EXPECT_EQ(c.strayBytes, 1u);
+  EXPECT_NE(c.report.find("fractal 0 row 3 col 5: expected 0x0707 observed 0x0706"),
+            std::string::npos)
+      << c.report;
+  EXPECT_NE(c.report.find("stray write"), std::string::npos) << c.report;
+  const Comparison stray = compareExact(p, e, obs, /*strayOnly=*/true);
+  EXPECT_EQ(stray.wrongBytes, 0u);
+  EXPECT_EQ(stray.strayBytes, 1u);
+}
+
+TEST(Compare, FlagsVacuousComparisons) {
+  // The destination already holds what the load writes: a DUT doing nothing would pass.
+  isa::Program p = oneLoad({isa::Load2DPath::A1toA2, DType::F16, 0, 0, {0, 1, 0, 0, 0, false, 0}},
+                           isa::Bytes(512, 7), isa::Bytes(512, 7));
+  const Expected e = expect(p);
+  EXPECT_TRUE(compareExact(p, e, e.regions).vacuous);
+}
+
+}  // namespace
+}  // namespace cubecheck::oracle
