@@ -1,5 +1,6 @@
 #include "conformance/report.hpp"
 
+#include <algorithm>
 #include <fstream>
 #include <iomanip>
 #include <nlohmann/json.hpp>
@@ -9,6 +10,8 @@
 
 namespace cubecheck::conf {
 namespace {
+
+constexpr std::size_t kFailuresPrinted = 5;  // the terminal shows a few; report.json has more
 
 constexpr Outcome kOutcomes[] = {Outcome::Pass, Outcome::Mismatch, Outcome::NotSupported,
                                  Outcome::AdapterError, Outcome::Timeout};
@@ -92,7 +95,9 @@ void printReport(std::ostream& os, const CertifyResult& r) {
     for (const auto& [reason, n] : f.notSupportedReasons) {
       os << f.name << " not supported, " << n << " case(s): " << reason << '\n';
     }
+    std::size_t shown = 0;
     for (const Failure& x : f.failures) {
+      if (shown++ == kFailuresPrinted) break;
       os << "\nFAILED " << f.name << '/' << x.property << " case " << x.caseIndex << ": "
          << nameOf(x.outcome);
       if (x.shrinkSteps > 0) os << " (shrunk in " << x.shrinkSteps << " steps)";
@@ -100,8 +105,11 @@ void printReport(std::ostream& os, const CertifyResult& r) {
       if (x.detail.empty() || x.detail.back() != '\n') os << '\n';
       os << "  reproduce: " << x.reproduce << '\n';
     }
-    if (f.failuresDropped > 0) {
-      os << "(" << f.failuresDropped << " more failures not shown; see report.json counts)\n";
+    const std::size_t hidden =
+        f.failures.size() + f.failuresDropped - std::min(shown, f.failures.size());
+    if (hidden > 0) {
+      os << "\n(" << hidden << " more failing case(s) in " << f.name
+         << "; report.json lists the first " << f.failures.size() << ")\n";
     }
   }
   if (!r.notImplemented.empty()) {
