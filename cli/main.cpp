@@ -9,10 +9,12 @@
 #include <iostream>
 #include <random>
 
+#include "cli/matrix_io.hpp"
 #include "conformance/families.hpp"
 #include "conformance/report.hpp"
 #include "conformance/runner.hpp"
 #include "dut_adapters/registry.hpp"
+#include "generators/sparse_check.hpp"
 
 namespace {
 
@@ -139,6 +141,43 @@ int runMutants(conf::RunOptions o, bool list) {
   return survivors == 0 ? kExitConformant : kExitNonconformant;
 }
 
+int runSparseCheck(const std::string& bPath, const std::string& densePath,
+                   const std::string& indexPath, const std::string& shapeText) {
+  std::optional<std::pair<int, int>> shape;
+  if (!shapeText.empty()) {
+    shape = cli::parseShape(shapeText);
+    if (!shape) {
+      std::cerr << "cubecheck sparse-check: --shape '" << shapeText << "' is not ROWSxCOLS\n";
+      return kExitUsage;
+    }
+  }
+  if (densePath.empty() != indexPath.empty()) {
+    std::cerr << "cubecheck sparse-check: --dense and --index go together\n";
+    return kExitUsage;
+  }
+  try {
+    const oracle::MatrixS8 b = cli::readMatrix(bPath, -128, 127, shape).cast<std::int8_t>();
+    std::optional<oracle::MatrixS8> dense;
+    std::optional<gen::IndexMatrix> index;
+    if (!densePath.empty()) {
+      const int kd = static_cast<int>(b.rows() / 2);
+      const int n = static_cast<int>(b.cols());
+      dense = cli::readMatrix(densePath, -128, 127, std::pair{kd, n}).cast<std::int8_t>();
+      index = cli::readIndex(indexPath, kd, n).cast<std::uint8_t>();
+    }
+    const gen::SparseCheckResult r =
+        gen::checkSparse(b, dense ? &*dense : nullptr, index ? &*index : nullptr);
+    std::cout << gen::formatSparseCheck(r);
+    return r.clean() ? kExitConformant : kExitNonconformant;
+  } catch (const cli::MatrixFileError& e) {
+    std::cerr << "cubecheck sparse-check: " << e.what() << '\n';
+    return kExitUsage;
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "cubecheck sparse-check: " << e.what() << '\n';
+    return kExitUsage;
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -187,6 +226,19 @@ int main(int argc, char** argv) {
   mutantsCmd->add_option("--seed", common.seedText, "run seed; random and printed when omitted");
   mutantsCmd->add_flag("--list", list, "list the mutants and exit");
 
+  std::string bPath, densePath, indexPath, shapeText;
+  CLI::App* sparseCheck = app.add_subcommand(
+      "sparse-check",
+      "check a B matrix for 2:4 violations and, with --dense/--index, a compressor's encoding");
+  sparseCheck->add_option("--b", bPath, "B (K x N int8): .csv (one row per line) or .bin (raw)")
+      ->required();
+  sparseCheck->add_option("--shape", shapeText, "KxN, required for a .bin B");
+  sparseCheck->add_option("--dense", densePath,
+                          "dense B ((K/2) x N int8, row-major): .csv or .bin");
+  sparseCheck->add_option("--index", indexPath,
+                          "indices of the dense B: .csv of 0..3, or .bin packed four per byte, "
+                          "index j in bits 2j+1:2j, in dense row-major order");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -202,6 +254,7 @@ int main(int argc, char** argv) {
       return kExitUsage;
     }
     o.shrinkBudget = std::chrono::milliseconds(shrinkMs);
+    if (*sparseCheck) return runSparseCheck(bPath, densePath, indexPath, shapeText);
     if (*certify) {
       o.families = families;
       if (!property.empty()) o.property = property;

@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "conformance/property.hpp"
+#include "generators/sparse.hpp"
 #include "isa/profile.hpp"
 
 namespace cubecheck::conf {
@@ -23,5 +24,15 @@ std::optional<Family> makeFamily(std::string_view family, isa::ProfileId profile
 
 /// LoadData with LoadData2DParams (spec 4).
 Family load2dFamily(isa::ProfileId profile);
+
+/// LoadDataWithSparse (spec 7.3); NotSupported off a2.
+Family loadSparseFamily(isa::ProfileId profile);
+
+/// The sparse pipeline, LoadDataWithSparse then MmadWithSparse (spec 7.4); NotSupported off a2.
+Family mmadSparseFamily(isa::ProfileId profile);
+
+/// The MatchesOracle check of mmad_sparse: the case's program (B packed by the case's
+/// compressor) against C = init + A * B' from its logical operands.
+Verdict checkSparsePipeline(dut::Dut& dut, const gen::SparseMmadCase& c);
 
 }  // namespace cubecheck::conf

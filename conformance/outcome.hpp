@@ -3,6 +3,7 @@
 
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace cubecheck::conf {
 
@@ -23,8 +24,15 @@ std::string_view nameOf(Outcome o);
 
 /// The result of checking one case.
 struct Verdict {
+  Verdict() = default;
+  Verdict(Outcome o, std::string d = {}, std::string n = {})
+      : outcome(o), detail(std::move(d)), note(std::move(n)) {}
+
   Outcome outcome = Outcome::Pass;
   std::string detail;  ///< empty for Pass; the reason or the difference report otherwise
+  /// What an interpretation probe learned (e.g. which reading of an open point the DUT follows);
+  /// reported, never part of the verdict.
+  std::string note;
 };
 
 }  // namespace cubecheck::conf

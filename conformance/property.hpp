@@ -117,6 +117,9 @@ class TypedProperty final : public Property {
 struct Family {
   std::string name;
   std::vector<std::string> openPoints;
+  /// Set when the profile lacks the family's instructions: every case is NotSupported with
+  /// this reason and nothing is run.
+  std::string unsupported;
   std::vector<std::unique_ptr<Property>> properties;
 };
 

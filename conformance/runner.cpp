@@ -101,12 +101,16 @@ CertifyResult certify(dut::Dut& dut, const RunOptions& o) {
         last = first + 1;
       }
       for (std::size_t i = first; i < last; ++i) {
-        CaseReport cr = prop->run(dut, o.seed, i, o.shrinkBudget);
+        CaseReport cr =
+            family->unsupported.empty()
+                ? prop->run(dut, o.seed, i, o.shrinkBudget)
+                : CaseReport{{Outcome::NotSupported, family->unsupported, {}}, {}, {}, 0};
         const Outcome out = cr.verdict.outcome;
         pr.counts.byOutcome[static_cast<std::size_t>(out)] += 1;
         fr.counts.byOutcome[static_cast<std::size_t>(out)] += 1;
         for (std::string& t : cr.tags) fr.coverage[t] += 1;
         if (out == Outcome::NotSupported) fr.notSupportedReasons[cr.verdict.detail] += 1;
+        if (!cr.verdict.note.empty()) fr.probes[prop->name() + ": " + cr.verdict.note] += 1;
         if (out == Outcome::Mismatch || out == Outcome::AdapterError || out == Outcome::Timeout) {
           if (fr.failures.size() < kKeptFailures) {
             fr.failures.push_back(Failure{prop->name(), i, out, cr.caseText, cr.verdict.detail,

@@ -66,6 +66,7 @@ struct FamilyResult {
   Counts counts;
   std::map<std::string, std::size_t> coverage;             ///< tag -> cases
   std::map<std::string, std::size_t> notSupportedReasons;  ///< reason -> cases
+  std::map<std::string, std::size_t> probes;  ///< "property: what the probe learned" -> cases
   std::vector<Failure> failures;  ///< every Mismatch, AdapterError and Timeout (first 50 kept)
   std::size_t failuresDropped = 0;
   /// conformant / nonconformant / not supported (nothing ran)

@@ -28,6 +28,20 @@ const std::vector<Mutant>& mutants() {
        Fault::Load2DStrayWriteAfterLast},
       {"load2d-last-repeat-dropped", "load2d", "loop bound off by one: the last repeat is lost",
        Fault::Load2DLastRepeatDropped},
+      {"sparse-index-bits-reversed", "mmad_sparse",
+       "index j read from bits [7-2j : 6-2j]: the byte's fields in reversed order",
+       Fault::SparseIndexBitsReversed},
+      {"sparse-slot1-no-offset", "mmad_sparse",
+       "slot 1 reads A[4g + idx1] instead of A[4g + 1 + idx1]", Fault::SparseSlot1NoOffset},
+      {"sparse-index-at-half", "load_sparse",
+       "index buffer at L0B address / 2 instead of / 4 (consistently in load and mmad)",
+       Fault::SparseIndexAtHalf},
+      {"sparse-init-ignored", "mmad_sparse",
+       "cmatrix_init_val false ignored: C always starts from zero", Fault::SparseInitIgnored},
+      {"sparse-bias-by-row", "mmad_sparse", "bias indexed by row m instead of column n",
+       Fault::SparseBiasAsColumn},
+      {"sparse-wrap-not-saturate", "mmad_sparse",
+       "int32 accumulation wraps around instead of saturating", Fault::SparseWrapNotSaturate},
   };
   return kMutants;
 }

@@ -12,6 +12,14 @@ DType dtypeOf(const Instruction& instruction) {
   return std::visit([](const auto& i) { return i.dtype; }, instruction);
 }
 
+std::optional<Violation> validate(const Profile& profile, const Instruction& instruction) {
+  return std::visit([&](const auto& i) { return validate(profile, i); }, instruction);
+}
+
+std::string describe(const Instruction& instruction) {
+  return std::visit([](const auto& i) { return describe(i); }, instruction);
+}
+
 const Segment* findSegment(const std::vector<Segment>& segments, Memory m, std::uint64_t addr,
                            std::uint64_t size) {
   for (const Segment& s : segments) {

@@ -10,6 +10,7 @@
 #include "isa/load2d.hpp"
 #include "isa/memory.hpp"
 #include "isa/profile.hpp"
+#include "isa/sparse.hpp"
 #include "isa/violation.hpp"
 
 namespace cubecheck::isa {
@@ -35,7 +36,19 @@ struct Region {
 };
 
 /// Every instruction the suite can express. Later families add alternatives here.
-using Instruction = std::variant<Load2D>;
+using Instruction = std::variant<Load2D, LoadSparse, MmadSparse>;
+
+/// Lambdas overloaded into one visitor for std::visit over Instruction.
+template <class... F>
+struct Overloaded : F... {
+  using F::operator()...;
+};
+template <class... F>
+Overloaded(F...) -> Overloaded<F...>;
+
+/// The legality rules of whichever instruction this is.
+std::optional<Violation> validate(const Profile& profile, const Instruction& instruction);
+std::string describe(const Instruction& instruction);
 
 struct Program {
   ProfileId profile = ProfileId::A2;

@@ -27,11 +27,12 @@ std::string locate(const isa::Region& region, const RegionFormat& f, std::uint64
     return os.str();
   }
   const std::uint64_t rel = addr - f.origin;
-  const std::uint64_t inner = rel % 512;
+  const std::uint64_t inner = rel % f.fractalBytes;
+  const std::uint64_t rowBytes = f.fractalBytes / 16;  // 16 rows (or columns on the B side)
   const int bits = isa::bitsOf(f.dtype);
-  const std::uint64_t line = inner / 32;               // 32-byte fractal row
-  const std::uint64_t lane = (inner % 32) * 8 / bits;  // element within it (first of two for b4)
-  os << " fractal " << rel / 512;
+  const std::uint64_t line = inner / rowBytes;
+  const std::uint64_t lane = (inner % rowBytes) * 8 / bits;  // element (first of two for b4)
+  os << " fractal " << rel / f.fractalBytes;
   // A byte of a 4-bit type holds two elements: name both.
   auto lanes = [&] {
     os << lane;
@@ -59,11 +60,12 @@ Comparison compareExact(const isa::Program& program, const Expected& expected,
     const isa::Bytes& obs = observed[r];
     const isa::Bytes& written = expected.written[r];
     const RegionFormat& fmt = expected.formats[r];
+    const std::uint8_t* masked = expected.dontCare.empty() ? nullptr : expected.dontCare[r].data();
     const isa::Segment* initial =
         isa::findSegment(program.segments, region.memory, region.addr, region.size);
     bool anyWritten = false;
     bool footprintChanges = false;
-    if (exp == obs) {
+    if (masked == nullptr && exp == obs) {
       // The common case: equal. Only the vacuity check needs a look at the footprint.
       const std::uint8_t* init =
           initial == nullptr ? nullptr : initial->bytes.data() + (region.addr - initial->addr);
@@ -85,6 +87,7 @@ Comparison compareExact(const isa::Program& program, const Expected& expected,
       bool differs = false;
       bool inside = false;
       for (std::size_t j = i; j < i + w; ++j) {
+        if (masked != nullptr && masked[j] != 0) continue;
         inside = inside || written[j] != 0;
         if (written[j] != 0) {
           anyWritten = true;

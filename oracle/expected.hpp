@@ -15,13 +15,17 @@ namespace cubecheck::oracle {
 struct RegionFormat {
   isa::DType dtype = isa::DType::U8;
   bool bSide = false;
-  std::uint64_t origin = 0;  ///< byte address of fractal 0 in the region's memory
+  std::uint64_t origin = 0;          ///< byte address of fractal 0 in the region's memory
+  std::uint64_t fractalBytes = 512;  ///< 1024 for L0C (16 x 16 four-byte elements)
 };
 
 struct Expected {
   isa::Observed regions;              ///< one per Program::observe entry
   std::vector<isa::Bytes> written;    ///< per region: 1 where an instruction writes the byte
   std::vector<RegionFormat> formats;  ///< per region
+  /// Per region, 1 where the spec leaves the result unspecified (e.g. C beyond m, n inside the
+  /// last fractal, OPEN-8): not compared. Empty: every byte is compared.
+  std::vector<isa::Bytes> dontCare;
   /// Set when the program's result depends on an open point the suite does not certify: the
   /// case is reported NotSupported with this reason, never compared.
   std::optional<std::string> uncertified;

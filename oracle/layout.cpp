@@ -9,7 +9,11 @@ std::uint64_t ceilDiv(std::uint64_t a, std::uint64_t b) {
 
 std::uint64_t elementOffset(Layout layout, isa::DType t, std::uint64_t rows, std::uint64_t cols,
                             std::uint64_t r, std::uint64_t c) {
-  const std::uint64_t c0 = static_cast<std::uint64_t>(isa::c0Of(t));
+  return elementOffsetC0(layout, static_cast<std::uint64_t>(isa::c0Of(t)), rows, cols, r, c);
+}
+
+std::uint64_t elementOffsetC0(Layout layout, std::uint64_t c0, std::uint64_t rows,
+                              std::uint64_t cols, std::uint64_t r, std::uint64_t c) {
   switch (layout) {
     case Layout::Nz: {
       const std::uint64_t r1 = ceilDiv(rows, 16);

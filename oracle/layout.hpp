@@ -20,6 +20,11 @@ enum class Layout {
 std::uint64_t elementOffset(Layout layout, isa::DType t, std::uint64_t rows, std::uint64_t cols,
                             std::uint64_t r, std::uint64_t c);
 
+/// The same with an explicit fractal width: L0C holds 4-byte elements in 16 x 16 fractals
+/// (C0 = 16, spec 2), not the 16 x 8 a 4-byte type has elsewhere.
+std::uint64_t elementOffsetC0(Layout layout, std::uint64_t c0, std::uint64_t rows,
+                              std::uint64_t cols, std::uint64_t r, std::uint64_t c);
+
 /// Bytes of the whole padded matrix (whole fractals) in `layout`; padding cells hold `pad`
 /// repeated in every byte.
 isa::Bytes encode(const ElemMatrix& m, Layout layout, isa::DType t, std::uint8_t pad = 0);

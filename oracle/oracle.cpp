@@ -63,6 +63,37 @@ void apply(Memories& mem, isa::ProfileId, const isa::Load2D& load) {
   }
 }
 
+/// LoadDataWithSparse (spec 7.3) as two gathers: dense tile start+i to L0B slot i, and the
+/// 128-byte index tile start+i to the index buffer at a quarter of that slot's L0B address.
+void apply(Memories& mem, isa::ProfileId, const isa::LoadSparse& load) {
+  const int n = load.params.repeatTimes;
+  for (int i = 0; i < n; ++i) {
+    const std::uint64_t tile =
+        std::uint64_t{load.params.startIndex} + static_cast<std::uint64_t>(i);
+    const std::uint64_t slot = load.dstAddr + static_cast<std::uint64_t>(i) * 512;
+    const struct {
+      std::uint64_t from;
+      isa::Memory toMem;
+      std::uint64_t to;
+      std::uint64_t size;
+    } moves[2] = {{load.srcAddr + tile * 512, isa::Memory::L0B, slot, 512},
+                  {load.idxAddr + tile * 128, isa::Memory::SparseIndex, slot / 4, 128}};
+    for (const auto& mv : moves) {
+      const std::size_t s = mem.indexOf(isa::Memory::L1, mv.from, mv.size);
+      const std::size_t d = mem.indexOf(mv.toMem, mv.to, mv.size);
+      const auto from =
+          mem.image[s].bytes.begin() + static_cast<std::ptrdiff_t>(mv.from - mem.image[s].addr);
+      const auto off = static_cast<std::ptrdiff_t>(mv.to - mem.image[d].addr);
+      std::copy(from, from + static_cast<std::ptrdiff_t>(mv.size),
+                mem.image[d].bytes.begin() + off);
+      std::fill_n(mem.written[d].begin() + off, mv.size, 1);
+      mem.formats[d] = mv.toMem == isa::Memory::L0B
+                           ? RegionFormat{isa::DType::S8, true, load.dstAddr, 512}
+                           : RegionFormat{isa::DType::U8, true, load.dstAddr / 4, 128};
+    }
+  }
+}
+
 /// OPEN-9: on 950, LoadData2DParams is emulated through V2 and disagrees with spec 4 when
 /// start_index != 0 and src_stride != 1; the suite certifies only where both readings agree.
 std::optional<std::string> uncertified(isa::ProfileId profile, const isa::Load2D& load) {
@@ -79,15 +110,23 @@ Expected expect(const isa::Program& program) {
   Memories mem(program.segments);
   Expected e;
   for (const isa::Instruction& ins : program.instructions) {
-    std::visit(
-        [&](const isa::Load2D& load) {
-          if (!e.uncertified) e.uncertified = uncertified(program.profile, load);
-          if (program.profile == isa::ProfileId::Ascend950 && e.openPoints.empty()) {
-            e.openPoints.push_back("OPEN-9");
-          }
-          apply(mem, program.profile, load);
-        },
-        ins);
+    std::visit(isa::Overloaded{
+                   [&](const isa::Load2D& load) {
+                     if (!e.uncertified) e.uncertified = uncertified(program.profile, load);
+                     if (program.profile == isa::ProfileId::Ascend950 && e.openPoints.empty()) {
+                       e.openPoints.push_back("OPEN-9");
+                     }
+                     apply(mem, program.profile, load);
+                   },
+                   [&](const isa::LoadSparse& load) { apply(mem, program.profile, load); },
+                   [&](const isa::MmadSparse&) {
+                     // Arithmetic is derived from the logical operands (oracle/sparse.hpp),
+                     // never read back from the packed bytes of a program.
+                     throw std::logic_error(
+                         "oracle::expect: MmadWithSparse needs the logical operands; use "
+                         "oracle::sparseMatmul");
+                   }},
+               ins);
   }
   for (const isa::Region& r : program.observe) {
     const std::size_t s = mem.indexOf(r.memory, r.addr, r.size);

@@ -10,6 +10,7 @@ packages=(
   libgtest-dev                         # test runner
   libbenchmark-dev                     # benchmarks
   nlohmann-json3-dev                   # report.json
+  libfccp-dev                          # fast-cpp-csv-parser: matrix and vector files
   libcli11-dev                         # command line
 )
 

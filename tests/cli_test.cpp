@@ -76,6 +76,42 @@ TEST(Cli, UsageErrorsExitTwoWithAHint) {
   EXPECT_EQ(r.status, 2);
 }
 
+void writeFile(const std::filesystem::path& p, const std::string& text) {
+  std::ofstream(p) << text;
+}
+
+TEST(Cli, SparseCheckFindsTheVendorEncodingAndNamesBadInput) {
+  const auto dir = tempDir("sparse");
+  std::filesystem::create_directories(dir);
+  // Column 0: 0 0 0 5 (the vendor samples encode it as dense (5, 0)); column 1: two non-zeros.
+  writeFile(dir / "b.csv", "0,1\n0,0\n0,3\n5,0\n");
+  writeFile(dir / "dense_vendor.csv", "5,1\n0,3\n");
+  writeFile(dir / "dense_spec.csv", "0,1\n5,3\n");
+  writeFile(dir / "index.csv", "0,0\n2,1\n");
+  const std::string b = "sparse-check --b " + (dir / "b.csv").string();
+  CliRun r = cubecheck(b);
+  EXPECT_EQ(r.status, 0) << r.out;
+  r = cubecheck(b + " --dense " + (dir / "dense_spec.csv").string() + " --index " +
+                (dir / "index.csv").string());
+  EXPECT_EQ(r.status, 0) << r.out;
+  r = cubecheck(b + " --dense " + (dir / "dense_vendor.csv").string() + " --index " +
+                (dir / "index.csv").string());
+  EXPECT_EQ(r.status, 1) << r.out;
+  EXPECT_NE(r.out.find("column n 0"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("OPEN-2"), std::string::npos) << r.out;
+  writeFile(dir / "bad.csv", "1,2\n3,,4\n");
+  r = cubecheck("sparse-check --b " + (dir / "bad.csv").string());
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.out.find("bad.csv:2:3: expected an integer"), std::string::npos) << r.out;
+  writeFile(dir / "b.bin", std::string("\x01\x00\x00\x00", 4));
+  r = cubecheck("sparse-check --b " + (dir / "b.bin").string());
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.out.find("needs --shape"), std::string::npos) << r.out;
+  r = cubecheck("sparse-check --shape 4x1 --b " + (dir / "b.bin").string());
+  EXPECT_EQ(r.status, 0) << r.out;
+  std::filesystem::remove_all(dir);
+}
+
 TEST(Cli, HelpExitsZero) {
   const CliRun r = cubecheck("certify --help");
   EXPECT_EQ(r.status, 0);

@@ -25,7 +25,7 @@ TEST(ReportJson, HasTheDocumentedFields) {
   EXPECT_EQ(j["dut"], "reference");
   EXPECT_EQ(j["profile"], "a2");
   EXPECT_EQ(j["seed"], 3);
-  ASSERT_EQ(j["families"].size(), 1u);
+  ASSERT_GE(j["families"].size(), 1u);
   const auto& f = j["families"][0];
   EXPECT_EQ(f["name"], "load2d");
   EXPECT_EQ(f["cases"].get<int>(), f["passed"].get<int>() + f["failed"].get<int>() +

@@ -1,9 +1,13 @@
 #include "dut_adapters/reference/reference_dut.hpp"
 
+#include <algorithm>
 #include <array>
+#include <climits>
+#include <cstdint>
 #include <cstring>
 #include <exception>
 #include <variant>
+#include <vector>
 
 namespace cubecheck::dut {
 namespace {
@@ -86,16 +90,121 @@ std::optional<isa::Violation> execLoad2D(State& state, const isa::Load2D& load, 
 
 std::optional<isa::Violation> checkLegal(const isa::Profile& prof, const isa::Instruction& ins,
                                          Fault fault) {
-  return std::visit(
-      [&](const isa::Load2D& load) -> std::optional<isa::Violation> {
-        auto v = isa::validate(prof, load);
-        if (v && fault == Fault::Load2DTransposeAnyType &&
-            v->code == ViolationCode::TransposeType) {
-          return std::nullopt;
-        }
-        return v;
-      },
-      ins);
+  auto v = isa::validate(prof, ins);
+  if (v && fault == Fault::Load2DTransposeAnyType && v->code == ViolationCode::TransposeType) {
+    return std::nullopt;
+  }
+  return v;
+}
+
+/// The index-buffer byte that holds the index of the dense L0B byte at `l0bAddr` (OPEN-4: / 4).
+std::uint64_t indexByteOf(std::uint64_t l0bAddr, Fault fault) {
+  return fault == Fault::SparseIndexAtHalf ? l0bAddr / 2 : l0bAddr / 4;
+}
+
+/// Spec 7.3: dense fractal start+i to dst + i*512, index fractal start+i to the index buffer.
+std::optional<isa::Violation> execLoadSparse(State& state, const isa::LoadSparse& l, Fault fault) {
+  for (unsigned i = 0; i < l.params.repeatTimes; ++i) {
+    const std::uint64_t f = std::uint64_t{l.params.startIndex} + i;
+    const std::uint64_t dst = l.dstAddr + i * kFractal;
+    const std::uint8_t* dense = state.at(Memory::L1, l.srcAddr + f * kFractal, kFractal);
+    if (dense == nullptr) return undefined(Memory::L1, l.srcAddr + f * kFractal, kFractal, "reads");
+    const std::uint8_t* idx = state.at(Memory::L1, l.idxAddr + f * 128, 128);
+    if (idx == nullptr) return undefined(Memory::L1, l.idxAddr + f * 128, 128, "reads");
+    std::uint8_t* to = state.at(Memory::L0B, dst, kFractal);
+    if (to == nullptr) return undefined(Memory::L0B, dst, kFractal, "writes");
+    std::memcpy(to, dense, kFractal);
+    const std::uint64_t at = indexByteOf(dst, fault);
+    std::uint8_t* toIdx = state.at(Memory::SparseIndex, at, 128);
+    if (toIdx == nullptr) return undefined(Memory::SparseIndex, at, 128, "writes");
+    std::memcpy(toIdx, idx, 128);
+  }
+  return std::nullopt;
+}
+
+std::uint64_t ceilDiv(std::uint64_t a, std::uint64_t b) {
+  return (a + b - 1) / b;
+}
+
+std::int32_t loadS32(const std::uint8_t* p) {
+  std::uint32_t v;
+  std::memcpy(&v, p, 4);
+  return static_cast<std::int32_t>(v);
+}
+
+/// Spec 7.4 by addresses: for every (m, n), walk the K/2 dense elements of column n in L0B (Zn),
+/// fetch each one's 2-bit index from the index buffer, pick the A element it names in L0A (Zz),
+/// accumulate in 64 bits and saturate once to int32 (OPEN-7 default); write C in L0C (Nz).
+std::optional<isa::Violation> execMmadSparse(State& state, const isa::MmadSparse& x, Fault fault) {
+  if (x.m == 0 || x.k == 0 || x.n == 0) return std::nullopt;
+  const std::uint64_t m1 = ceilDiv(x.m, 16), n1 = ceilDiv(x.n, 16), k1 = ceilDiv(x.k, 32);
+  const std::uint64_t kd1 = ceilDiv(x.k, 64);
+  const std::uint8_t* a = state.at(Memory::L0A, x.aAddr, m1 * k1 * kFractal);
+  if (a == nullptr) return undefined(Memory::L0A, x.aAddr, m1 * k1 * kFractal, "reads");
+  const std::uint8_t* b = state.at(Memory::L0B, x.bAddr, kd1 * n1 * kFractal);
+  if (b == nullptr) return undefined(Memory::L0B, x.bAddr, kd1 * n1 * kFractal, "reads");
+  const std::uint64_t idxLo = indexByteOf(x.bAddr, fault);
+  const std::uint64_t idxLen = indexByteOf(x.bAddr + kd1 * n1 * kFractal, fault) - idxLo;
+  const std::uint8_t* idx = state.at(Memory::SparseIndex, idxLo, idxLen);
+  if (idx == nullptr) return undefined(Memory::SparseIndex, idxLo, idxLen, "reads");
+  std::uint8_t* c = state.at(Memory::L0C, x.cAddr, m1 * n1 * 1024);
+  if (c == nullptr) return undefined(Memory::L0C, x.cAddr, m1 * n1 * 1024, "writes");
+  const bool fromZero = x.cmatrixInitVal || fault == Fault::SparseInitIgnored;
+  const bool biasAsColumn = fault == Fault::SparseBiasAsColumn;
+  const std::uint8_t* bias = nullptr;
+  if (!fromZero && x.cmatrixSource) {
+    const std::uint64_t len = std::uint64_t{biasAsColumn ? x.m : x.n} * 4;
+    bias = state.at(Memory::BiasTable, 0, len);  // OPEN-6: bias-table address 0
+    if (bias == nullptr) return undefined(Memory::BiasTable, 0, len, "reads");
+  }
+  // Resolve every dense element of B once: the A column its index names and its value. Then
+  // each row of A is gathered once and every C element is a short dot product.
+  const std::uint64_t halfK = x.k / 2;
+  std::vector<std::uint32_t> aColumn(halfK * x.n);
+  std::vector<std::int32_t> bValue(halfK * x.n);
+  for (std::uint64_t n = 0; n < x.n; ++n) {
+    for (std::uint64_t kd = 0; kd < halfK; ++kd) {
+      const std::uint64_t bOff = ((kd / 32) * n1 + n / 16) * kFractal + (n % 16) * 32 + kd % 32;
+      const std::uint64_t at = x.bAddr + bOff;
+      const std::uint8_t ib = idx[indexByteOf(at, fault) - idxLo];
+      const unsigned field = static_cast<unsigned>(at & 3);
+      const unsigned shift = fault == Fault::SparseIndexBitsReversed ? 6 - 2 * field : 2 * field;
+      const std::uint64_t sel = (ib >> shift) & 3u;
+      const bool slot1 = (kd & 1) != 0;
+      const std::uint64_t pos =
+          4 * (kd / 2) + sel + (slot1 && fault != Fault::SparseSlot1NoOffset ? 1 : 0);
+      aColumn[n * halfK + kd] = static_cast<std::uint32_t>(pos);
+      bValue[n * halfK + kd] = static_cast<std::int8_t>(b[bOff]);
+    }
+  }
+  // Index 3 in slot 1 names k = 4g + 4: one past the group, still inside A's padded row.
+  std::vector<std::int32_t> aRow(k1 * 32);
+  for (std::uint64_t m = 0; m < x.m; ++m) {
+    for (std::uint64_t k = 0; k < k1 * 32; ++k) {
+      aRow[k] =
+          static_cast<std::int8_t>(a[((m / 16) * k1 + k / 32) * kFractal + (m % 16) * 32 + k % 32]);
+    }
+    for (std::uint64_t n = 0; n < x.n; ++n) {
+      const std::uint64_t cOff = ((n / 16) * m1 + m / 16) * 1024 + (m % 16) * 64 + (n % 16) * 4;
+      std::int64_t acc = 0;
+      if (bias != nullptr) {
+        acc = loadS32(bias + 4 * (biasAsColumn ? m : n));
+      } else if (!fromZero) {
+        acc = loadS32(c + cOff);
+      }
+      const std::uint32_t* col = aColumn.data() + n * halfK;
+      const std::int32_t* val = bValue.data() + n * halfK;
+      std::int64_t dot = 0;  // |dot| <= 2048 * 128 * 128 < 2^26: no overflow in 64 bits
+      for (std::uint64_t kd = 0; kd < halfK; ++kd) dot += aRow[col[kd]] * val[kd];
+      acc += dot;
+      const std::int32_t out =
+          fault == Fault::SparseWrapNotSaturate
+              ? static_cast<std::int32_t>(static_cast<std::uint32_t>(acc))
+              : static_cast<std::int32_t>(std::clamp<std::int64_t>(acc, INT32_MIN, INT32_MAX));
+      std::memcpy(c + cOff, &out, 4);
+    }
+  }
+  return std::nullopt;
 }
 
 }  // namespace
@@ -104,7 +213,8 @@ ReferenceDut::ReferenceDut(Fault fault) : fault_(fault) {
   caps_.name = "reference";
   caps_.version = "cubecheck reference model 0.1";
   caps_.profiles = {isa::kAllProfiles.begin(), isa::kAllProfiles.end()};
-  caps_.instructions = {std::string(isa::Load2D::kOpcode)};
+  caps_.instructions = {std::string(isa::Load2D::kOpcode), std::string(isa::LoadSparse::kOpcode),
+                        std::string(isa::MmadSparse::kOpcode)};
   caps_.dtypes = {isa::kAllDTypes.begin(), isa::kAllDTypes.end()};
   caps_.observable = {Memory::GM,  Memory::L1,        Memory::L0A,        Memory::L0B,
                       Memory::L0C, Memory::BiasTable, Memory::SparseIndex};
@@ -121,8 +231,12 @@ RunResult ReferenceDut::run(const isa::Program& program) {
     }
     State state(program.segments);
     for (const isa::Instruction& ins : program.instructions) {
-      auto v =
-          std::visit([&](const isa::Load2D& load) { return execLoad2D(state, load, fault_); }, ins);
+      auto v = std::visit(
+          isa::Overloaded{
+              [&](const isa::Load2D& l) { return execLoad2D(state, l, fault_); },
+              [&](const isa::LoadSparse& l) { return execLoadSparse(state, l, fault_); },
+              [&](const isa::MmadSparse& x) { return execMmadSparse(state, x, fault_); }},
+          ins);
       if (v) return RunResult::rejected(*v);
     }
     isa::Observed observed;

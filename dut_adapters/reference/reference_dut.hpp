@@ -22,6 +22,12 @@ enum class Fault : std::uint8_t {
   Load2DTransposeAnyType,       ///< transposes 8- and 32-bit types instead of rejecting them
   Load2DStrayWriteAfterLast,    ///< writes one extra byte after the last destination fractal
   Load2DLastRepeatDropped,      ///< loop bound off by one: repeat_times - 1 fractals
+  SparseIndexBitsReversed,      ///< index j read from bits [7-2j : 6-2j] instead of [2j+1 : 2j]
+  SparseSlot1NoOffset,          ///< slot 1 reads A[4g + idx1] instead of A[4g + 1 + idx1]
+  SparseIndexAtHalf,            ///< index buffer at L0B address / 2 instead of / 4 (load and mmad)
+  SparseInitIgnored,            ///< cmatrix_init_val false treated as true: always from zero
+  SparseBiasAsColumn,           ///< bias indexed by row m instead of column n
+  SparseWrapNotSaturate,        ///< int32 accumulation wraps instead of saturating (OPEN-7)
 };
 
 /// The built-in reference model. With a Fault it is a mutant: same capabilities, one defect.

@@ -1,0 +1,142 @@
+#include "cli/matrix_io.hpp"
+
+#define CSV_IO_NO_THREAD
+// The library's error type truncates long file names with strncpy, on purpose.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wstringop-truncation"
+#include <libfccp/csv.h>
+#pragma GCC diagnostic pop
+
+#include <fstream>
+#include <iterator>
+#include <vector>
+
+namespace cubecheck::cli {
+namespace {
+
+bool endsWith(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+[[noreturn]] void fail(const std::string& path, long line, long column, const std::string& what) {
+  throw MatrixFileError(path + ":" + std::to_string(line) + ":" + std::to_string(column) + ": " +
+                        what);
+}
+
+}  // namespace
+
+std::optional<std::pair<int, int>> parseShape(const std::string& text) {
+  const auto x = text.find('x');
+  if (x == std::string::npos) return std::nullopt;
+  try {
+    std::size_t a = 0, b = 0;
+    const int r = std::stoi(text.substr(0, x), &a);
+    const int c = std::stoi(text.substr(x + 1), &b);
+    if (a != x || b != text.size() - x - 1 || r <= 0 || c <= 0) return std::nullopt;
+    return std::pair{r, c};
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
+
+Eigen::MatrixXi readMatrix(const std::string& path, int lo, int hi,
+                           std::optional<std::pair<int, int>> shape) {
+  if (endsWith(path, ".bin")) {
+    if (!shape) throw MatrixFileError(path + ": a .bin file needs --shape ROWSxCOLS");
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw MatrixFileError(path + ": cannot open");
+    const std::vector<char> bytes{std::istreambuf_iterator<char>(in), {}};
+    const auto want =
+        static_cast<std::size_t>(shape->first) * static_cast<std::size_t>(shape->second);
+    if (bytes.size() != want) {
+      throw MatrixFileError(path + ": " + std::to_string(bytes.size()) + " bytes, expected " +
+                            std::to_string(want) + " for " + std::to_string(shape->first) + "x" +
+                            std::to_string(shape->second));
+    }
+    Eigen::MatrixXi m(shape->first, shape->second);
+    for (int r = 0; r < shape->first; ++r) {
+      for (int c = 0; c < shape->second; ++c) {
+        const char b = bytes[static_cast<std::size_t>(r) * shape->second + c];
+        m(r, c) = lo < 0 ? int{static_cast<std::int8_t>(b)} : int{static_cast<std::uint8_t>(b)};
+        if (m(r, c) < lo || m(r, c) > hi) {
+          throw MatrixFileError(path + ": byte " + std::to_string(r * shape->second + c) + " = " +
+                                std::to_string(m(r, c)) + " is outside [" + std::to_string(lo) +
+                                ", " + std::to_string(hi) + "]");
+        }
+      }
+    }
+    return m;
+  }
+  std::vector<std::vector<int>> rows;
+  try {
+    io::LineReader in(path);
+    while (char* line = in.next_line()) {
+      const long lineNo = static_cast<long>(in.get_file_line());
+      std::vector<int> row;
+      const char* p = line;
+      if (*p == '\0') continue;  // blank lines are allowed
+      while (true) {
+        const char* start = p;
+        while (*p == ' ') ++p;
+        char* end = nullptr;
+        const long v = std::strtol(p, &end, 10);
+        if (end == p) fail(path, lineNo, start - line + 1, "expected an integer");
+        if (v < lo || v > hi) {
+          fail(path, lineNo, p - line + 1,
+               std::to_string(v) + " is outside [" + std::to_string(lo) + ", " +
+                   std::to_string(hi) + "]");
+        }
+        row.push_back(static_cast<int>(v));
+        p = end;
+        while (*p == ' ' || *p == '\r') ++p;
+        if (*p == '\0') break;
+        if (*p != ',') fail(path, lineNo, p - line + 1, std::string("unexpected '") + *p + "'");
+        ++p;
+      }
+      if (!rows.empty() && row.size() != rows.front().size()) {
+        fail(path, lineNo, 1,
+             std::to_string(row.size()) + " values, the first row has " +
+                 std::to_string(rows.front().size()));
+      }
+      rows.push_back(std::move(row));
+    }
+  } catch (const io::error::base& e) {
+    throw MatrixFileError(path + ": " + e.what());
+  }
+  if (rows.empty()) throw MatrixFileError(path + ": no rows");
+  Eigen::MatrixXi m(static_cast<Eigen::Index>(rows.size()),
+                    static_cast<Eigen::Index>(rows[0].size()));
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    for (std::size_t c = 0; c < rows[r].size(); ++c) {
+      m(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(c)) = rows[r][c];
+    }
+  }
+  if (shape && (m.rows() != shape->first || m.cols() != shape->second)) {
+    throw MatrixFileError(path + ": " + std::to_string(m.rows()) + "x" + std::to_string(m.cols()) +
+                          ", but --shape says " + std::to_string(shape->first) + "x" +
+                          std::to_string(shape->second));
+  }
+  return m;
+}
+
+Eigen::MatrixXi readIndex(const std::string& path, int rows, int cols) {
+  if (!endsWith(path, ".bin")) return readMatrix(path, 0, 3, std::pair{rows, cols});
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw MatrixFileError(path + ": cannot open");
+  const std::vector<char> bytes{std::istreambuf_iterator<char>(in), {}};
+  const std::size_t elements = static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols);
+  if (bytes.size() != (elements + 3) / 4) {
+    throw MatrixFileError(path + ": " + std::to_string(bytes.size()) + " bytes, expected " +
+                          std::to_string((elements + 3) / 4) + " packed indices for " +
+                          std::to_string(rows) + "x" + std::to_string(cols));
+  }
+  Eigen::MatrixXi m(rows, cols);
+  for (std::size_t e = 0; e < elements; ++e) {
+    m(static_cast<Eigen::Index>(e / cols), static_cast<Eigen::Index>(e % cols)) =
+        (static_cast<unsigned char>(bytes[e >> 2]) >> (2 * (e & 3))) & 3;
+  }
+  return m;
+}
+
+}  // namespace cubecheck::cli

@@ -1,0 +1,204 @@
+// Properties of the 2:4 pipeline (spec 7): LoadDataWithSparse alone, and LoadDataWithSparse +
+// MmadWithSparse against C = init + A * B' computed from the logical operands.
+#include <sstream>
+
+#include "conformance/checks.hpp"
+#include "conformance/families.hpp"
+#include "generators/sparse.hpp"
+#include "oracle/layout.hpp"
+#include "oracle/oracle.hpp"
+#include "oracle/sparse.hpp"
+
+namespace cubecheck::conf {
+namespace {
+
+using gen::IllegalLoadSparseCase;
+using gen::IllegalSparseMmadCase;
+using gen::LoadSparseCase;
+using gen::SparseMmadCase;
+
+std::string notOnProfile(isa::ProfileId p) {
+  return "profile " + std::string(isa::profile(p).name) +
+         " has no LoadDataWithSparse / MmadWithSparse (spec 1)";
+}
+
+/// The observed L0C region after C (M x N) is written at cAddr in Nz (16 x 16 s32 fractals):
+/// the whole ceil16(M) x ceil16(N) footprint is written, and the cells beyond m, n inside it are
+/// don't-care (OPEN-8).
+oracle::Expected expectC(const isa::Program& p, const oracle::MatrixS32& c, std::uint64_t cAddr,
+                         bool noOp) {
+  const isa::Region& r = p.observe.at(0);
+  const isa::Segment* seg = isa::findSegment(p.segments, r.memory, r.addr, r.size);
+  oracle::Expected e;
+  isa::Bytes bytes(seg->bytes.begin() + static_cast<std::ptrdiff_t>(r.addr - seg->addr),
+                   seg->bytes.begin() + static_cast<std::ptrdiff_t>(r.addr - seg->addr + r.size));
+  isa::Bytes written(r.size, 0);
+  isa::Bytes dontCare(r.size, 0);
+  if (!noOp) {
+    const std::uint64_t m = static_cast<std::uint64_t>(c.rows());
+    const std::uint64_t n = static_cast<std::uint64_t>(c.cols());
+    const std::uint64_t footprint = isa::ceilDiv(m, 16) * isa::ceilDiv(n, 16) * 1024;
+    const std::uint64_t base = cAddr - r.addr;
+    std::fill_n(written.begin() + static_cast<std::ptrdiff_t>(base), footprint, 1);
+    std::fill_n(dontCare.begin() + static_cast<std::ptrdiff_t>(base), footprint, 1);
+    for (std::uint64_t j = 0; j < n; ++j) {
+      for (std::uint64_t i = 0; i < m; ++i) {
+        const std::uint64_t at =
+            base + 4 * oracle::elementOffsetC0(oracle::Layout::Nz, 16, m, n, i, j);
+        const auto v = static_cast<std::uint32_t>(
+            c(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j)));
+        for (int b = 0; b < 4; ++b) {
+          bytes[at + b] = static_cast<std::uint8_t>(v >> (8 * b));
+          dontCare[at + b] = 0;
+        }
+      }
+    }
+  }
+  e.regions = {std::move(bytes)};
+  e.written = {std::move(written)};
+  e.dontCare = {std::move(dontCare)};
+  e.formats = {{isa::DType::S32, false, cAddr, 1024}};
+  return e;
+}
+
+/// Spec 7.4 from the logical operands: C = init + A * B' with B' = B truncated to the first two
+/// non-zeros of every group; any zero dimension is a no-op.
+}  // namespace
+
+Verdict checkSparsePipeline(dut::Dut& d, const SparseMmadCase& c) {
+  const gen::SparseOperands o = gen::operandsOf(c);
+  const bool noOp = c.m == 0 || c.k == 0 || c.n == 0;
+  const isa::Program p = gen::buildProgram(
+      c, o, c.k == 0 || c.n == 0 ? gen::PackedB{} : gen::packB(gen::densify(o.b, c.variant)));
+  const oracle::MatrixS32 want =
+      noOp ? oracle::MatrixS32() : oracle::sparseMatmul(o.a, o.b, o.init(c.init));
+  return checkExpected(d, p, expectC(p, want, c.cAddr, noOp));
+}
+
+namespace {
+
+/// OPEN-1: index pair (2, 0) with a non-zero slot-1 value. The prose gives slot 1 = A[4g + 1];
+/// the table can be read as both slots on A[4g + 2]. Either reading passes; the note says which.
+struct ProbeCase {
+  SparseMmadCase c;
+  int group = 0;
+  int column = 0;
+  std::int8_t x = 1, y = 1;  ///< slot 0 and slot 1 values, small enough that x + y fits int8
+};
+std::ostream& operator<<(std::ostream& os, const ProbeCase& p) {
+  return os << p.c << " probe: group " << p.group << " column " << p.column << " dense ("
+            << int{p.x} << ", " << int{p.y} << ") index (2, 0)";
+}
+
+rc::Gen<ProbeCase> probeCases(isa::ProfileId profile) {
+  return rc::gen::exec([profile] {
+    ProbeCase p;
+    p.c.profile = profile;
+    p.c.idxAddr = 2 * 512;
+    p.c.contentSeed = *rc::gen::arbitrary<std::uint64_t>();
+    p.c.why = "OPEN-1 interpretation probe";
+    p.group = *rc::gen::inRange(0, 16);
+    p.column = *rc::gen::inRange(0, 16);
+    p.x = static_cast<std::int8_t>(*rc::gen::inRange(1, 60));
+    p.y = static_cast<std::int8_t>(*rc::gen::inRange(1, 60));
+    return p;
+  });
+}
+
+Verdict open1Probe(dut::Dut& d, const ProbeCase& p) {
+  gen::SparseOperands o = gen::operandsOf(p.c);
+  const int g = p.group, n = p.column;
+  // Make the two readings distinguishable in row 0 of A.
+  o.a(0, 4 * g + 1) =
+      static_cast<std::int8_t>(o.a(0, 4 * g + 2) == 127 ? 126 : o.a(0, 4 * g + 2) + 1);
+  gen::Densified dz = gen::densify(o.b);
+  dz.dense(2 * g, n) = p.x;
+  dz.dense(2 * g + 1, n) = p.y;
+  dz.index(2 * g, n) = 2;
+  dz.index(2 * g + 1, n) = 0;
+  // The logical B each reading implies, built from B' (not from the packed bytes).
+  oracle::MatrixS8 prose = oracle::truncate24(o.b);
+  prose.col(n).segment(4 * g, 4).setZero();
+  oracle::MatrixS8 table = prose;
+  prose(4 * g + 2, n) = p.x;
+  prose(4 * g + 1, n) = p.y;
+  table(4 * g + 2, n) = static_cast<std::int8_t>(p.x + p.y);
+
+  const isa::Program prog = gen::buildProgram(p.c, o, gen::packB(dz));
+  const oracle::MatrixS32 zero = oracle::MatrixS32::Zero(16, 16);
+  isa::Observed observed;
+  if (auto v = runLegal(d, prog, observed)) return *v;
+  const oracle::Expected byProse =
+      expectC(prog, oracle::denseMatmulS8(o.a, prose, zero), p.c.cAddr, false);
+  const oracle::Comparison asProse = oracle::compareExact(prog, byProse, observed);
+  if (asProse.equal)
+    return {Outcome::Pass, {}, "OPEN-1: prose reading (slot 1 reads A[4g+1+idx1])"};
+  const oracle::Expected byTable =
+      expectC(prog, oracle::denseMatmulS8(o.a, table, zero), p.c.cAddr, false);
+  if (oracle::compareExact(prog, byTable, observed).equal) {
+    return {Outcome::Pass, {}, "OPEN-1: table reading (index pair (2, 0) reads A[4g+2] twice)"};
+  }
+  return {Outcome::Mismatch,
+          "follows neither reading of index pair (2, 0); against the prose reading:\n" +
+              asProse.report};
+}
+
+}  // namespace
+
+Family loadSparseFamily(isa::ProfileId profile) {
+  Family f;
+  f.name = "load_sparse";
+  f.openPoints = {"OPEN-4", "OPEN-5"};
+  if (!isa::hasSparse(profile)) f.unsupported = notOnProfile(profile);
+  const isa::ProfileId gp = isa::hasSparse(profile) ? profile : isa::ProfileId::A2;
+  f.properties.push_back(std::make_unique<TypedProperty<LoadSparseCase>>(
+      "MatchesOracle",
+      "dense fractals land in L0B and index fractals at L0B address / 4, canaries untouched",
+      gen::loadSparseBoundaries(gp), gen::legalLoadSparse(gp), 300,
+      [](dut::Dut& d, const LoadSparseCase& c) {
+        return checkAgainstOracle(d, gen::buildProgram(c));
+      },
+      [](const LoadSparseCase& c) { return gen::tagsOf(c); }));
+  f.properties.push_back(std::make_unique<TypedProperty<IllegalLoadSparseCase>>(
+      "RejectsIllegal", "transpose, non-int8, misaligned or oversized sparse loads are rejected",
+      std::vector<IllegalLoadSparseCase>{}, gen::illegalLoadSparse(gp), 100,
+      [](dut::Dut& d, const IllegalLoadSparseCase& c) {
+        return checkRejected(d, gen::buildProgram(c.c), c.expected);
+      },
+      [](const IllegalLoadSparseCase& c) {
+        return std::vector<std::string>{"illegal:" + std::string(isa::nameOf(c.expected))};
+      }));
+  return f;
+}
+
+Family mmadSparseFamily(isa::ProfileId profile) {
+  Family f;
+  f.name = "mmad_sparse";
+  f.openPoints = {"OPEN-1", "OPEN-2", "OPEN-3", "OPEN-4", "OPEN-6", "OPEN-8"};
+  if (!isa::hasSparse(profile)) f.unsupported = notOnProfile(profile);
+  const isa::ProfileId gp = isa::hasSparse(profile) ? profile : isa::ProfileId::A2;
+  f.properties.push_back(std::make_unique<TypedProperty<SparseMmadCase>>(
+      "MatchesOracle",
+      "LoadDataWithSparse + MmadWithSparse give C = init + A * B' from the logical operands",
+      gen::sparseMmadBoundaries(gp), gen::legalSparseMmad(gp), 150, checkSparsePipeline,
+      [](const SparseMmadCase& c) { return gen::tagsOf(c); }));
+  f.properties.push_back(std::make_unique<TypedProperty<IllegalSparseMmadCase>>(
+      "RejectsIllegal",
+      "m = 1, bad unit_flag, k > 4095, misaligned or oversized operands are rejected",
+      std::vector<IllegalSparseMmadCase>{}, gen::illegalSparseMmad(gp), 100,
+      [](dut::Dut& d, const IllegalSparseMmadCase& c) {
+        isa::Program p = gen::buildProgram(c.c);
+        p.instructions.back() = c.mmad;
+        return checkRejected(d, p, c.expected);
+      },
+      [](const IllegalSparseMmadCase& c) {
+        return std::vector<std::string>{"illegal:" + std::string(isa::nameOf(c.expected))};
+      }));
+  f.properties.push_back(std::make_unique<TypedProperty<ProbeCase>>(
+      "Open1Probe", "index pair (2, 0) with a non-zero slot 1: reports the reading the DUT follows",
+      std::vector<ProbeCase>{}, probeCases(gp), 10, open1Probe,
+      [](const ProbeCase&) { return std::vector<std::string>{"probe:OPEN-1"}; }));
+  return f;
+}
+
+}  // namespace cubecheck::conf

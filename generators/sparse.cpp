@@ -1,0 +1,673 @@
+#include "generators/sparse.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <ostream>
+#include <sstream>
+
+#include "generators/fill.hpp"
+#include "oracle/layout.hpp"
+
+namespace cubecheck::gen {
+
+using isa::Memory;
+using isa::ProfileId;
+
+namespace {
+
+constexpr std::uint64_t kFrac = 512;
+
+rc::Gen<std::uint64_t> upTo(std::uint64_t lo, std::uint64_t hi) {
+  if (lo >= hi) return rc::gen::just(lo);
+  return rc::gen::inRange<std::uint64_t>(lo, hi + 1);
+}
+
+rc::Gen<std::uint64_t> edgy(std::uint64_t lo, std::uint64_t hi) {
+  return rc::gen::weightedOneOf<std::uint64_t>({{3, rc::gen::just(lo)},
+                                                {1, rc::gen::just(hi)},
+                                                {4, upTo(lo, std::min(hi, lo + 8))},
+                                                {2, upTo(lo, hi)}});
+}
+
+isa::Segment filled(Memory m, std::uint64_t lo, std::uint64_t hi, std::uint64_t seed) {
+  isa::Segment s{m, lo, isa::Bytes(hi - lo)};
+  fillBytes(s.bytes, seed);
+  return s;
+}
+
+/// [lo - margin, hi + margin) clipped to [0, cap].
+std::pair<std::uint64_t, std::uint64_t> withMargin(std::uint64_t lo, std::uint64_t hi,
+                                                   std::uint64_t margin, std::uint64_t cap) {
+  return {lo >= margin ? lo - margin : 0, std::min(cap, hi + margin)};
+}
+
+std::int8_t nonZero(SplitMix64& g) {
+  const std::uint64_t r = g.next();
+  switch (r % 16) {
+    case 0:
+      return -128;
+    case 1:
+      return 127;
+    case 2:
+      return -1;
+    case 3:
+      return 1;
+    default: {
+      const auto v = static_cast<std::int8_t>(r >> 8);
+      return v == 0 ? std::int8_t{2} : v;
+    }
+  }
+}
+
+oracle::ElemMatrix bitsOf(const oracle::MatrixS8& m) {
+  return m.cast<std::uint8_t>().cast<std::uint32_t>();
+}
+
+void storeS32(std::uint8_t* p, std::int32_t v) {
+  std::memcpy(p, &v, 4);
+}
+
+}  // namespace
+
+// ---- codec ----
+
+Densified densify(const oracle::MatrixS8& b, DensifyVariant variant) {
+  const Eigen::Index k = b.rows(), n = b.cols();
+  Densified d{oracle::MatrixS8::Zero(k / 2, n), IndexMatrix::Zero(k / 2, n)};
+  for (Eigen::Index c = 0; c < n; ++c) {
+    for (Eigen::Index g = 0; g < k / 4; ++g) {
+      int pos[4];
+      int count = 0;
+      for (int j = 0; j < 4; ++j) {
+        if (b(4 * g + j, c) != 0) pos[count++] = j;
+      }
+      std::int8_t v0 = 0, v1 = 0;
+      std::uint8_t i0 = 0, i1 = 0;
+      if (count == 1 && pos[0] == 3) {
+        // 0 0 0 X: slot 1 reads 4g + 1 + 2 = 4g + 3, so X goes to slot 1 (spec 7.2).
+        v1 = b(4 * g + 3, c);
+        i1 = 2;
+        if (variant == DensifyVariant::VendorSample) std::swap(v0, v1);  // (X, 0), index (0, 2)
+      } else if (count >= 1) {
+        v0 = b(4 * g + pos[0], c);
+        i0 = static_cast<std::uint8_t>(pos[0]);
+        if (count >= 2) {
+          // Only the first two non-zeros count; slot 1 of position p has index p - 1.
+          const int second = (variant == DensifyVariant::KeepThird && count >= 3) ? pos[2] : pos[1];
+          v1 = b(4 * g + second, c);
+          i1 = static_cast<std::uint8_t>(second - 1);
+        }
+      }
+      d.dense(2 * g, c) = v0;
+      d.dense(2 * g + 1, c) = v1;
+      d.index(2 * g, c) = i0;
+      d.index(2 * g + 1, c) = i1;
+    }
+  }
+  return d;
+}
+
+Decompressed decompress(const oracle::MatrixS8& dense, const IndexMatrix& index) {
+  const Eigen::Index kd = dense.rows(), n = dense.cols();
+  Decompressed out{Eigen::MatrixXi::Zero(2 * kd, n), {}};
+  Eigen::MatrixXi from = Eigen::MatrixXi::Constant(2 * kd, n, -1);  // which dense row named it
+  for (Eigen::Index c = 0; c < n; ++c) {
+    for (Eigen::Index r = 0; r < kd; ++r) {
+      const int idx = index(r, c);
+      const int v = dense(r, c);
+      const Eigen::Index g = r / 2;
+      const Eigen::Index pos = 4 * g + idx + (r % 2);
+      if (idx > 2) {
+        std::ostringstream os;
+        os << "group (g " << g << ", n " << c << ") slot " << r % 2
+           << ": index 3 is undefined (OPEN-1); value " << v;
+        out.problems.push_back(os.str());
+        continue;
+      }
+      if (v != 0 && from(pos, c) >= 0 && dense(from(pos, c), c) != 0) {
+        std::ostringstream os;
+        os << "group (g " << g << ", n " << c << "): both slots name k = " << pos
+           << " with non-zero values (OPEN-1 reading decides the result)";
+        out.problems.push_back(os.str());
+      }
+      out.b(pos, c) += v;
+      if (v != 0) from(pos, c) = r;
+    }
+  }
+  return out;
+}
+
+std::uint8_t packIndexByte(const std::uint8_t idx[4]) {
+  return static_cast<std::uint8_t>((idx[0] & 3) | (idx[1] & 3) << 2 | (idx[2] & 3) << 4 |
+                                   (idx[3] & 3) << 6);
+}
+
+PackedB packB(const Densified& d) {
+  const auto kd = static_cast<std::uint64_t>(d.dense.rows());
+  const auto n = static_cast<std::uint64_t>(d.dense.cols());
+  PackedB p;
+  p.dense = oracle::encode(bitsOf(d.dense), oracle::Layout::Zn, isa::DType::S8, 0);  // OPEN-3
+  p.index.assign(p.dense.size() / 4, 0);
+  for (std::uint64_t c = 0; c < n; ++c) {
+    for (std::uint64_t r = 0; r < kd; ++r) {
+      // int8: the element offset is the byte offset o; its index is byte o >> 2, field o & 3.
+      const std::uint64_t o =
+          oracle::elementOffset(oracle::Layout::Zn, isa::DType::S8, kd, n, r, c);
+      p.index[o >> 2] |= static_cast<std::uint8_t>(
+          (d.index(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(c)) & 3)
+          << (2 * (o & 3)));
+    }
+  }
+  return p;
+}
+
+int maskOf(const oracle::MatrixS8& b, Eigen::Index g, Eigen::Index n) {
+  int mask = 0;
+  for (int j = 0; j < 4; ++j) {
+    if (b(4 * g + j, n) != 0) mask |= 1 << j;
+  }
+  return mask;
+}
+
+std::string maskName(int mask) {
+  std::string s;
+  for (int j = 0; j < 4; ++j) s += (mask >> j & 1) ? '1' : '0';
+  return s;
+}
+
+oracle::MatrixS8 random24(int k, int n, std::uint64_t seed) {
+  SplitMix64 g(seed);
+  oracle::MatrixS8 b = oracle::MatrixS8::Zero(k, n);
+  const int groups = (k / 4) * n;
+  const int rotate = static_cast<int>(g.below(16));
+  for (int t = 0; t < groups; ++t) {
+    // The first 16 groups take every mask once, so every case of 16 or more groups has all 16.
+    int mask = t < 16 ? (t + rotate) % 16 : static_cast<int>(g.below(16));
+    if (groups == 1 && mask == 0) mask = 0b1111;  // never an all-zero operand
+    const int c = t / (k / 4);
+    const int grp = t % (k / 4);
+    for (int j = 0; j < 4; ++j) {
+      if (mask >> j & 1) b(4 * grp + j, c) = nonZero(g);
+    }
+  }
+  return b;
+}
+
+oracle::MatrixS8 randomS8(int rows, int cols, std::uint64_t seed) {
+  SplitMix64 g(seed);
+  oracle::MatrixS8 m(rows, cols);
+  for (Eigen::Index i = 0; i < m.size(); ++i) {
+    const std::uint64_t r = g.next();
+    m(i) = (r % 32 == 0)   ? std::int8_t{-128}
+           : (r % 32 == 1) ? std::int8_t{127}
+                           : static_cast<std::int8_t>(r >> 8);
+  }
+  return m;
+}
+
+// ---- LoadDataWithSparse ----
+
+std::ostream& operator<<(std::ostream& os, const LoadSparseCase& c) {
+  os << "profile=" << isa::profile(c.profile).name << ' ' << isa::describe(c.load)
+     << " content_seed=" << c.contentSeed;
+  if (!c.why.empty()) os << " why=\"" << c.why << '"';
+  return os;
+}
+
+isa::Program buildProgram(const LoadSparseCase& c) {
+  const isa::Profile& prof = isa::profile(c.profile);
+  const isa::LoadSparse& l = c.load;
+  const std::uint64_t r = l.params.repeatTimes;
+  const std::uint64_t s = l.params.startIndex;
+  isa::Program p;
+  p.profile = c.profile;
+  const std::uint64_t l1 = prof.capacityOf(Memory::L1);
+  // Dense and index fractals read, with one fractal of margin; both in L1, so keep them apart.
+  auto [dLo, dHi] = withMargin(l.srcAddr + s * kFrac, l.srcAddr + (s + r) * kFrac, kFrac, l1);
+  auto [iLo, iHi] = withMargin(l.idxAddr + s * 128, l.idxAddr + (s + r) * 128, 128, l1);
+  if (iLo < dHi && dLo < iHi) {  // overlapping: one segment covers both
+    dLo = std::min(dLo, iLo);
+    dHi = std::max(dHi, iHi);
+    p.segments.push_back(filled(Memory::L1, dLo, dHi, subSeed(c.contentSeed, 1)));
+  } else {
+    p.segments.push_back(filled(Memory::L1, dLo, dHi, subSeed(c.contentSeed, 1)));
+    p.segments.push_back(filled(Memory::L1, iLo, iHi, subSeed(c.contentSeed, 2)));
+  }
+  const auto [bLo, bHi] =
+      withMargin(l.dstAddr, l.dstAddr + r * kFrac, kFrac, prof.capacityOf(Memory::L0B));
+  const auto [xLo, xHi] = withMargin(l.dstAddr / 4, (l.dstAddr + r * kFrac) / 4, 128,
+                                     prof.capacityOf(Memory::SparseIndex));
+  p.segments.push_back(filled(Memory::L0B, bLo, bHi, subSeed(c.contentSeed, 3)));
+  p.segments.push_back(filled(Memory::SparseIndex, xLo, xHi, subSeed(c.contentSeed, 4)));
+  p.instructions.emplace_back(l);
+  p.observe = {{Memory::L0B, bLo, bHi - bLo}, {Memory::SparseIndex, xLo, xHi - xLo}};
+  return p;
+}
+
+std::vector<std::string> tagsOf(const LoadSparseCase& c) {
+  const isa::LoadSparse& l = c.load;
+  const isa::Profile& prof = isa::profile(c.profile);
+  std::vector<std::string> t;
+  const unsigned r = l.params.repeatTimes;
+  t.emplace_back(r == 0 ? "repeat:0" : r == 1 ? "repeat:1" : "repeat:2+");
+  if (r > 0 && l.dstAddr + r * kFrac == prof.capacityOf(Memory::L0B)) {
+    t.emplace_back("dst:ends_at_capacity");
+  }
+  if (l.params.startIndex > 0) t.emplace_back("start_index:>0");
+  if (l.params.srcStride != 0 || l.params.dstGap != 0 || l.params.addrMode != 0) {
+    t.emplace_back("ignored_fields:nonzero");  // OPEN-5
+  }
+  return t;
+}
+
+rc::Gen<LoadSparseCase> legalLoadSparse(ProfileId id) {
+  return rc::gen::exec([id] {
+    const isa::Profile& prof = isa::profile(id);
+    LoadSparseCase c;
+    c.profile = id;
+    isa::LoadSparse& l = c.load;
+    const std::uint64_t l0bFr = prof.capacityOf(Memory::L0B) / kFrac;
+    const std::uint64_t r =
+        *rc::gen::weightedOneOf<std::uint64_t>({{1, rc::gen::just<std::uint64_t>(0)},
+                                                {2, rc::gen::just<std::uint64_t>(1)},
+                                                {1, rc::gen::just(l0bFr)},
+                                                {10, upTo(2, 16)},
+                                                {2, upTo(1, l0bFr)}});
+    l.params.repeatTimes = static_cast<std::uint8_t>(r);
+    l.dstAddr = kFrac * *edgy(0, l0bFr - r);
+    const std::uint64_t s = *edgy(0, 64);
+    l.params.startIndex = static_cast<std::uint16_t>(s);
+    // Dense first, index after it; both 32-byte aligned.
+    l.srcAddr = 32 * *upTo(0, 64);
+    l.idxAddr = l.srcAddr + (s + r) * kFrac + 32 * *upTo(0, 16);
+    // OPEN-5: the fields the sparse load does not use are drawn anyway; they must not matter.
+    const bool noise = *rc::gen::weightedElement<bool>({{3, false}, {1, true}});
+    if (noise) {
+      l.params.srcStride = static_cast<std::uint16_t>(*upTo(0, 65535));
+      l.params.dstGap = static_cast<std::uint16_t>(*upTo(0, 65535));
+      l.params.addrMode = static_cast<std::uint8_t>(*upTo(0, 1));
+      l.params.sid = static_cast<std::uint8_t>(*upTo(0, 255));
+    }
+    c.contentSeed = *rc::gen::arbitrary<std::uint64_t>();
+    return c;
+  });
+}
+
+std::vector<LoadSparseCase> loadSparseBoundaries(ProfileId id) {
+  const isa::Profile& prof = isa::profile(id);
+  const std::uint64_t l0b = prof.capacityOf(Memory::L0B);
+  const std::uint64_t l1 = prof.capacityOf(Memory::L1);
+  std::vector<LoadSparseCase> t;
+  std::uint64_t seed = 0x5A11;
+  auto add = [&](std::uint64_t src, std::uint64_t idx, std::uint64_t dst, isa::LoadData2DParams p,
+                 std::string why) {
+    t.push_back({id, isa::LoadSparse{isa::DType::S8, src, idx, dst, p}, seed++, std::move(why)});
+  };
+  using P = isa::LoadData2DParams;
+  add(0, 4096, 0, P{0, 0, 0, 0, 0, false, 0}, "repeat 0 is a no-op");
+  add(0, 4096, 0, P{0, 1, 0, 0, 0, false, 0}, "one dense fractal and its index fractal");
+  add(0, 128 * kFrac, 0, P{0, static_cast<std::uint8_t>(l0b / kFrac), 0, 0, 0, false, 0},
+      "a destination that fills L0B and so the whole index buffer");
+  add(0, 4096, l0b - kFrac, P{3, 1, 0, 0, 0, false, 0},
+      "the last L0B fractal: its index lands at the last 128 bytes of the index buffer");
+  add(32, 64 * kFrac + 96, 3 * kFrac, P{5, 7, 0, 0, 0, false, 0},
+      "start_index 5 with unaligned-to-fractal bases");
+  add(l1 - 2 * kFrac, l1 - 2 * kFrac - 8 * 128, 0, P{1, 1, 0, 0, 0, false, 0},
+      "dense fractal at the end of L1, index just below it");
+  add(0, 16 * kFrac, kFrac, P{2, 4, 9, 0, 3, false, 1},
+      "src_stride 9, dst_gap 3 and addr_mode 1 are ignored (OPEN-5 default)");
+  add(0, 16 * kFrac, 0, P{0, 4, 0, 200, 0, false, 0}, "sid 200 is ignored");
+  return t;
+}
+
+std::ostream& operator<<(std::ostream& os, const IllegalLoadSparseCase& c) {
+  return os << c.c << " expected_rejection=" << isa::nameOf(c.expected);
+}
+
+rc::Gen<IllegalLoadSparseCase> illegalLoadSparse(ProfileId id) {
+  using V = isa::ViolationCode;
+  return rc::gen::exec([id] {
+    IllegalLoadSparseCase ic;
+    ic.c = *legalLoadSparse(id);
+    isa::LoadSparse& l = ic.c.load;
+    const isa::Profile& prof = isa::profile(id);
+    if (l.params.repeatTimes == 0) l.params.repeatTimes = 1;
+    ic.expected =
+        *rc::gen::element(V::TransposePath, V::DTypeUnsupported, V::Alignment, V::Capacity);
+    switch (ic.expected) {
+      case V::TransposePath:
+        l.params.ifTranspose = true;
+        break;
+      case V::DTypeUnsupported:
+        l.dtype = *rc::gen::element(isa::DType::U8, isa::DType::F16, isa::DType::S4);
+        break;
+      case V::Alignment: {
+        const int which = *rc::gen::inRange(0, 3);
+        if (which == 0) l.srcAddr += *upTo(1, 31);
+        if (which == 1) l.idxAddr += *upTo(1, 31);
+        if (which == 2) {
+          l.dstAddr = std::min(l.dstAddr,
+                               prof.capacityOf(Memory::L0B) - (l.params.repeatTimes + 1u) * kFrac) +
+                      *upTo(1, 511);
+        }
+        break;
+      }
+      default:  // Capacity: more fractals than L0B holds from dst
+        l.params.repeatTimes = static_cast<std::uint8_t>(
+            *upTo(prof.capacityOf(Memory::L0B) / kFrac - l.dstAddr / kFrac + 1, 255));
+        l.idxAddr = l.srcAddr + (l.params.startIndex + 256u) * kFrac;
+        break;
+    }
+    return ic;
+  });
+}
+
+// ---- the sparse pipeline ----
+
+std::ostream& operator<<(std::ostream& os, const SparseMmadCase& c) {
+  static constexpr const char* kInit[] = {"zero", "accumulate", "bias"};
+  static constexpr const char* kVariant[] = {"spec", "vendor_sample", "keep_third"};
+  os << "profile=" << isa::profile(c.profile).name << " m=" << c.m << " k=" << c.k << " n=" << c.n
+     << " init=" << kInit[static_cast<int>(c.init)] << " unit_flag=" << int{c.unitFlag} << std::hex
+     << " a=0x" << c.aAddr << " b=0x" << c.bAddr << " c=0x" << c.cAddr << " src=0x" << c.srcAddr
+     << " idx=0x" << c.idxAddr << std::dec << " start_index=" << c.startIndex
+     << " content_seed=" << c.contentSeed;
+  if (c.saturate) os << " saturate=1";
+  if (c.variant != DensifyVariant::Spec)
+    os << " compressor=" << kVariant[static_cast<int>(c.variant)];
+  if (!c.why.empty()) os << " why=\"" << c.why << '"';
+  return os;
+}
+
+oracle::MatrixS32 SparseOperands::init(InitMode mode) const {
+  switch (mode) {
+    case InitMode::Zero:
+      return oracle::MatrixS32::Zero(c0.rows(), c0.cols());
+    case InitMode::Accumulate:
+      return c0;
+    case InitMode::Bias:
+      return bias.replicate(c0.rows(), 1);
+  }
+  return c0;
+}
+
+SparseOperands operandsOf(const SparseMmadCase& c) {
+  SparseOperands o;
+  o.a = randomS8(c.m, c.k, subSeed(c.contentSeed, 10));
+  o.b = c.k > 0 && c.n > 0 ? random24(c.k, c.n, subSeed(c.contentSeed, 11))
+                           : oracle::MatrixS8(c.k, c.n);
+  SplitMix64 g(subSeed(c.contentSeed, 12));
+  // Init values within +-2^30: with |A*B'| < 2^27 no sum leaves int32, so OPEN-7 never matters.
+  auto draw = [&g]() { return static_cast<std::int32_t>(g.below(1u << 31)) - (1 << 30); };
+  o.c0 = oracle::MatrixS32::NullaryExpr(c.m, c.n, draw);
+  o.bias = oracle::MatrixS32::NullaryExpr(1, c.n, draw);
+  if (c.saturate) {
+    // Every product >= 0 and the init near INT32_MAX: the exact sum leaves int32 and every
+    // partial sum grows monotonically, so per-partial and final saturation (OPEN-7) agree.
+    auto magnitude = [](std::int8_t v) -> std::int8_t {
+      return v == -128 ? std::int8_t{127} : static_cast<std::int8_t>(v < 0 ? -v : v);
+    };
+    o.a = o.a.unaryExpr(magnitude).cwiseMax(std::int8_t{1});
+    o.b = o.b.unaryExpr(magnitude);  // zeros stay zero: the masks are unchanged
+    o.c0.setConstant(INT32_MAX - 5);
+    o.bias.setConstant(INT32_MAX - 5);
+  }
+  return o;
+}
+
+std::uint64_t denseFractals(const SparseMmadCase& c) {
+  return isa::ceilDiv(c.k, 64) * isa::ceilDiv(c.n, 16);
+}
+
+isa::MmadSparse mmadOf(const SparseMmadCase& c) {
+  isa::MmadSparse x;
+  x.cAddr = c.cAddr;
+  x.aAddr = c.aAddr;
+  x.bAddr = c.bAddr;
+  x.m = c.m;
+  x.k = c.k;
+  x.n = c.n;
+  x.unitFlag = c.unitFlag;
+  x.cmatrixInitVal = c.init == InitMode::Zero;
+  x.cmatrixSource = c.init == InitMode::Bias || (c.init == InitMode::Zero && c.ignoredSource);
+  return x;
+}
+
+isa::Program buildProgram(const SparseMmadCase& c) {
+  const SparseOperands o = operandsOf(c);
+  if (c.k == 0 || c.n == 0) return buildProgram(c, o, PackedB{});
+  return buildProgram(c, o, packB(densify(o.b, c.variant)));
+}
+
+isa::Program buildProgram(const SparseMmadCase& c, const SparseOperands& o, const PackedB& packed) {
+  const isa::Profile& prof = isa::profile(c.profile);
+  const std::uint64_t d = packed.dense.size() / kFrac;
+  isa::Program p;
+  p.profile = c.profile;
+  // L1: dense fractals from fractal startIndex of srcAddr, index fractals likewise of idxAddr.
+  if (d > 0) {
+    isa::Segment dense{Memory::L1, c.srcAddr + c.startIndex * kFrac, packed.dense};
+    isa::Segment index{Memory::L1, c.idxAddr + c.startIndex * 128ull, packed.index};
+    p.segments.push_back(std::move(dense));
+    p.segments.push_back(std::move(index));
+  }
+  // L0A: A in Zz; padding (k >= K, m >= M) is never read, so it holds a non-zero filler.
+  const std::uint64_t m1 = isa::ceilDiv(c.m, 16), n1 = isa::ceilDiv(c.n, 16);
+  if (c.m > 0 && c.k > 0) {
+    p.segments.push_back({Memory::L0A, c.aAddr,
+                          oracle::encode(bitsOf(o.a), oracle::Layout::Zz, isa::DType::S8, 0x5A)});
+  }
+  // L0B and the index buffer: canary where the load will write.
+  const auto [bLo, bHi] = withMargin(c.bAddr, c.bAddr + d * kFrac, 0, prof.capacityOf(Memory::L0B));
+  if (bHi > bLo) {
+    p.segments.push_back(filled(Memory::L0B, bLo, bHi, subSeed(c.contentSeed, 20)));
+    p.segments.push_back(filled(Memory::SparseIndex, bLo / 4, bHi / 4, subSeed(c.contentSeed, 21)));
+  }
+  // L0C: canary with a fractal of margin; C0 in Nz (16 x 16 s32 fractals) when accumulating.
+  const std::uint64_t cEnd = c.cAddr + m1 * n1 * 1024;
+  const auto [cLo, cHi] =
+      withMargin(c.cAddr, std::max(cEnd, c.cAddr + 1024), 1024, prof.capacityOf(Memory::L0C));
+  isa::Segment l0c = filled(Memory::L0C, cLo, cHi, subSeed(c.contentSeed, 22));
+  if (c.init == InitMode::Accumulate) {
+    for (Eigen::Index n = 0; n < c.n; ++n) {
+      for (Eigen::Index m = 0; m < c.m; ++m) {
+        const std::uint64_t at = c.cAddr - cLo +
+                                 4 * oracle::elementOffsetC0(oracle::Layout::Nz, 16, c.m, c.n,
+                                                             static_cast<std::uint64_t>(m),
+                                                             static_cast<std::uint64_t>(n));
+        storeS32(l0c.bytes.data() + at, o.c0(m, n));
+      }
+    }
+  }
+  p.segments.push_back(std::move(l0c));
+  if (c.init == InitMode::Bias) {  // OPEN-6: the bias row at bias-table address 0
+    isa::Segment bt = filled(Memory::BiasTable, 0, prof.capacityOf(Memory::BiasTable),
+                             subSeed(c.contentSeed, 23));
+    for (Eigen::Index n = 0; n < c.n; ++n) storeS32(bt.bytes.data() + 4 * n, o.bias(0, n));
+    p.segments.push_back(std::move(bt));
+  }
+  if (d > 0) {
+    isa::LoadSparse load;
+    load.srcAddr = c.srcAddr;
+    load.idxAddr = c.idxAddr;
+    load.dstAddr = c.bAddr;
+    load.params.startIndex = c.startIndex;
+    load.params.repeatTimes = static_cast<std::uint8_t>(d);
+    p.instructions.emplace_back(load);
+  }
+  p.instructions.emplace_back(mmadOf(c));
+  p.observe = {{Memory::L0C, cLo, cHi - cLo}};
+  return p;
+}
+
+std::vector<std::string> tagsOf(const SparseMmadCase& c) {
+  static constexpr const char* kInit[] = {"init:zero", "init:accumulate", "init:bias"};
+  std::vector<std::string> t{kInit[static_cast<int>(c.init)]};
+  if (c.m == 0 || c.k == 0 || c.n == 0) {
+    t.emplace_back("zero_dimension");
+    return t;
+  }
+  if (c.m == 2) t.emplace_back("m:2_smallest");
+  if (c.m % 16 != 0) t.emplace_back("m:partial_fractal");
+  if (c.n % 16 != 0) t.emplace_back("n:partial_fractal");
+  if (c.k % 64 != 0) t.emplace_back("k:not_multiple_of_64");
+  if (c.saturate) t.emplace_back("saturation");
+  if (c.unitFlag != 0) t.emplace_back("unit_flag:" + std::to_string(c.unitFlag));
+  const oracle::MatrixS8 b = operandsOf(c).b;
+  bool seen[16] = {};
+  bool more = false;
+  for (Eigen::Index n = 0; n < b.cols(); ++n) {
+    for (Eigen::Index g = 0; g < b.rows() / 4; ++g) seen[maskOf(b, g, n)] = true;
+  }
+  for (int mask = 0; mask < 16; ++mask) {
+    if (!seen[mask]) continue;
+    t.push_back("mask:" + maskName(mask));
+    more = more || __builtin_popcount(mask) > 2;
+  }
+  if (more) t.emplace_back("group:3+_nonzeros");
+  return t;
+}
+
+namespace {
+
+/// Dimensions that fit every buffer: L0A M1*K1, L0B ceil(K/64)*N1 (also <= 255 repeats) and L0C
+/// M1*N1 fractals, all within 128.
+rc::Gen<SparseMmadCase> sparseShape(ProfileId id, bool allowZero) {
+  return rc::gen::exec([id, allowZero] {
+    SparseMmadCase c;
+    c.profile = id;
+    const int zero =
+        allowZero ? *rc::gen::weightedElement<int>({{20, -1}, {1, 0}, {1, 1}, {1, 2}}) : -1;
+    c.m = static_cast<std::uint16_t>(*rc::gen::weightedOneOf<std::uint64_t>(
+        {{2, rc::gen::just<std::uint64_t>(2)}, {6, upTo(2, 48)}, {1, upTo(2, 128)}}));
+    const std::uint64_t m1 = isa::ceilDiv(c.m, 16);
+    const std::uint64_t kMax = std::min<std::uint64_t>(256, 128 / m1 * 32);
+    c.k = static_cast<std::uint16_t>(4 * *rc::gen::weightedOneOf<std::uint64_t>(
+                                             {{2, rc::gen::just<std::uint64_t>(16)},
+                                              {6, upTo(1, std::min<std::uint64_t>(32, kMax / 4))},
+                                              {1, upTo(1, kMax / 4)}}));
+    const std::uint64_t n1Max = std::min(128 / isa::ceilDiv(c.k, 64), 128 / m1);
+    c.n = static_cast<std::uint16_t>(*rc::gen::weightedOneOf<std::uint64_t>(
+        {{2, rc::gen::just<std::uint64_t>(16)},
+         {6, upTo(1, std::min<std::uint64_t>(48, n1Max * 16))},
+         {1, upTo(1, std::min<std::uint64_t>(128, n1Max * 16))}}));
+    if (zero == 0) c.m = 0;
+    if (zero == 1) c.k = 0;
+    if (zero == 2) c.n = 0;
+    return c;
+  });
+}
+
+}  // namespace
+
+rc::Gen<SparseMmadCase> legalSparseMmad(ProfileId id, bool allowNoOp) {
+  return rc::gen::exec([id, allowNoOp] {
+    const isa::Profile& prof = isa::profile(id);
+    SparseMmadCase c = *sparseShape(id, allowNoOp);
+    c.init = *rc::gen::element(InitMode::Zero, InitMode::Accumulate, InitMode::Bias);
+    if (c.init == InitMode::Bias && c.n > 256) c.n = 256;  // the 1 KiB bias table holds 256
+    c.ignoredSource = *rc::gen::arbitrary<bool>();
+    c.unitFlag = *rc::gen::element<std::uint8_t>(0, 2, 3);
+    const std::uint64_t m1 = isa::ceilDiv(c.m, 16), n1 = isa::ceilDiv(c.n, 16);
+    const std::uint64_t aFr = m1 * isa::ceilDiv(c.k, 32);
+    c.aAddr = kFrac * *edgy(0, prof.capacityOf(Memory::L0A) / kFrac - aFr);
+    c.bAddr = kFrac * *edgy(0, prof.capacityOf(Memory::L0B) / kFrac - denseFractals(c));
+    c.cAddr = 1024 * *edgy(0, prof.capacityOf(Memory::L0C) / 1024 - m1 * n1);
+    c.startIndex = static_cast<std::uint16_t>(*edgy(0, 16));
+    c.srcAddr = 32 * *upTo(0, 64);
+    c.idxAddr = c.srcAddr + (c.startIndex + denseFractals(c)) * kFrac + 32 * *upTo(0, 16);
+    c.contentSeed = *rc::gen::arbitrary<std::uint64_t>();
+    return c;
+  });
+}
+
+std::vector<SparseMmadCase> sparseMmadBoundaries(ProfileId id) {
+  std::vector<SparseMmadCase> t;
+  std::uint64_t seed = 0x24;
+  auto add = [&](std::uint16_t m, std::uint16_t k, std::uint16_t n, InitMode init, std::string why,
+                 bool saturate = false) {
+    SparseMmadCase c;
+    c.profile = id;
+    c.m = m;
+    c.k = k;
+    c.n = n;
+    c.init = init;
+    c.saturate = saturate;
+    c.contentSeed = seed++;
+    c.idxAddr = (isa::ceilDiv(k, 64) * isa::ceilDiv(n, 16) + 1) * kFrac;
+    c.why = std::move(why);
+    t.push_back(c);
+  };
+  add(16, 64, 16, InitMode::Zero, "one fractal each: every mask in one dense fractal");
+  add(16, 64, 16, InitMode::Accumulate, "accumulate onto the L0C contents");
+  add(16, 64, 16, InitMode::Bias, "bias row from the bias table, broadcast over M");
+  add(2, 4, 1, InitMode::Zero, "m = 2 (smallest legal), one group of four");
+  add(2, 4, 1, InitMode::Accumulate, "one group, accumulating");
+  add(17, 68, 17, InitMode::Zero, "one past every fractal edge; K not a multiple of 64 (OPEN-3)");
+  add(32, 128, 32, InitMode::Accumulate, "2 x 2 C fractals, two dense fractals along K");
+  add(128, 128, 128, InitMode::Zero, "M = N = K = 128, the benchmark shape");
+  add(64, 256, 32, InitMode::Bias, "K = 256: four dense fractals along K");
+  add(16, 64, 256, InitMode::Bias, "N = 256: the whole 1 KiB bias table");
+  add(0, 64, 16, InitMode::Accumulate, "m = 0 is a no-op: L0C unchanged");
+  add(16, 0, 16, InitMode::Zero, "k = 0 is a no-op even with init zero: L0C unchanged");
+  add(16, 64, 0, InitMode::Bias, "n = 0 is a no-op");
+  add(16, 64, 16, InitMode::Accumulate, "saturation at INT32_MAX from L0C", true);
+  add(16, 64, 16, InitMode::Bias, "saturation at INT32_MAX from the bias", true);
+  return t;
+}
+
+std::ostream& operator<<(std::ostream& os, const IllegalSparseMmadCase& c) {
+  return os << c.c << " instruction: " << isa::describe(c.mmad)
+            << " expected_rejection=" << isa::nameOf(c.expected);
+}
+
+rc::Gen<IllegalSparseMmadCase> illegalSparseMmad(ProfileId id) {
+  using V = isa::ViolationCode;
+  return rc::gen::exec([id] {
+    const isa::Profile& prof = isa::profile(id);
+    IllegalSparseMmadCase ic;
+    ic.c = *legalSparseMmad(id, /*allowNoOp=*/false);
+    ic.mmad = mmadOf(ic.c);
+    const int kind = *rc::gen::inRange(0, 6);
+    switch (kind) {
+      case 0:  // GEMV is not supported by the sparse form
+        ic.mmad.m = 1;
+        ic.expected = V::Range;
+        break;
+      case 1:
+        ic.mmad.unitFlag = *rc::gen::element<std::uint8_t>(1, 4, 255);
+        ic.expected = V::Range;
+        break;
+      case 2:
+        ic.mmad.k = static_cast<std::uint16_t>(4 * *upTo(1024, 16383));  // past 4095
+        ic.expected = V::Range;
+        break;
+      case 3: {
+        const int which = *rc::gen::inRange(0, 3);
+        if (which == 0) ic.mmad.cAddr += 512 * *upTo(1, 1);
+        if (which == 1) ic.mmad.aAddr += 32 * *upTo(1, 15);
+        if (which == 2) ic.mmad.bAddr += *upTo(1, 511);
+        ic.expected = V::Alignment;
+        break;
+      }
+      case 4:  // C larger than what is left of L0C
+        ic.mmad.cAddr = prof.capacityOf(Memory::L0C) -
+                        1024 * (isa::ceilDiv(ic.mmad.m, 16) * isa::ceilDiv(ic.mmad.n, 16) - 1);
+        ic.expected = V::Capacity;
+        break;
+      default:  // a bias row longer than the 1 KiB bias table
+        ic.mmad.cmatrixInitVal = false;
+        ic.mmad.cmatrixSource = true;
+        ic.mmad.m = 2;
+        ic.mmad.k = 4;
+        ic.mmad.n = static_cast<std::uint16_t>(*upTo(257, 2048));
+        ic.mmad.cAddr = 0;
+        ic.mmad.bAddr = 0;
+        ic.expected = V::Capacity;
+        break;
+    }
+    return ic;
+  });
+}
+
+}  // namespace cubecheck::gen
