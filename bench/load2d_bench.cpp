@@ -5,6 +5,7 @@
 
 #include "conformance/checks.hpp"
 #include "dut_adapters/reference/reference_dut.hpp"
+#include "dut_adapters/registry.hpp"
 #include "generators/load2d.hpp"
 #include "oracle/oracle.hpp"
 
@@ -62,7 +63,31 @@ void BM_CheckedLoad2DCase(benchmark::State& state) {
   }
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()));
 }
-BENCHMARK(BM_CheckedLoad2DCase);
+BENCHMARK(BM_CheckedLoad2DCase)->UseRealTime();
+
+/// The same check through exec: and the example C DUT (a separate process, pipes, the wire
+/// protocol): to be read as a ratio to BM_CheckedLoad2DCase.
+void BM_CheckedLoad2DCase_ExecExampleC(benchmark::State& state) {
+  auto dut = dut::makeDut(std::string("exec:") + EXAMPLE_C_DUT);
+  std::size_t i = 0;
+  for (auto _ : state) {
+    const conf::Verdict v = conf::checkAgainstOracle(*dut, gen::buildProgram(cases()[i++ & 1023]));
+    if (v.outcome != conf::Outcome::Pass) state.SkipWithError(v.detail.c_str());
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()));
+}
+BENCHMARK(BM_CheckedLoad2DCase_ExecExampleC)->UseRealTime();
+
+void BM_CheckedLoad2DCase_PluginExampleC(benchmark::State& state) {
+  auto dut = dut::makeDut(std::string("plugin:") + EXAMPLE_PLUGIN_DUT);
+  std::size_t i = 0;
+  for (auto _ : state) {
+    const conf::Verdict v = conf::checkAgainstOracle(*dut, gen::buildProgram(cases()[i++ & 1023]));
+    if (v.outcome != conf::Outcome::Pass) state.SkipWithError(v.detail.c_str());
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()));
+}
+BENCHMARK(BM_CheckedLoad2DCase_PluginExampleC)->UseRealTime();
 
 /// The same, including the RapidCheck draw of the case (as the runner does it).
 void BM_DrawnAndCheckedLoad2DCase(benchmark::State& state) {

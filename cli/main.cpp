@@ -2,11 +2,15 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <exception>
+#include <filesystem>
+#include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <random>
 
 #include "cli/matrix_io.hpp"
@@ -72,10 +76,10 @@ bool resolve(const CommonOptions& c, conf::RunOptions& o, std::string& error) {
 }
 
 int runCertify(const std::string& dutSpec, conf::RunOptions o, const std::string& reportDir,
-               bool quiet) {
+               bool quiet, long long timeoutMs) {
   std::unique_ptr<dut::Dut> dut;
   try {
-    dut = dut::makeDut(dutSpec);
+    dut = dut::makeDut(dutSpec, std::chrono::milliseconds(timeoutMs));
   } catch (const std::invalid_argument& e) {
     std::cerr << "cubecheck certify: " << e.what() << '\n';
     return kExitUsage;
@@ -103,41 +107,69 @@ int runCertify(const std::string& dutSpec, conf::RunOptions o, const std::string
   return r.conformant() ? kExitConformant : kExitNonconformant;
 }
 
-int runMutants(conf::RunOptions o, bool list) {
+int runMutants(conf::RunOptions o, bool list, const std::string& reportDir) {
   if (list) {
     for (const dut::Mutant& m : dut::mutants()) {
-      std::cout << std::left << std::setw(34) << m.name << std::setw(10) << m.family
+      std::cout << std::left << std::setw(32) << m.name << std::setw(13) << m.family
                 << m.description << '\n';
     }
     return kExitConformant;
   }
-  std::cout << std::left << std::setw(34) << "mutant" << std::setw(8) << "killed" << std::right
-            << std::setw(8) << "cases" << std::setw(9) << "seconds"
-            << "  first failure\n";
-  int survivors = 0;
+  std::cout << std::left << std::setw(32) << "mutant" << std::setw(8) << "killed" << std::right
+            << std::setw(7) << "cases" << std::setw(9) << "seconds"
+            << "  first failure (shrunk)\n";
+  nlohmann::ordered_json report;
+  report["seed"] = o.seed;
+  report["level"] = conf::nameOf(o.level);
+  report["profile"] = isa::profile(o.profile).name;
+  report["mutants"] = nlohmann::ordered_json::array();
+  std::size_t survivors = 0;
+  std::vector<double> killSeconds;
   for (const dut::Mutant& m : dut::mutants()) {
-    std::unique_ptr<dut::Dut> d = dut::makeDut("mutant:" + std::string(m.name));
+    const std::string spec = "mutant:" + std::string(m.name);
+    std::unique_ptr<dut::Dut> d = dut::makeDut(spec);
     conf::RunOptions mo = o;
     mo.families = {std::string(m.family)};
-    mo.dutSpec = "mutant:" + std::string(m.name);
+    mo.dutSpec = spec;
+    mo.stopAtFirstFailure = true;
     const conf::CertifyResult r = conf::certify(*d, mo);
     const bool killed = !r.conformant();
     survivors += killed ? 0 : 1;
-    std::size_t cases = 0;
-    std::string first;
-    for (const auto& f : r.families) {
-      cases += f.counts.total();
-      if (first.empty() && !f.failures.empty()) {
-        first = f.failures.front().property + ": " + f.failures.front().caseText;
-      }
+    const conf::FamilyResult& f = r.families.at(0);
+    const conf::Failure* first = f.failures.empty() ? nullptr : &f.failures.front();
+    if (killed) killSeconds.push_back(r.seconds);
+    std::cout << std::left << std::setw(32) << m.name << std::setw(8) << (killed ? "yes" : "NO")
+              << std::right << std::setw(7) << (killed ? f.casesToFirstFailure : f.counts.total())
+              << std::setw(9) << std::fixed << std::setprecision(2) << r.seconds << "  "
+              << (first ? first->property + ": " + first->caseText : std::string("-")) << '\n';
+    nlohmann::ordered_json j;
+    j["name"] = m.name;
+    j["family"] = m.family;
+    j["description"] = m.description;
+    j["killed"] = killed;
+    j["cases_to_first_failure"] = f.casesToFirstFailure;
+    j["seconds"] = r.seconds;
+    if (first) {
+      j["property"] = first->property;
+      j["counterexample"] = first->caseText;
+      j["detail"] = first->detail;
+      j["reproduce"] = first->reproduce;
     }
-    std::cout << std::left << std::setw(34) << m.name << std::setw(8) << (killed ? "yes" : "NO")
-              << std::right << std::setw(8) << cases << std::setw(9) << std::fixed
-              << std::setprecision(2) << r.seconds << "  " << first << '\n';
+    report["mutants"].push_back(j);
   }
+  std::sort(killSeconds.begin(), killSeconds.end());
+  const double median = killSeconds.empty() ? 0 : killSeconds[killSeconds.size() / 2];
   std::cout << '\n'
             << dut::mutants().size() - survivors << " of " << dut::mutants().size()
-            << " mutants killed\n";
+            << " mutants killed; median time to kill " << std::setprecision(3) << median << " s\n";
+  report["killed"] = dut::mutants().size() - survivors;
+  report["median_seconds_to_kill"] = median;
+  if (!reportDir.empty()) {
+    std::filesystem::create_directories(reportDir);
+    std::ofstream(std::filesystem::path(reportDir) / "report.json")
+        << report.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << '\n';
+    std::cout << "report: " << reportDir << "/report.json\n";
+  }
   return survivors == 0 ? kExitConformant : kExitNonconformant;
 }
 
@@ -197,10 +229,16 @@ int main(int argc, char** argv) {
   long long caseIndex = -1;
   bool quiet = false;
   long long shrinkMs = 2000;
+  long long timeoutMs = 10000;
 
   CLI::App* certify = app.add_subcommand(
       "certify", "run the conformance suite against a DUT and print a certificate");
-  certify->add_option("--dut", dutSpec, "DUT spec: reference | mutant:NAME")->capture_default_str();
+  certify
+      ->add_option("--dut", dutSpec,
+                   "DUT spec: reference | mutant:NAME | 'exec:PROGRAM [ARGS...]' | plugin:PATH.so")
+      ->capture_default_str();
+  certify->add_option("--timeout-ms", timeoutMs, "per-program time limit for exec: DUTs")
+      ->capture_default_str();
   certify->add_option("--profile", common.profile, "chip profile: a2 | 950 | legacy")
       ->capture_default_str();
   certify->add_option("--level", common.level, "case budget: smoke (seconds) | full")
@@ -225,6 +263,8 @@ int main(int argc, char** argv) {
   mutantsCmd->add_option("--level", common.level, "smoke | full")->capture_default_str();
   mutantsCmd->add_option("--seed", common.seedText, "run seed; random and printed when omitted");
   mutantsCmd->add_flag("--list", list, "list the mutants and exit");
+  std::string mutantsReportDir;
+  mutantsCmd->add_option("--report-dir", mutantsReportDir, "write DIR/report.json");
 
   std::string bPath, densePath, indexPath, shapeText;
   CLI::App* sparseCheck = app.add_subcommand(
@@ -259,11 +299,11 @@ int main(int argc, char** argv) {
       o.families = families;
       if (!property.empty()) o.property = property;
       if (caseIndex >= 0) o.caseIndex = static_cast<std::size_t>(caseIndex);
-      return runCertify(dutSpec, o, reportDir, quiet);
+      return runCertify(dutSpec, o, reportDir, quiet, timeoutMs);
     }
     if (common.level == "full" && !mutantsCmd->count("--level")) o.level = conf::Level::Smoke;
     if (!list) std::cerr << "cubecheck: seed " << o.seed << '\n';
-    return runMutants(o, list);
+    return runMutants(o, list, mutantsReportDir);
   } catch (const std::exception& e) {
     std::cerr << "cubecheck: internal error: " << e.what() << '\n';
     return kExitInternal;

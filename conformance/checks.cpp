@@ -68,6 +68,7 @@ std::optional<Verdict> fromStatus(const dut::RunResult& r, const char* context) 
 
 std::optional<Verdict> runLegal(dut::Dut& dut, const isa::Program& program,
                                 isa::Observed& observed) {
+  if (auto broken = dut.broken()) return Verdict{Outcome::AdapterError, *broken};
   if (auto why = unsupportedReason(dut.capabilities(), program)) {
     return Verdict{Outcome::NotSupported, *why};
   }
@@ -109,6 +110,7 @@ Verdict checkAgainstOracle(dut::Dut& dut, const isa::Program& program, bool stra
 }
 
 Verdict checkRejected(dut::Dut& dut, const isa::Program& program, isa::ViolationCode expected) {
+  if (auto broken = dut.broken()) return {Outcome::AdapterError, *broken};
   if (!dut.capabilities().rejectsIllegal) {
     return {Outcome::NotSupported, "DUT does not validate programs (rejects_illegal is false)"};
   }

@@ -101,6 +101,7 @@ CertifyResult certify(dut::Dut& dut, const RunOptions& o) {
         last = first + 1;
       }
       for (std::size_t i = first; i < last; ++i) {
+        if (o.stopAtFirstFailure && fr.casesToFirstFailure > 0) break;
         CaseReport cr =
             family->unsupported.empty()
                 ? prop->run(dut, o.seed, i, o.shrinkBudget)
@@ -111,7 +112,10 @@ CertifyResult certify(dut::Dut& dut, const RunOptions& o) {
         for (std::string& t : cr.tags) fr.coverage[t] += 1;
         if (out == Outcome::NotSupported) fr.notSupportedReasons[cr.verdict.detail] += 1;
         if (!cr.verdict.note.empty()) fr.probes[prop->name() + ": " + cr.verdict.note] += 1;
-        if (out == Outcome::Mismatch || out == Outcome::AdapterError || out == Outcome::Timeout) {
+        const bool failed =
+            out == Outcome::Mismatch || out == Outcome::AdapterError || out == Outcome::Timeout;
+        if (failed && fr.casesToFirstFailure == 0) fr.casesToFirstFailure = fr.counts.total();
+        if (failed) {
           if (fr.failures.size() < kKeptFailures) {
             fr.failures.push_back(Failure{prop->name(), i, out, cr.caseText, cr.verdict.detail,
                                           reproduceCommand(o, fr.name, prop->name(), i),
@@ -135,6 +139,7 @@ CertifyResult certify(dut::Dut& dut, const RunOptions& o) {
       }
       pr.seconds = std::chrono::duration<double>(Clock::now() - pstart).count();
       fr.properties.push_back(std::move(pr));
+      if (o.stopAtFirstFailure && fr.casesToFirstFailure > 0) break;
     }
     result.families.push_back(std::move(fr));
   }

@@ -31,6 +31,8 @@ struct RunOptions {
   std::optional<std::string> property;   ///< only this property
   std::optional<std::size_t> caseIndex;  ///< only this case (a reproduce run)
   std::chrono::milliseconds shrinkBudget{2000};
+  /// Stop each family at its first failure (after shrinking it): how `mutants` times a kill.
+  bool stopAtFirstFailure = false;
   std::string dutSpec = "reference";  ///< as typed, for reproduce commands
   /// Called about once a second on long runs (progress lines); may be empty.
   std::function<void(const std::string&)> progress;
@@ -69,6 +71,8 @@ struct FamilyResult {
   std::map<std::string, std::size_t> probes;  ///< "property: what the probe learned" -> cases
   std::vector<Failure> failures;  ///< every Mismatch, AdapterError and Timeout (first 50 kept)
   std::size_t failuresDropped = 0;
+  /// Cases run up to and including the first failure; 0 when nothing failed.
+  std::size_t casesToFirstFailure = 0;
   /// conformant / nonconformant / not supported (nothing ran)
   std::string verdict() const;
 };

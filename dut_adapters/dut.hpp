@@ -58,6 +58,9 @@ class Dut {
  public:
   virtual ~Dut() = default;
   virtual const Capabilities& capabilities() const = 0;
+  /// Why this adapter cannot run anything at all (it failed to start, or its handshake was
+  /// wrong): every case is then an AdapterError with this reason, never NotSupported.
+  virtual std::optional<std::string> broken() const { return std::nullopt; }
   /// Runs the whole program from its initial images. Must not throw for any program; adapters
   /// turn their own failures into AdapterError.
   virtual RunResult run(const isa::Program& program) = 0;

@@ -1,6 +1,10 @@
 #include "dut_adapters/registry.hpp"
 
+#include <sstream>
 #include <stdexcept>
+
+#include "dut_adapters/exec_dut.hpp"
+#include "dut_adapters/plugin_dut.hpp"
 
 namespace cubecheck::dut {
 
@@ -42,28 +46,48 @@ const std::vector<Mutant>& mutants() {
        Fault::SparseBiasAsColumn},
       {"sparse-wrap-not-saturate", "mmad_sparse",
        "int32 accumulation wraps around instead of saturating", Fault::SparseWrapNotSaturate},
+      {"load2d-transpose-b-skipped", "load2d", "if_transpose ignored on B1->B2",
+       Fault::Load2DTransposeBSkipped},
+      {"load2d-sid-as-offset", "load2d", "the reserved sid added to start_index",
+       Fault::Load2DSidAsOffset},
+      {"sparse-load-start-ignored", "load_sparse", "LoadDataWithSparse always starts at fractal 0",
+       Fault::SparseLoadStartIgnored},
+      {"sparse-load-honours-stride", "load_sparse",
+       "LoadDataWithSparse steps by src_stride, which it must ignore (OPEN-5)",
+       Fault::SparseLoadHonoursStride},
+      {"sparse-gemv-accepted", "mmad_sparse", "MmadWithSparse runs m = 1 instead of rejecting it",
+       Fault::SparseGemvAccepted},
+      {"sparse-c-fractals-zz", "mmad_sparse",
+       "C fractals written in row-major (Zz) order instead of Nz", Fault::SparseCFractalsZz},
   };
   return kMutants;
 }
 
-std::unique_ptr<Dut> makeDut(std::string_view spec) {
+std::unique_ptr<Dut> makeDut(std::string_view spec, std::chrono::milliseconds timeout) {
   if (spec == "reference") return std::make_unique<ReferenceDut>();
-  constexpr std::string_view kMutant = "mutant:";
-  if (spec.substr(0, kMutant.size()) == kMutant) {
-    const std::string_view name = spec.substr(kMutant.size());
+  const auto prefixed = [&](std::string_view p) { return spec.substr(0, p.size()) == p; };
+  if (prefixed("mutant:")) {
+    const std::string_view name = spec.substr(7);
     for (const Mutant& m : mutants()) {
       if (m.name == name) return std::make_unique<ReferenceDut>(m.fault);
     }
     throw std::invalid_argument("no mutant named '" + std::string(name) +
                                 "'; 'cubecheck mutants --list' lists them");
   }
-  if (spec.substr(0, 5) == "exec:" || spec.substr(0, 7) == "plugin:") {
-    throw std::invalid_argument("DUT spec '" + std::string(spec) +
-                                "': out-of-process and plugin adapters are not in this version "
-                                "yet; use 'reference' or 'mutant:NAME'");
+  if (prefixed("exec:")) {
+    std::vector<std::string> argv;
+    std::istringstream words{std::string(spec.substr(5))};
+    for (std::string w; words >> w;) argv.push_back(w);
+    if (argv.empty()) throw std::invalid_argument("exec: needs a program, e.g. exec:./my_dut");
+    return std::make_unique<ExecDut>(std::move(argv), timeout);
+  }
+  if (prefixed("plugin:")) {
+    if (spec.size() == 7) throw std::invalid_argument("plugin: needs a path, e.g. plugin:./dut.so");
+    return std::make_unique<PluginDut>(std::string(spec.substr(7)));
   }
   throw std::invalid_argument("unknown DUT spec '" + std::string(spec) +
-                              "'; expected 'reference' or 'mutant:NAME'");
+                              "'; expected reference, mutant:NAME, exec:PROGRAM [ARGS...] or "
+                              "plugin:PATH.so");
 }
 
 }  // namespace cubecheck::dut

@@ -1,6 +1,7 @@
 // DUT specs as typed on the command line, and the mutant zoo.
 #pragma once
 
+#include <chrono>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -21,8 +22,10 @@ struct Mutant {
 
 const std::vector<Mutant>& mutants();
 
-/// Builds the DUT a spec names: "reference" or "mutant:NAME". Throws std::invalid_argument with a
-/// message that says what specs exist.
-std::unique_ptr<Dut> makeDut(std::string_view spec);
+/// Builds the DUT a spec names: "reference", "mutant:NAME", "exec:PROGRAM [ARGS...]" (split at
+/// spaces) or "plugin:PATH.so". `timeout` bounds each program of an exec: DUT. Throws
+/// std::invalid_argument with a message that says what specs exist.
+std::unique_ptr<Dut> makeDut(std::string_view spec,
+                             std::chrono::milliseconds timeout = std::chrono::milliseconds(10000));
 
 }  // namespace cubecheck::dut

@@ -11,6 +11,7 @@ packages=(
   libbenchmark-dev                     # benchmarks
   nlohmann-json3-dev                   # report.json
   libfccp-dev                          # fast-cpp-csv-parser: matrix and vector files
+  python3                              # the Python example DUT, certified by the tests
   libcli11-dev                         # command line
 )
 

@@ -7,7 +7,7 @@ bash scripts/deps.sh
 jobs=$(nproc)
 
 echo "== clang-format check"
-git ls-files '*.cpp' '*.hpp' | xargs clang-format --dry-run --Werror
+git ls-files '*.cpp' '*.hpp' '*.c' | xargs clang-format --dry-run --Werror
 
 echo "== dev build"
 cmake --preset dev >/dev/null

@@ -67,7 +67,8 @@ TEST(Cli, UsageErrorsExitTwoWithAHint) {
   EXPECT_NE(r.out.find("use a2, 950 or legacy"), std::string::npos) << r.out;
   r = cubecheck("certify --dut nonsense --report-dir ''");
   EXPECT_EQ(r.status, 2);
-  EXPECT_NE(r.out.find("expected 'reference' or 'mutant:NAME'"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("expected reference, mutant:NAME, exec:PROGRAM"), std::string::npos)
+      << r.out;
   r = cubecheck("certify --family load9d --report-dir ''");
   EXPECT_EQ(r.status, 2);
   r = cubecheck("certify --seed 12x --report-dir ''");

@@ -53,6 +53,10 @@ std::optional<isa::Violation> execLoad2D(State& state, const isa::Load2D& load, 
   if (fault == Fault::Load2DSrcStrideOnDst) dstStepFractals = p.srcStride;
   if (fault == Fault::Load2DDstGapStartToStart) dstStepFractals = p.dstGap;
 
+  const std::uint64_t start =
+      p.startIndex + (fault == Fault::Load2DSidAsOffset ? std::uint64_t{p.sid} : 0);
+  const bool transpose = p.ifTranspose && !(fault == Fault::Load2DTransposeBSkipped &&
+                                            load.path == isa::Load2DPath::B1toB2);
   unsigned repeats = p.repeatTimes;
   if (fault == Fault::Load2DRepeatZeroAsOne && repeats == 0) repeats = 1;
   if (fault == Fault::Load2DLastRepeatDropped && repeats > 0) repeats -= 1;
@@ -62,12 +66,12 @@ std::optional<isa::Violation> execLoad2D(State& state, const isa::Load2D& load, 
     const std::uint64_t walk = std::uint64_t{i} * p.srcStride;
     // A decrement below fractal 0 is rejected by validation; the mutant that decrements on
     // every path may still get here, and then reads below the source base.
-    const std::uint64_t srcByte = decrement ? load.srcAddr + (p.startIndex - walk) * kFractal
-                                            : load.srcAddr + (p.startIndex + walk) * kFractal;
+    const std::uint64_t srcByte = decrement ? load.srcAddr + (start - walk) * kFractal
+                                            : load.srcAddr + (start + walk) * kFractal;
     const std::uint64_t dstByte = load.dstAddr + i * dstStepFractals * kFractal;
     const std::uint8_t* from = state.at(src, srcByte, kFractal);
     if (from == nullptr) return undefined(src, srcByte, kFractal, "reads");
-    if (!p.ifTranspose) {
+    if (!transpose) {
       std::memcpy(buf.data(), from, kFractal);
     } else {
       // 16x16 two-byte elements: dst[r*16+c] = src[c*16+r] (spec 4).
@@ -94,6 +98,10 @@ std::optional<isa::Violation> checkLegal(const isa::Profile& prof, const isa::In
   if (v && fault == Fault::Load2DTransposeAnyType && v->code == ViolationCode::TransposeType) {
     return std::nullopt;
   }
+  if (v && fault == Fault::SparseGemvAccepted && std::holds_alternative<isa::MmadSparse>(ins) &&
+      std::get<isa::MmadSparse>(ins).m == 1) {
+    return std::nullopt;
+  }
   return v;
 }
 
@@ -105,7 +113,10 @@ std::uint64_t indexByteOf(std::uint64_t l0bAddr, Fault fault) {
 /// Spec 7.3: dense fractal start+i to dst + i*512, index fractal start+i to the index buffer.
 std::optional<isa::Violation> execLoadSparse(State& state, const isa::LoadSparse& l, Fault fault) {
   for (unsigned i = 0; i < l.params.repeatTimes; ++i) {
-    const std::uint64_t f = std::uint64_t{l.params.startIndex} + i;
+    const std::uint64_t first = fault == Fault::SparseLoadStartIgnored ? 0 : l.params.startIndex;
+    const std::uint64_t step =
+        fault == Fault::SparseLoadHonoursStride && l.params.srcStride > 0 ? l.params.srcStride : 1;
+    const std::uint64_t f = first + i * step;
     const std::uint64_t dst = l.dstAddr + i * kFractal;
     const std::uint8_t* dense = state.at(Memory::L1, l.srcAddr + f * kFractal, kFractal);
     if (dense == nullptr) return undefined(Memory::L1, l.srcAddr + f * kFractal, kFractal, "reads");
@@ -185,7 +196,9 @@ std::optional<isa::Violation> execMmadSparse(State& state, const isa::MmadSparse
           static_cast<std::int8_t>(a[((m / 16) * k1 + k / 32) * kFractal + (m % 16) * 32 + k % 32]);
     }
     for (std::uint64_t n = 0; n < x.n; ++n) {
-      const std::uint64_t cOff = ((n / 16) * m1 + m / 16) * 1024 + (m % 16) * 64 + (n % 16) * 4;
+      const std::uint64_t fractal =
+          fault == Fault::SparseCFractalsZz ? (m / 16) * n1 + n / 16 : (n / 16) * m1 + m / 16;
+      const std::uint64_t cOff = fractal * 1024 + (m % 16) * 64 + (n % 16) * 4;
       std::int64_t acc = 0;
       if (bias != nullptr) {
         acc = loadS32(bias + 4 * (biasAsColumn ? m : n));

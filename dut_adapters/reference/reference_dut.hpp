@@ -28,6 +28,12 @@ enum class Fault : std::uint8_t {
   SparseInitIgnored,            ///< cmatrix_init_val false treated as true: always from zero
   SparseBiasAsColumn,           ///< bias indexed by row m instead of column n
   SparseWrapNotSaturate,        ///< int32 accumulation wraps instead of saturating (OPEN-7)
+  Load2DTransposeBSkipped,      ///< if_transpose ignored on B1->B2
+  Load2DSidAsOffset,            ///< the reserved sid added to start_index
+  SparseLoadStartIgnored,       ///< LoadDataWithSparse always starts at fractal 0
+  SparseLoadHonoursStride,      ///< LoadDataWithSparse steps by src_stride (OPEN-5: it must not)
+  SparseGemvAccepted,           ///< MmadWithSparse runs m = 1 instead of rejecting it
+  SparseCFractalsZz,            ///< C fractals in row-major (Zz) order instead of Nz
 };
 
 /// The built-in reference model. With a Fault it is a mutant: same capabilities, one defect.

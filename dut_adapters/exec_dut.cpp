@@ -1,0 +1,284 @@
+#include "dut_adapters/exec_dut.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <thread>
+
+#include "dut_adapters/wire.hpp"
+
+namespace cubecheck::dut {
+
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+int remainingMs(Clock::time_point deadline) {
+  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+  return left.count() < 0 ? 0 : static_cast<int>(left.count());
+}
+
+}  // namespace
+
+/// Reads the DUT's stdout with a deadline, through ExecDut's inbox.
+class PipeSource final : public wire::Source {
+ public:
+  PipeSource(ExecDut& dut, Clock::time_point deadline) : dut_(dut), deadline_(deadline) {}
+
+  bool line(std::string& out, std::string& error) override {
+    while (true) {
+      const std::size_t nl = dut_.inbox_.find('\n');
+      if (nl != std::string::npos && nl <= wire::kMaxLine) {
+        out.assign(dut_.inbox_, 0, nl);
+        dut_.inbox_.erase(0, nl + 1);
+        return true;
+      }
+      if (dut_.inbox_.size() > wire::kMaxLine) {
+        error = "a line longer than " + std::to_string(wire::kMaxLine) + " bytes";
+        return false;
+      }
+      if (!fill(error)) return false;
+    }
+  }
+
+  bool bytes(std::uint8_t* out, std::size_t n, std::string& error) override {
+    while (dut_.inbox_.size() < n) {
+      if (!fill(error)) return false;
+    }
+    std::memcpy(out, dut_.inbox_.data(), n);
+    dut_.inbox_.erase(0, n);
+    return true;
+  }
+
+  bool timedOut() const { return timedOut_; }
+
+ private:
+  bool fill(std::string& error) {
+    char buf[65536];
+    // A DUT usually answers within tens of microseconds: keep asking for a short while before
+    // sleeping in poll, whose wake-up would cost more than the answer (measured in
+    // bench/load2d_bench.cpp, BM_CheckedLoad2DCase_ExecExampleC).
+    const Clock::time_point spinUntil = Clock::now() + std::chrono::microseconds(200);
+    do {
+      const ssize_t early = ::read(dut_.fromDut_, buf, sizeof buf);
+      if (early > 0) {
+        dut_.inbox_.append(buf, static_cast<std::size_t>(early));
+        return true;
+      }
+      if (early == 0) {
+        error = "the DUT closed its output (" + dut_.exitDescription() + ")";
+        return false;
+      }
+    } while (Clock::now() < spinUntil);
+    pollfd p{dut_.fromDut_, POLLIN, 0};
+    const int ready = ::poll(&p, 1, remainingMs(deadline_));
+    if (ready == 0) {
+      timedOut_ = true;
+      error = "no answer within the timeout";
+      return false;
+    }
+    if (ready < 0 && errno != EINTR) {
+      error = std::string("poll: ") + std::strerror(errno);
+      return false;
+    }
+    const ssize_t got = ::read(dut_.fromDut_, buf, sizeof buf);
+    if (got > 0) {
+      dut_.inbox_.append(buf, static_cast<std::size_t>(got));
+      return true;
+    }
+    if (got < 0 && (errno == EAGAIN || errno == EINTR)) return true;
+    error = "the DUT closed its output (" + dut_.exitDescription() + ")";
+    return false;
+  }
+
+  ExecDut& dut_;
+  Clock::time_point deadline_;
+  bool timedOut_ = false;
+};
+
+ExecDut::ExecDut(std::vector<std::string> argv, std::chrono::milliseconds timeout)
+    : argv_(std::move(argv)), timeout_(timeout) {
+  ::signal(SIGPIPE, SIG_IGN);  // a dead DUT must give EPIPE, not kill cubecheck
+  caps_.name = argv_.empty() ? "exec" : argv_[0];
+  std::string error;
+  if (argv_.empty()) {
+    broken_ = "exec: needs a program to run";
+  } else if (!start(error)) {
+    broken_ = "DUT '" + argv_[0] + "' did not start: " + error;
+  }
+}
+
+ExecDut::~ExecDut() {
+  if (pid_ > 0) {
+    const char quit[] = "quit\n";
+    (void)!::write(toDut_, quit, sizeof quit - 1);
+    ::close(toDut_);
+    toDut_ = -1;
+    for (int i = 0; i < 20; ++i) {  // up to 200 ms to leave by itself
+      if (::waitpid(pid_, nullptr, WNOHANG) == pid_) {
+        pid_ = -1;
+        break;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+  }
+  stop();
+}
+
+std::optional<std::string> ExecDut::broken() const {
+  if (broken_.empty()) return std::nullopt;
+  return broken_;
+}
+
+bool ExecDut::start(std::string& error) {
+  int in[2], out[2];
+  if (::pipe2(in, O_CLOEXEC) != 0 || ::pipe2(out, O_CLOEXEC) != 0) {
+    error = std::string("pipe: ") + std::strerror(errno);
+    return false;
+  }
+  std::vector<char*> args;
+  for (std::string& a : argv_) args.push_back(a.data());
+  args.push_back(nullptr);
+  const pid_t pid = ::fork();
+  if (pid < 0) {
+    error = std::string("fork: ") + std::strerror(errno);
+    return false;
+  }
+  if (pid == 0) {
+    ::dup2(in[0], STDIN_FILENO);
+    ::dup2(out[1], STDOUT_FILENO);
+    ::execvp(args[0], args.data());
+    _exit(127);
+  }
+  ::close(in[0]);
+  ::close(out[1]);
+  pid_ = pid;
+  toDut_ = in[1];
+  fromDut_ = out[0];
+  ::fcntl(fromDut_, F_SETFL, ::fcntl(fromDut_, F_GETFL) | O_NONBLOCK);
+  ::fcntl(toDut_, F_SETFL, ::fcntl(toDut_, F_GETFL) | O_NONBLOCK);
+  inbox_.clear();
+  ++starts_;
+  const std::string h = wire::hello();
+  if (::write(toDut_, h.data(), h.size()) != static_cast<ssize_t>(h.size())) {
+    error = "cannot send the handshake (" + exitDescription() + ")";
+    stop();
+    return false;
+  }
+  // A process start (an interpreter, a simulator) may take longer than one program.
+  PipeSource src(*this, Clock::now() + std::max(timeout_, std::chrono::milliseconds(10000)));
+  if (!wire::readCapabilities(src, caps_, error)) {
+    stop();
+    return false;
+  }
+  if (caps_.name.empty()) caps_.name = argv_[0];
+  return true;
+}
+
+void ExecDut::stop() {
+  if (toDut_ >= 0) ::close(toDut_);
+  if (fromDut_ >= 0) ::close(fromDut_);
+  toDut_ = fromDut_ = -1;
+  if (pid_ > 0) {
+    ::kill(pid_, SIGKILL);
+    ::waitpid(pid_, nullptr, 0);
+  }
+  pid_ = -1;
+  inbox_.clear();
+}
+
+std::string ExecDut::exitDescription() {
+  if (pid_ <= 0) return "not running";
+  int status = 0;
+  for (int i = 0; i < 50; ++i) {  // a closed pipe usually means the process is exiting
+    const pid_t r = ::waitpid(pid_, &status, WNOHANG);
+    if (r == pid_) {
+      pid_ = -1;
+      if (WIFEXITED(status)) return "exited with status " + std::to_string(WEXITSTATUS(status));
+      if (WIFSIGNALED(status)) {
+        return "killed by signal " + std::to_string(WTERMSIG(status)) + " (" +
+               ::strsignal(WTERMSIG(status)) + ")";
+      }
+      return "ended";
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  return "still running";
+}
+
+RunResult ExecDut::run(const isa::Program& program) {
+  if (!broken_.empty()) return {RunStatus::AdapterError, {}, std::nullopt, broken_};
+  std::string error;
+  if (pid_ <= 0 && !start(error)) {
+    return {RunStatus::AdapterError, {}, std::nullopt, "restarting the DUT failed: " + error};
+  }
+  const std::uint64_t seq = ++seq_;
+  const Clock::time_point deadline = Clock::now() + timeout_;
+  const std::string request = wire::encodeRequest(seq, program);
+  // Write the request while draining whatever the DUT prints, so neither side blocks on a full
+  // pipe.
+  PipeSource src(*this, deadline);
+  // Most requests fit the pipe: try a plain write first and poll only for what is left.
+  std::size_t sent = 0;
+  const ssize_t first = ::write(toDut_, request.data(), request.size());
+  if (first > 0) sent = static_cast<std::size_t>(first);
+  while (sent < request.size()) {
+    pollfd p[2] = {{toDut_, POLLOUT, 0}, {fromDut_, POLLIN, 0}};
+    const int ready = ::poll(p, 2, remainingMs(deadline));
+    if (ready == 0) {
+      stop();
+      return {RunStatus::Timeout,
+              {},
+              std::nullopt,
+              "the DUT took no input for " + std::to_string(timeout_.count()) +
+                  " ms; killed, restarted for the next case"};
+    }
+    if (p[1].revents & POLLIN) {
+      char buf[65536];
+      const ssize_t got = ::read(fromDut_, buf, sizeof buf);
+      if (got > 0) inbox_.append(buf, static_cast<std::size_t>(got));
+      if (inbox_.size() > request.size() + (1u << 20)) {
+        stop();
+        return {RunStatus::AdapterError,
+                {},
+                std::nullopt,
+                "the DUT wrote more than a megabyte before reading its program; restarted"};
+      }
+    }
+    if (p[0].revents & (POLLOUT | POLLERR | POLLHUP)) {
+      const ssize_t put = ::write(toDut_, request.data() + sent, request.size() - sent);
+      if (put < 0 && errno != EAGAIN && errno != EINTR) {
+        const std::string why = exitDescription();
+        stop();
+        return {RunStatus::AdapterError,
+                {},
+                std::nullopt,
+                "the DUT stopped reading program " + std::to_string(seq) + " (" + why +
+                    "); restarted for the next case"};
+      }
+      if (put > 0) sent += static_cast<std::size_t>(put);
+    }
+  }
+  bool desync = false;
+  RunResult r = wire::readResponse(src, seq, program, desync);
+  if (src.timedOut()) {
+    stop();
+    return {RunStatus::Timeout,
+            {},
+            std::nullopt,
+            "no answer to program " + std::to_string(seq) + " within " +
+                std::to_string(timeout_.count()) + " ms; killed, restarted for the next case"};
+  }
+  if (desync) {
+    r.message += "; the DUT was restarted for the next case";
+    stop();
+  }
+  return r;
+}
+
+}  // namespace cubecheck::dut

@@ -1,0 +1,50 @@
+// exec:PATH [ARGS...]: a DUT in its own process, any language, spoken to over stdin/stdout with
+// the wire protocol. One process serves many programs; it is killed after a per-program
+// timeout, restarted after a crash or a protocol error, and never takes cubecheck down with it.
+#pragma once
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "dut_adapters/dut.hpp"
+
+namespace cubecheck::dut {
+
+class ExecDut final : public Dut {
+ public:
+  /// Starts the process and reads its handshake. A failed start or handshake does not throw:
+  /// broken() says why and every run is an AdapterError.
+  ExecDut(std::vector<std::string> argv, std::chrono::milliseconds timeout);
+  ~ExecDut() override;
+  ExecDut(const ExecDut&) = delete;
+  ExecDut& operator=(const ExecDut&) = delete;
+
+  const Capabilities& capabilities() const override { return caps_; }
+  std::optional<std::string> broken() const override;
+  RunResult run(const isa::Program& program) override;
+
+  /// Processes started so far (1 + restarts).
+  int starts() const { return starts_; }
+
+ private:
+  bool start(std::string& error);
+  void stop();
+  std::string exitDescription();
+
+  std::vector<std::string> argv_;
+  std::chrono::milliseconds timeout_;
+  Capabilities caps_;
+  std::string broken_;
+  pid_t pid_ = -1;
+  int toDut_ = -1;
+  int fromDut_ = -1;
+  std::string inbox_;  // bytes read from the DUT but not consumed yet
+  std::uint64_t seq_ = 0;
+  int starts_ = 0;
+  friend class PipeSource;
+};
+
+}  // namespace cubecheck::dut

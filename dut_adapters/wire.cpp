@@ -1,0 +1,242 @@
+#include "dut_adapters/wire.hpp"
+
+#include <algorithm>
+#include <sstream>
+#include <variant>
+
+namespace cubecheck::dut::wire {
+namespace {
+
+std::vector<std::string> words(const std::string& line) {
+  std::vector<std::string> w;
+  std::istringstream is(line);
+  for (std::string s; is >> s;) w.push_back(s);
+  return w;
+}
+
+/// The text after the first `n` words (a free-text message).
+std::string rest(const std::string& line, int n) {
+  std::size_t at = 0;
+  for (int i = 0; i < n && at != std::string::npos; ++i) {
+    at = line.find(' ', at);
+    if (at != std::string::npos) ++at;
+  }
+  return at == std::string::npos ? std::string() : line.substr(at);
+}
+
+std::string printable(const std::string& s) {
+  std::string out;
+  for (char c : s.substr(0, 80)) out += (c >= 0x20 && c < 0x7F) ? c : '?';
+  if (s.size() > 80) out += "...";
+  return out;
+}
+
+RunResult adapterError(std::string message) {
+  return {RunStatus::AdapterError, {}, std::nullopt, std::move(message)};
+}
+
+}  // namespace
+
+std::string hello() {
+  return "cubecheck " + std::to_string(kProtocolVersion) + "\n";
+}
+
+std::string encodeRequest(std::uint64_t seq, const isa::Program& p) {
+  std::string out;
+  out.reserve(256 + [&] {
+    std::size_t n = 0;
+    for (const auto& s : p.segments) n += s.bytes.size() + 48;
+    return n;
+  }());
+  out += "program " + std::to_string(seq) + " " + std::string(isa::profile(p.profile).name) + "\n";
+  for (const isa::Segment& s : p.segments) {
+    out += "segment " + std::string(isa::nameOf(s.memory)) + " " + std::to_string(s.addr) + " " +
+           std::to_string(s.bytes.size()) + "\n";
+    out.append(reinterpret_cast<const char*>(s.bytes.data()), s.bytes.size());
+    out += "\n";
+  }
+  for (const isa::Instruction& ins : p.instructions) {
+    std::ostringstream os;
+    std::visit(isa::Overloaded{[&](const isa::Load2D& l) {
+                                 const auto& q = l.params;
+                                 os << "load2d " << isa::nameOf(l.path) << ' '
+                                    << isa::nameOf(l.dtype) << ' ' << l.srcAddr << ' ' << l.dstAddr
+                                    << ' ' << q.startIndex << ' ' << int{q.repeatTimes} << ' '
+                                    << q.srcStride << ' ' << int{q.sid} << ' ' << q.dstGap << ' '
+                                    << int{q.ifTranspose} << ' ' << int{q.addrMode};
+                               },
+                               [&](const isa::LoadSparse& l) {
+                                 const auto& q = l.params;
+                                 os << "load_sparse " << isa::nameOf(l.dtype) << ' ' << l.srcAddr
+                                    << ' ' << l.idxAddr << ' ' << l.dstAddr << ' ' << q.startIndex
+                                    << ' ' << int{q.repeatTimes} << ' ' << q.srcStride << ' '
+                                    << int{q.sid} << ' ' << q.dstGap << ' ' << int{q.ifTranspose}
+                                    << ' ' << int{q.addrMode};
+                               },
+                               [&](const isa::MmadSparse& x) {
+                                 os << "mmad_sparse " << isa::nameOf(x.dtype) << ' ' << x.cAddr
+                                    << ' ' << x.aAddr << ' ' << x.bAddr << ' ' << x.m << ' ' << x.k
+                                    << ' ' << x.n << ' ' << int{x.unitFlag} << ' '
+                                    << int{x.cmatrixSource} << ' ' << int{x.cmatrixInitVal};
+                               }},
+               ins);
+    out += os.str() + "\n";
+  }
+  for (const isa::Region& r : p.observe) {
+    out += "observe " + std::string(isa::nameOf(r.memory)) + " " + std::to_string(r.addr) + " " +
+           std::to_string(r.size) + "\n";
+  }
+  out += "run\n";
+  return out;
+}
+
+bool readCapabilities(Source& in, Capabilities& caps, std::string& error) {
+  std::string line;
+  if (!in.line(line, error)) {
+    error = "no handshake: " + error;
+    return false;
+  }
+  const auto first = words(line);
+  if (first.size() != 2 || first[0] != "dut") {
+    error = "handshake must start with 'dut " + std::to_string(kProtocolVersion) + "', got '" +
+            printable(line) + "'";
+    return false;
+  }
+  if (first[1] != std::to_string(kProtocolVersion)) {
+    error = "DUT speaks protocol version " + printable(first[1]) + "; this cubecheck speaks " +
+            std::to_string(kProtocolVersion);
+    return false;
+  }
+  caps = Capabilities{};
+  while (true) {
+    if (!in.line(line, error)) {
+      error = "handshake ended early: " + error;
+      return false;
+    }
+    const auto w = words(line);
+    if (w.empty()) continue;
+    const std::string& key = w[0];
+    if (key == "end") break;
+    if (key == "name") {
+      caps.name = rest(line, 1);
+    } else if (key == "version") {
+      caps.version = rest(line, 1);
+    } else if (key == "rejects_illegal") {
+      caps.rejectsIllegal = w.size() == 2 && w[1] == "1";
+    } else {
+      for (std::size_t i = 1; i < w.size(); ++i) {
+        bool ok = true;
+        if (key == "profiles") {
+          auto p = isa::parseProfile(w[i]);
+          if ((ok = p.has_value())) caps.profiles.push_back(*p);
+        } else if (key == "instructions") {
+          caps.instructions.push_back(w[i]);
+        } else if (key == "dtypes") {
+          auto t = isa::parseDType(w[i]);
+          if ((ok = t.has_value())) caps.dtypes.push_back(*t);
+        } else if (key == "observable") {
+          auto m = isa::parseMemory(w[i]);
+          if ((ok = m.has_value())) caps.observable.push_back(*m);
+        } else {
+          error = "unknown handshake line '" + printable(line) + "'";
+          return false;
+        }
+        if (!ok) {
+          error = "unknown " + key + " value '" + printable(w[i]) + "' in the handshake";
+          return false;
+        }
+      }
+    }
+  }
+  return true;
+}
+
+RunResult readResponse(Source& in, std::uint64_t seq, const isa::Program& program, bool& desync) {
+  desync = true;  // until the response has been read to its end
+  std::string line, error;
+  if (!in.line(line, error)) return adapterError(error);
+  const auto w = words(line);
+  const std::string s = std::to_string(seq);
+  if (w.size() < 2 || w[1] != s) {
+    return adapterError("expected a response to program " + s + ", got '" + printable(line) + "'");
+  }
+  if (w[0] == "rejected") {
+    desync = false;
+    isa::Violation v{isa::ViolationCode::UndefinedMemory, rest(line, 3)};
+    bool known = false;
+    for (int c = 0; c <= static_cast<int>(isa::ViolationCode::UndefinedMemory); ++c) {
+      if (w.size() >= 3 && isa::nameOf(static_cast<isa::ViolationCode>(c)) == w[2]) {
+        v.code = static_cast<isa::ViolationCode>(c);
+        known = true;
+      }
+    }
+    if (!known) return adapterError("rejected with unknown reason '" + printable(line) + "'");
+    return RunResult::rejected(v);
+  }
+  if (w[0] == "unsupported" || w[0] == "error") {
+    desync = false;
+    return {w[0] == "error" ? RunStatus::AdapterError : RunStatus::Unsupported,
+            {},
+            std::nullopt,
+            "DUT says: " + printable(rest(line, 2))};
+  }
+  if (w[0] != "ok" || w.size() != 2) {
+    return adapterError("expected 'ok " + s + "', got '" + printable(line) + "'");
+  }
+  isa::Observed observed;
+  for (const isa::Region& r : program.observe) {
+    if (!in.line(line, error))
+      return adapterError("region " + std::to_string(observed.size()) + ": " + error);
+    const auto rw = words(line);
+    if (rw.size() != 2 || rw[0] != "region") {
+      return adapterError("expected 'region <len>', got '" + printable(line) + "'");
+    }
+    if (rw[1] != std::to_string(r.size)) {
+      return adapterError("region " + std::to_string(observed.size()) + " announced as " +
+                          printable(rw[1]) + " bytes; " + std::to_string(r.size) +
+                          " were observed");
+    }
+    isa::Bytes bytes(r.size);
+    if (!in.bytes(bytes.data(), bytes.size(), error)) {
+      return adapterError("region " + std::to_string(observed.size()) + " cut short: " + error);
+    }
+    if (!in.line(line, error) || !line.empty()) {
+      return adapterError("region " + std::to_string(observed.size()) +
+                          " is longer than announced");
+    }
+    observed.push_back(std::move(bytes));
+  }
+  if (!in.line(line, error) || line != "end") {
+    return adapterError("expected 'end' after " + std::to_string(observed.size()) +
+                        " regions, got '" + printable(line) + "'");
+  }
+  desync = false;
+  return RunResult::ok(std::move(observed));
+}
+
+bool BufferSource::line(std::string& out, std::string& error) {
+  const std::size_t nl = data_.find('\n', at_);
+  if (nl == std::string::npos) {
+    error = at_ >= data_.size() ? "end of response" : "unterminated line";
+    return false;
+  }
+  if (nl - at_ > kMaxLine) {
+    error = "line longer than " + std::to_string(kMaxLine) + " bytes";
+    return false;
+  }
+  out.assign(data_, at_, nl - at_);
+  at_ = nl + 1;
+  return true;
+}
+
+bool BufferSource::bytes(std::uint8_t* out, std::size_t n, std::string& error) {
+  if (data_.size() - at_ < n) {
+    error = "response ends " + std::to_string(n - (data_.size() - at_)) + " bytes early";
+    return false;
+  }
+  std::copy_n(data_.begin() + static_cast<std::ptrdiff_t>(at_), n, out);
+  at_ += n;
+  return true;
+}
+
+}  // namespace cubecheck::dut::wire

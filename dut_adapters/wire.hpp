@@ -1,0 +1,53 @@
+// The DUT wire protocol (docs/dut-protocol.md), version 1: ASCII lines, raw binary payloads after
+// a line that announces their length. Shared by exec: (pipes) and plugin: (memory buffers).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "dut_adapters/dut.hpp"
+#include "isa/program.hpp"
+
+namespace cubecheck::dut::wire {
+
+inline constexpr int kProtocolVersion = 1;
+/// Longest line a DUT may send; longer is garbage.
+inline constexpr std::size_t kMaxLine = 4096;
+
+/// What cubecheck sends first.
+std::string hello();
+
+/// One request: the program's segments, instructions and observed regions, tagged `seq`.
+std::string encodeRequest(std::uint64_t seq, const isa::Program& program);
+
+/// Where the response bytes come from. Each call fails with a message (EOF, timeout, overlong).
+class Source {
+ public:
+  virtual ~Source() = default;
+  /// The next line without its '\n', at most kMaxLine bytes.
+  virtual bool line(std::string& out, std::string& error) = 0;
+  /// Exactly n bytes.
+  virtual bool bytes(std::uint8_t* out, std::size_t n, std::string& error) = 0;
+};
+
+/// Reads the handshake reply ("dut 1" ... "end"). False with a reason on any deviation.
+bool readCapabilities(Source& in, Capabilities& caps, std::string& error);
+
+/// Reads one response to request `seq`. A protocol violation (wrong seq, unknown line, a region
+/// of the wrong size) is AdapterError; `desync` is set when the stream can no longer be trusted.
+RunResult readResponse(Source& in, std::uint64_t seq, const isa::Program& program, bool& desync);
+
+/// A Source over a memory buffer (plugin responses, tests).
+class BufferSource final : public Source {
+ public:
+  explicit BufferSource(std::string data) : data_(std::move(data)) {}
+  bool line(std::string& out, std::string& error) override;
+  bool bytes(std::uint8_t* out, std::size_t n, std::string& error) override;
+
+ private:
+  std::string data_;
+  std::size_t at_ = 0;
+};
+
+}  // namespace cubecheck::dut::wire

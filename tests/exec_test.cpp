@@ -1,0 +1,103 @@
+// Pluggable DUTs: the examples certified through exec: and plugin:, and hostile DUTs isolated.
+#include <gtest/gtest.h>
+
+#include "conformance/runner.hpp"
+#include "dut_adapters/exec_dut.hpp"
+#include "dut_adapters/registry.hpp"
+
+namespace cubecheck::conf {
+namespace {
+
+RunOptions load2dSmoke(const std::string& spec, const char* property = nullptr) {
+  RunOptions o;
+  o.level = Level::Smoke;
+  o.seed = 21;
+  o.families = {"load2d"};
+  o.dutSpec = spec;
+  if (property != nullptr) o.property = property;
+  return o;
+}
+
+class ExampleDut : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(ExampleDut, CertifiesLoad2D) {
+  auto dut = dut::makeDut(GetParam());
+  ASSERT_FALSE(dut->broken().has_value()) << *dut->broken();
+  const CertifyResult r = certify(*dut, load2dSmoke(GetParam()));
+  const FamilyResult& f = r.families.at(0);
+  for (const Failure& x : f.failures) ADD_FAILURE() << x.property << ": " << x.detail;
+  EXPECT_EQ(f.verdict(), "conformant");
+  EXPECT_GT(f.counts.of(Outcome::Pass), 1000u);
+  // It declares rejects_illegal 0, so the illegal-program cases are NotSupported, not passed.
+  EXPECT_EQ(
+      f.notSupportedReasons.count("DUT does not validate programs (rejects_illegal is false)"), 1u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Examples, ExampleDut,
+                         ::testing::Values(std::string("exec:") + EXAMPLE_C_DUT,
+                                           std::string("exec:python3 ") + EXAMPLE_PYTHON_DUT,
+                                           std::string("plugin:") + EXAMPLE_PLUGIN_DUT),
+                         [](const auto& i) {
+                           return i.index == 0   ? std::string("C")
+                                  : i.index == 1 ? "Python"
+                                                 : "Plugin";
+                         });
+
+struct Hostile {
+  const char* mode;
+  Outcome outcome;   // what the misbehaving programs become
+  const char* says;  // a piece of the reason
+};
+
+class HostileDut : public ::testing::TestWithParam<Hostile> {};
+
+TEST_P(HostileDut, IsIsolatedReportedAndTheRunGoesOn) {
+  const Hostile& h = GetParam();
+  const std::string spec = std::string("exec:") + HOSTILE_DUT + " " + h.mode;
+  auto dut = dut::makeDut(spec, std::chrono::milliseconds(300));
+  const CertifyResult r = certify(*dut, load2dSmoke(spec, "MatchesOracle"));
+  const FamilyResult& f = r.families.at(0);
+  EXPECT_EQ(f.counts.of(Outcome::Mismatch), 0u) << "a broken DUT is never a Mismatch";
+  EXPECT_GT(f.counts.of(h.outcome), 0u);
+  EXPECT_GT(f.counts.of(Outcome::Pass), 100u) << "the run goes on after each failure";
+  EXPECT_EQ(f.verdict(), "nonconformant");
+  ASSERT_FALSE(f.failures.empty());
+  EXPECT_EQ(f.failures[0].outcome, h.outcome);
+  EXPECT_NE(f.failures[0].detail.find(h.says), std::string::npos) << f.failures[0].detail;
+  EXPECT_GT(static_cast<dut::ExecDut&>(*dut).starts(), 1) << "restarted after the failure";
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Modes, HostileDut,
+    ::testing::Values(Hostile{"crash", Outcome::AdapterError, "killed by signal 11"},
+                      Hostile{"hang", Outcome::Timeout, "no answer to program"},
+                      Hostile{"garbage", Outcome::AdapterError, "expected a response to program"},
+                      Hostile{"short", Outcome::AdapterError, "announced as 999999 bytes"},
+                      Hostile{"oversized", Outcome::AdapterError, "announced as 99999999999 bytes"},
+                      Hostile{"noise", Outcome::AdapterError, "simulator: tick 42"}),
+    [](const auto& i) { return std::string(i.param.mode); });
+
+TEST(HostileDut, WrongProtocolVersionFailsEveryCaseWithTheReason) {
+  const std::string spec = std::string("exec:") + HOSTILE_DUT + " version";
+  auto dut = dut::makeDut(spec);
+  ASSERT_TRUE(dut->broken().has_value());
+  EXPECT_NE(dut->broken()->find("protocol version 2"), std::string::npos) << *dut->broken();
+  const CertifyResult r = certify(*dut, load2dSmoke(spec));
+  const FamilyResult& f = r.families.at(0);
+  EXPECT_EQ(f.counts.of(Outcome::AdapterError),
+            f.counts.total() - f.counts.of(Outcome::NotSupported));
+  EXPECT_EQ(f.counts.of(Outcome::Pass), 0u);
+  EXPECT_FALSE(r.conformant());
+}
+
+TEST(HostileDut, MissingProgramIsAnAdapterErrorNotACrash) {
+  auto dut = dut::makeDut("exec:/nonexistent/dut");
+  ASSERT_TRUE(dut->broken().has_value());
+  EXPECT_NE(dut->broken()->find("status 127"), std::string::npos) << *dut->broken();
+  auto plugin = dut::makeDut("plugin:/nonexistent/dut.so");
+  ASSERT_TRUE(plugin->broken().has_value());
+  EXPECT_NE(plugin->broken()->find("cannot load plugin"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace cubecheck::conf

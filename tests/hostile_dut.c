@@ -1,0 +1,47 @@
+/* Hostile DUTs for the exec: adapter's tests: the example DUT, misbehaving on every fifth
+ * program in the way argv[1] names (crash, hang, garbage, short, oversized, noise), or with the
+ * wrong protocol version (version). The other programs are answered correctly, so a test can
+ * show that the run goes on and the DUT is restarted. */
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char* mode = "";
+static unsigned long long served = 0;
+
+/* Returns 1 when it has answered (badly) in place of the DUT, 0 to let the DUT answer. */
+static int hostile(unsigned long long seq, FILE* out) {
+  if (++served % 5 != 0) return 0;
+  if (!strcmp(mode, "crash")) raise(SIGSEGV);
+  if (!strcmp(mode, "hang")) {
+    if (seq == 5) pause(); /* once per run: each hang costs a whole timeout */
+    return 0;
+  }
+  if (!strcmp(mode, "garbage")) return fputs("\x01\x02 what?\n", out), 1;
+  if (!strcmp(mode, "short")) { /* announces more than it sends, then leaves */
+    fprintf(out, "ok %llu\nregion 999999\nabc", seq);
+    fflush(out);
+    _exit(0);
+  }
+  if (!strcmp(mode, "oversized")) return fprintf(out, "ok %llu\nregion 99999999999\n", seq), 1;
+  if (!strcmp(mode, "noise")) fputs("simulator: tick 42\n", out); /* then the real answer */
+  return 0;
+}
+
+#define DUT_HOOK(seq, out) hostile(seq, out)
+#define main example_main
+#include "../examples/c_dut/load2d_dut.c"
+#undef main
+
+int main(int argc, char** argv) {
+  char line[64];
+  if (argc > 1) mode = argv[1];
+  if (!strcmp(mode, "version")) {
+    if (!fgets(line, sizeof line, stdin)) return 2;
+    fputs("dut 2\nname from-the-future\nend\n", stdout);
+    fflush(stdout);
+    return 0;
+  }
+  return example_main();
+}
