@@ -121,7 +121,6 @@ int runMutants(conf::RunOptions o, bool list, const std::string& reportDir) {
   nlohmann::ordered_json report;
   report["seed"] = o.seed;
   report["level"] = conf::nameOf(o.level);
-  report["profile"] = isa::profile(o.profile).name;
   report["mutants"] = nlohmann::ordered_json::array();
   std::size_t survivors = 0;
   std::vector<double> killSeconds;
@@ -129,13 +128,19 @@ int runMutants(conf::RunOptions o, bool list, const std::string& reportDir) {
     const std::string spec = "mutant:" + std::string(m.name);
     std::unique_ptr<dut::Dut> d = dut::makeDut(spec);
     conf::RunOptions mo = o;
+    mo.profile = m.profile;
     mo.families = {std::string(m.family)};
     mo.dutSpec = spec;
     mo.stopAtFirstFailure = true;
     const conf::CertifyResult r = conf::certify(*d, mo);
-    const bool killed = !r.conformant();
+    const conf::FamilyResult& fam = r.families.at(0);
+    // Killed means a case failed; NotSupported everywhere would kill nothing.
+    const bool killed = fam.counts.of(conf::Outcome::Mismatch) +
+                            fam.counts.of(conf::Outcome::AdapterError) +
+                            fam.counts.of(conf::Outcome::Timeout) >
+                        0;
     survivors += killed ? 0 : 1;
-    const conf::FamilyResult& f = r.families.at(0);
+    const conf::FamilyResult& f = fam;
     const conf::Failure* first = f.failures.empty() ? nullptr : &f.failures.front();
     if (killed) killSeconds.push_back(r.seconds);
     std::cout << std::left << std::setw(32) << m.name << std::setw(8) << (killed ? "yes" : "NO")
@@ -145,6 +150,7 @@ int runMutants(conf::RunOptions o, bool list, const std::string& reportDir) {
     nlohmann::ordered_json j;
     j["name"] = m.name;
     j["family"] = m.family;
+    j["profile"] = isa::profile(m.profile).name;
     j["description"] = m.description;
     j["killed"] = killed;
     j["cases_to_first_failure"] = f.casesToFirstFailure;
@@ -259,7 +265,6 @@ int main(int argc, char** argv) {
   bool list = false;
   CLI::App* mutantsCmd = app.add_subcommand(
       "mutants", "run the suite against each deliberately broken reference; all must be killed");
-  mutantsCmd->add_option("--profile", common.profile, "chip profile")->capture_default_str();
   mutantsCmd->add_option("--level", common.level, "smoke | full")->capture_default_str();
   mutantsCmd->add_option("--seed", common.seedText, "run seed; random and printed when omitted");
   mutantsCmd->add_flag("--list", list, "list the mutants and exit");

@@ -25,6 +25,12 @@ std::optional<Family> makeFamily(std::string_view family, isa::ProfileId profile
 /// LoadData with LoadData2DParams (spec 4).
 Family load2dFamily(isa::ProfileId profile);
 
+/// LoadData with LoadData2DParamsV2 (spec 5); NotSupported off 950.
+Family load2dV2Family(isa::ProfileId profile);
+
+/// LoadData with Load2DBitModeParam (spec 5); NotSupported off 950.
+Family load2dBitModeFamily(isa::ProfileId profile);
+
 /// LoadDataWithSparse (spec 7.3); NotSupported off a2.
 Family loadSparseFamily(isa::ProfileId profile);
 

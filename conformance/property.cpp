@@ -14,11 +14,14 @@ std::uint64_t caseSeed(std::uint64_t seed, std::string_view name, std::uint64_t 
 }
 
 bool isImplemented(std::string_view family) {
-  return family == "load2d" || family == "load_sparse" || family == "mmad_sparse";
+  return family == "load2d" || family == "load2d_v2" || family == "load2d_bitmode" ||
+         family == "load_sparse" || family == "mmad_sparse";
 }
 
 std::optional<Family> makeFamily(std::string_view family, isa::ProfileId profile) {
   if (family == "load2d") return load2dFamily(profile);
+  if (family == "load2d_v2") return load2dV2Family(profile);
+  if (family == "load2d_bitmode") return load2dBitModeFamily(profile);
   if (family == "load_sparse") return loadSparseFamily(profile);
   if (family == "mmad_sparse") return mmadSparseFamily(profile);
   return std::nullopt;

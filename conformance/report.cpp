@@ -60,7 +60,7 @@ nlohmann::ordered_json countsJson(const Counts& c) {
 
 std::string row(std::string_view a, std::string_view b, const Counts& c) {
   std::ostringstream os;
-  os << "  " << std::left << std::setw(13) << a << std::setw(22) << b << std::right;
+  os << "  " << std::left << std::setw(16) << a << std::setw(22) << b << std::right;
   os << std::setw(8) << c.total();
   for (Outcome o : kOutcomes) os << std::setw(9) << c.of(o);
   return os.str();
@@ -72,7 +72,7 @@ void printReport(std::ostream& os, const CertifyResult& r) {
   os << "cubecheck certify: dut " << r.dutSpec << " (" << r.capabilities.name << ", "
      << r.capabilities.version << "), profile " << isa::profile(r.profile).name << ", level "
      << nameOf(r.level) << ", seed " << r.seed << "\n\n";
-  os << "  " << std::left << std::setw(13) << "family" << std::setw(22) << "property" << std::right
+  os << "  " << std::left << std::setw(16) << "family" << std::setw(22) << "property" << std::right
      << std::setw(8) << "cases" << std::setw(9) << "passed" << std::setw(9) << "failed"
      << std::setw(9) << "n/supp" << std::setw(9) << "adapter" << std::setw(9) << "timeout" << '\n';
   for (const FamilyResult& f : r.families) {

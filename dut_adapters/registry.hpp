@@ -16,6 +16,7 @@ namespace cubecheck::dut {
 struct Mutant {
   std::string_view name;
   std::string_view family;  ///< the family whose properties must kill it
+  isa::ProfileId profile;   ///< where that family exists
   std::string_view description;
   Fault fault;
 };

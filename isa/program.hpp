@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "isa/load2d.hpp"
+#include "isa/load2d_v2.hpp"
 #include "isa/memory.hpp"
 #include "isa/profile.hpp"
 #include "isa/sparse.hpp"
@@ -36,7 +37,7 @@ struct Region {
 };
 
 /// Every instruction the suite can express. Later families add alternatives here.
-using Instruction = std::variant<Load2D, LoadSparse, MmadSparse>;
+using Instruction = std::variant<Load2D, LoadSparse, MmadSparse, LoadV2, LoadBitMode>;
 
 /// Lambdas overloaded into one visitor for std::visit over Instruction.
 template <class... F>

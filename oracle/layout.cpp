@@ -47,4 +47,56 @@ isa::Bytes encode(const ElemMatrix& m, Layout layout, isa::DType t, std::uint8_t
   return out;
 }
 
+ElemMatrix decode(const isa::Bytes& bytes, Layout layout, isa::DType t, Eigen::Index rows,
+                  Eigen::Index cols) {
+  ElemMatrix m(rows, cols);
+  for (Eigen::Index c = 0; c < cols; ++c) {
+    for (Eigen::Index r = 0; r < rows; ++r) {
+      m(r, c) =
+          readElement(bytes.data(),
+                      elementOffset(layout, t, static_cast<std::uint64_t>(rows),
+                                    static_cast<std::uint64_t>(cols), static_cast<std::uint64_t>(r),
+                                    static_cast<std::uint64_t>(c)),
+                      t);
+    }
+  }
+  return m;
+}
+
+std::uint64_t nc1hwc0Offset(isa::DType t, std::uint64_t h, std::uint64_t w, std::uint64_t c,
+                            std::uint64_t y, std::uint64_t x) {
+  const std::uint64_t c0 = static_cast<std::uint64_t>(isa::c0Of(t));
+  return (((c / c0) * h + y) * w + x) * c0 + c % c0;
+}
+
+isa::Bytes encodeNC1HWC0(const ElemMatrix& chw, std::uint64_t h, std::uint64_t w, isa::DType t,
+                         std::uint8_t pad) {
+  const auto c = static_cast<std::uint64_t>(chw.rows());
+  const std::uint64_t c0 = static_cast<std::uint64_t>(isa::c0Of(t));
+  isa::Bytes out(ceilDiv(c, c0) * h * w * 32, pad);  // a C0 vector is 32 bytes
+  for (std::uint64_t ch = 0; ch < c; ++ch) {
+    for (std::uint64_t y = 0; y < h; ++y) {
+      for (std::uint64_t x = 0; x < w; ++x) {
+        writeElement(out.data(), nc1hwc0Offset(t, h, w, ch, y, x), t,
+                     chw(static_cast<Eigen::Index>(ch), static_cast<Eigen::Index>(y * w + x)));
+      }
+    }
+  }
+  return out;
+}
+
+ElemMatrix decodeNC1HWC0(const isa::Bytes& bytes, std::uint64_t c, std::uint64_t h, std::uint64_t w,
+                         isa::DType t) {
+  ElemMatrix m(static_cast<Eigen::Index>(c), static_cast<Eigen::Index>(h * w));
+  for (std::uint64_t ch = 0; ch < c; ++ch) {
+    for (std::uint64_t y = 0; y < h; ++y) {
+      for (std::uint64_t x = 0; x < w; ++x) {
+        m(static_cast<Eigen::Index>(ch), static_cast<Eigen::Index>(y * w + x)) =
+            readElement(bytes.data(), nc1hwc0Offset(t, h, w, ch, y, x), t);
+      }
+    }
+  }
+  return m;
+}
+
 }  // namespace cubecheck::oracle

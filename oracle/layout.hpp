@@ -29,4 +29,18 @@ std::uint64_t elementOffsetC0(Layout layout, std::uint64_t c0, std::uint64_t row
 /// repeated in every byte.
 isa::Bytes encode(const ElemMatrix& m, Layout layout, isa::DType t, std::uint8_t pad = 0);
 
+/// The inverse of encode: the rows x cols matrix stored in `bytes` in `layout`.
+ElemMatrix decode(const isa::Bytes& bytes, Layout layout, isa::DType t, Eigen::Index rows,
+                  Eigen::Index cols);
+
+/// Feature maps (spec 3): a C x H x W tensor as a C x (H*W) matrix, column h*W + w, stored as
+/// NC1HWC0, F[c1][h][w][c0] with C0 = 32 B / sizeof(T), C1 = ceil(C/C0); channels past C hold
+/// `pad`.
+std::uint64_t nc1hwc0Offset(isa::DType t, std::uint64_t h, std::uint64_t w, std::uint64_t c,
+                            std::uint64_t y, std::uint64_t x);
+isa::Bytes encodeNC1HWC0(const ElemMatrix& chw, std::uint64_t h, std::uint64_t w, isa::DType t,
+                         std::uint8_t pad = 0);
+ElemMatrix decodeNC1HWC0(const isa::Bytes& bytes, std::uint64_t c, std::uint64_t h, std::uint64_t w,
+                         isa::DType t);
+
 }  // namespace cubecheck::oracle

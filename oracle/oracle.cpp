@@ -94,6 +94,50 @@ void apply(Memories& mem, isa::ProfileId, const isa::LoadSparse& load) {
   }
 }
 
+/// LoadData2DParamsV2 (spec 5) on matrices: the source rectangle is one matrix S of
+/// 16*m_step x C0*k_step elements assembled from its Nz tiles; the destination is S, or S^T when
+/// transposed, cut into 16 x C0 tiles, tile (r, c) going to dstFrac[c*dst_stride + r], columns in
+/// ascending order (OPEN-10: later columns win where they overlap).
+void applyV2(Memories& mem, isa::Load2DPath path, isa::DType t, std::uint64_t srcAddr,
+             std::uint64_t dstAddr, const isa::LoadData2DParamsV2& p) {
+  if (p.mStep == 0 || p.kStep == 0) return;
+  const Eigen::Index c0 = isa::c0Of(t);
+  const std::uint64_t stride =
+      static_cast<std::uint64_t>(p.srcStride < 0 ? -std::int64_t{p.srcStride} : p.srcStride);
+  const isa::Memory srcMem = isa::memoryOf(isa::srcOf(path));
+  const isa::Memory dstMem = isa::memoryOf(isa::dstOf(path));
+  ElemMatrix s(16 * p.mStep, c0 * p.kStep);
+  for (Eigen::Index bj = 0; bj < p.kStep; ++bj) {
+    for (Eigen::Index bi = 0; bi < p.mStep; ++bi) {
+      const std::uint64_t frac = (p.kStartPosition + static_cast<std::uint64_t>(bj)) * stride +
+                                 p.mStartPosition + static_cast<std::uint64_t>(bi);
+      const std::uint64_t from = srcAddr + frac * 512;
+      const std::size_t k = mem.indexOf(srcMem, from, 512);
+      s.block(16 * bi, c0 * bj, 16, c0) =
+          decodeTile(mem.image[k].bytes.data() + (from - mem.image[k].addr), t, false);
+    }
+  }
+  const ElemMatrix d = p.ifTranspose ? ElemMatrix(s.transpose()) : s;
+  for (Eigen::Index c = 0; c < d.cols() / c0; ++c) {
+    for (Eigen::Index r = 0; r < d.rows() / 16; ++r) {
+      const std::uint64_t to =
+          dstAddr +
+          (static_cast<std::uint64_t>(c) * p.dstStride + static_cast<std::uint64_t>(r)) * 512;
+      const std::size_t k = mem.indexOf(dstMem, to, 512);
+      const std::uint64_t off = to - mem.image[k].addr;
+      encodeTile(d.block(16 * r, c0 * c, 16, c0), t, false, mem.image[k].bytes.data() + off);
+      std::fill_n(mem.written[k].begin() + static_cast<std::ptrdiff_t>(off), 512, 1);
+      mem.formats[k] = RegionFormat{t, false, dstAddr, 512};
+    }
+  }
+}
+
+/// OPEN-10: a negative V2 src_stride is not certified.
+std::optional<std::string> uncertifiedV2(const isa::LoadData2DParamsV2& p) {
+  if (p.srcStride < 0) return "OPEN-10: negative src_stride of LoadData2DParamsV2";
+  return std::nullopt;
+}
+
 /// OPEN-9: on 950, LoadData2DParams is emulated through V2 and disagrees with spec 4 when
 /// start_index != 0 and src_stride != 1; the suite certifies only where both readings agree.
 std::optional<std::string> uncertified(isa::ProfileId profile, const isa::Load2D& load) {
@@ -119,6 +163,14 @@ Expected expect(const isa::Program& program) {
                      apply(mem, program.profile, load);
                    },
                    [&](const isa::LoadSparse& load) { apply(mem, program.profile, load); },
+                   [&](const isa::LoadV2& l) {
+                     if (!e.uncertified) e.uncertified = uncertifiedV2(l.params);
+                     applyV2(mem, l.path, l.dtype, l.srcAddr, l.dstAddr, l.params);
+                   },
+                   [&](const isa::LoadBitMode& l) {
+                     // The words' meaning comes from isa's documented bit layout (spec 5).
+                     applyV2(mem, l.path, l.dtype, l.srcAddr, l.dstAddr, l.params.toV2());
+                   },
                    [&](const isa::MmadSparse&) {
                      // Arithmetic is derived from the logical operands (oracle/sparse.hpp),
                      // never read back from the packed bytes of a program.

@@ -38,7 +38,8 @@ TEST_P(Conformance, EveryImplementedPropertyPasses) {
       ADD_FAILURE() << f.name << "/" << x.property << ": " << x.caseText << "\n" << x.detail;
     }
     const bool sparse = f.name == "load_sparse" || f.name == "mmad_sparse";
-    if (sparse && profile != isa::ProfileId::A2) {
+    const bool v2 = f.name == "load2d_v2" || f.name == "load2d_bitmode";
+    if ((sparse && profile != isa::ProfileId::A2) || (v2 && profile != isa::ProfileId::Ascend950)) {
       EXPECT_EQ(f.verdict(), "not supported") << f.name;
       continue;
     }
@@ -94,10 +95,10 @@ class MutantTest : public ::testing::TestWithParam<dut::Mutant> {};
 TEST_P(MutantTest, IsKilledAtSmokeLevel) {
   const dut::Mutant& m = GetParam();
   auto dut = dut::makeDut("mutant:" + std::string(m.name));
-  RunOptions o = smoke(isa::ProfileId::A2);
+  RunOptions o = smoke(m.profile);
   o.families = {std::string(m.family)};
   const CertifyResult r = certify(*dut, o);
-  EXPECT_FALSE(r.conformant()) << m.name << " survived";
+  EXPECT_GT(r.families.at(0).counts.of(Outcome::Mismatch), 0u) << m.name << " survived";
   ASSERT_FALSE(r.families.at(0).failures.empty());
   // A failure is a self-contained artefact: case, difference, reproduce line.
   const Failure& x = r.families[0].failures[0];

@@ -101,3 +101,48 @@ TEST(Fill, DeterministicAndNonTrivial) {
 
 }  // namespace
 }  // namespace cubecheck::gen
+
+#include "generators/load2d_v2.hpp"
+
+namespace cubecheck::gen {
+namespace {
+
+RC_GTEST_PROP(V2Gen, LegalCasesAreLegalAndWellFormed, ()) {
+  const bool bitMode = *rc::gen::arbitrary<bool>();
+  const V2Case c = *legalV2(isa::ProfileId::Ascend950, bitMode);
+  const auto v = isa::validate(isa::profile(c.profile), c.load);
+  RC_ASSERT(!v.has_value());
+  const isa::Program p = bitMode ? buildBitModeProgram(c) : buildProgram(c);
+  RC_ASSERT(!isa::validate(isa::profile(c.profile), p.instructions[0]).has_value());
+  RC_ASSERT(!isa::validateStructure(p).has_value());
+  RC_CLASSIFY(c.load.params.ifTranspose, "transpose");
+}
+
+RC_GTEST_PROP(V2Gen, IllegalCasesBreakExactlyTheIntendedRule, ()) {
+  const bool bitMode = *rc::gen::arbitrary<bool>();
+  const IllegalV2Case c = *illegalV2(isa::ProfileId::Ascend950, bitMode);
+  const isa::Program p = buildProgram(c);
+  const auto v = isa::validate(isa::profile(c.c.profile), p.instructions[0]);
+  RC_ASSERT(v.has_value());
+  RC_ASSERT(v->code == c.expected);
+  RC_TAG(std::string(isa::nameOf(c.expected)));
+}
+
+TEST(V2Gen, BoundaryTablesAreLegalAndAnnotated) {
+  for (bool bitMode : {false, true}) {
+    std::set<std::string> tags;
+    for (const V2Case& c : v2Boundaries(isa::ProfileId::Ascend950, bitMode)) {
+      EXPECT_FALSE(c.why.empty());
+      const auto v = isa::validate(isa::profile(c.profile), c.load);
+      EXPECT_FALSE(v.has_value()) << c << ": " << (v ? v->message : "");
+      for (auto& t : tagsOf(c)) tags.insert(t);
+    }
+    for (const char* want : {"step:0", "transpose", "dst_stride:gap_between_columns",
+                             "dst_stride:columns_overlap", "src:last_fractal_of_L1"}) {
+      EXPECT_TRUE(tags.count(want)) << "bit mode " << bitMode << " misses " << want;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace cubecheck::gen

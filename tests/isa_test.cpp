@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "isa/load2d.hpp"
+#include "isa/load2d_v2.hpp"
 #include "isa/program.hpp"
 
 namespace cubecheck::isa {
@@ -149,6 +150,91 @@ TEST(Program, StructureChecks) {
   ASSERT_TRUE(validateStructure(p).has_value());  // observed past the segment
   p.observe = {{Memory::L0A, 0, 512}};
   EXPECT_FALSE(validateStructure(p).has_value());
+}
+
+}  // namespace
+}  // namespace cubecheck::isa
+
+namespace cubecheck::isa {
+namespace {
+
+TEST(BitMode, WordsFollowSpec5BitTableByHand) {
+  // config0: m_start 15:0, k_start 31:16, m_step 39:32, k_step 47:40; config1: src_stride 15:0,
+  // dst_stride 31:16.
+  const LoadData2DParamsV2 v{0x1234, 0x5678, 0x9A, 0xBC, 0xDEF0, 0x1357, true, 0};
+  const Load2DBitModeParam b(v);
+  EXPECT_EQ(b.config0(), 0x0000BC9A56781234ull);
+  EXPECT_EQ(b.config1(), 0x000000001357DEF0ull);
+  EXPECT_TRUE(b.ifTranspose());
+  EXPECT_EQ(b.toV2().mStep, 0x9A);
+  EXPECT_EQ(b.toV2().dstStride, 0x1357);
+}
+
+TEST(BitMode, ConstructionTruncatesEachFieldToItsWidth) {
+  const LoadData2DParamsV2 wide{0x3FFFF, 0x12345, 0x1FF, 0x301, 0x10002, 0xFFFF, false, 0};
+  const Load2DBitModeParam b(wide);
+  EXPECT_EQ(b.mStartPosition(), 0xFFFFu);
+  EXPECT_EQ(b.kStartPosition(), 0x2345u);
+  EXPECT_EQ(b.mStep(), 0xFF);
+  EXPECT_EQ(b.kStep(), 0x01);
+  EXPECT_EQ(b.srcStride(), 2);
+  EXPECT_EQ(b.dstStride(), 0xFFFF);
+  EXPECT_EQ(b.config0() >> 48, 0u);  // unused bits stay zero
+  EXPECT_EQ(b.config1() >> 32, 0u);
+}
+
+TEST(BitMode, SettersAndGettersRoundTripWithinTheirWidths) {
+  Load2DBitModeParam b;
+  for (std::uint32_t v : {0u, 1u, 0x7FFFu, 0xFFFFu}) {
+    b.setMStartPosition(v);
+    b.setKStartPosition(0xFFFF - v);
+    b.setSrcStride(static_cast<std::int32_t>(v));
+    b.setDstStride(static_cast<std::uint16_t>(v ^ 0xA5A5));
+    b.setMStep(static_cast<std::uint16_t>(v & 0xFF));
+    b.setKStep(static_cast<std::uint16_t>((v >> 8) & 0xFF));
+    EXPECT_EQ(b.mStartPosition(), v);
+    EXPECT_EQ(b.kStartPosition(), 0xFFFF - v);
+    EXPECT_EQ(b.srcStride(), static_cast<std::int32_t>(v));
+    EXPECT_EQ(b.dstStride(), (v ^ 0xA5A5) & 0xFFFF);
+    EXPECT_EQ(b.mStep(), v & 0xFF);
+    EXPECT_EQ(b.kStep(), (v >> 8) & 0xFF);
+  }
+}
+
+TEST(LoadV2Validate, StepRulesOfTheTransposedBlock) {
+  const Profile& p950 = profile(ProfileId::Ascend950);
+  auto v2 = [](DType t, std::uint16_t m, std::uint16_t k) {
+    return LoadV2{Load2DPath::A1toA2, t, 0, 0, LoadData2DParamsV2{0, 0, m, k, m, 16, true, 0}};
+  };
+  // spec 5 / seed 003: b4 m_step % 4, b8 m_step % 2, b16 none, b32 k_step % 2.
+  EXPECT_FALSE(validate(p950, v2(DType::Fp4E2M1, 4, 1)).has_value());
+  EXPECT_EQ(validate(p950, v2(DType::Fp4E2M1, 2, 1))->code, ViolationCode::Range);
+  EXPECT_FALSE(validate(p950, v2(DType::S8, 2, 3)).has_value());
+  EXPECT_EQ(validate(p950, v2(DType::U8, 3, 2))->code, ViolationCode::Range);
+  EXPECT_FALSE(validate(p950, v2(DType::F16, 3, 3)).has_value());
+  EXPECT_FALSE(validate(p950, v2(DType::F32, 3, 2)).has_value());
+  EXPECT_EQ(validate(p950, v2(DType::F32, 2, 3))->code, ViolationCode::Range);
+  // Not on a2; no u16 in seed 003's list; no transposed GM->L1.
+  EXPECT_EQ(validate(profile(ProfileId::A2), v2(DType::F16, 1, 1))->code,
+            ViolationCode::PathUnsupported);
+  EXPECT_EQ(validate(p950, v2(DType::U16, 1, 1))->code, ViolationCode::DTypeUnsupported);
+  LoadV2 gm = v2(DType::F16, 1, 1);
+  gm.path = Load2DPath::GMtoA1;
+  EXPECT_EQ(validate(p950, gm)->code, ViolationCode::TransposePath);
+}
+
+TEST(LoadV2Validate, TransposedFootprintIsTheBlockShape) {
+  // b8, m_step 4, k_step 4: T is 128 x 64 elements = 8 fractal rows x 2 columns; with
+  // dst_stride 8 the last fractal is 1*8 + 7 = 15.
+  const V2Shape s = v2Shape(DType::S8, LoadData2DParamsV2{0, 0, 4, 4, 4, 8, true, 0});
+  EXPECT_EQ(s.rows, 8u);
+  EXPECT_EQ(s.columns, 2u);
+  const Profile& p950 = profile(ProfileId::Ascend950);
+  LoadV2 l{Load2DPath::A1toA2, DType::S8, 0, 64 * 1024 - 16 * 512,
+           LoadData2DParamsV2{0, 0, 4, 4, 4, 8, true, 0}};
+  EXPECT_FALSE(validate(p950, l).has_value());  // ends exactly at the end of L0A
+  l.dstAddr += 512;
+  EXPECT_EQ(validate(p950, l)->code, ViolationCode::Capacity);
 }
 
 }  // namespace

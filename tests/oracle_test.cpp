@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include "isa/sparse.hpp"
 #include "oracle/layout.hpp"
 #include "oracle/oracle.hpp"
 #include "oracle/tile.hpp"
@@ -175,6 +176,79 @@ TEST(Compare, FlagsVacuousComparisons) {
                            isa::Bytes(512, 7), isa::Bytes(512, 7));
   const Expected e = expect(p);
   EXPECT_TRUE(compareExact(p, e, e.regions).vacuous);
+}
+
+}  // namespace
+}  // namespace cubecheck::oracle
+
+namespace cubecheck::oracle {
+namespace {
+
+rc::Gen<isa::DType> anyDType() {
+  return rc::gen::elementOf(
+      std::vector<isa::DType>(isa::kAllDTypes.begin(), isa::kAllDTypes.end()));
+}
+
+ElemMatrix randomElements(Eigen::Index rows, Eigen::Index cols, isa::DType t) {
+  const std::uint32_t mask = isa::bitsOf(t) == 32 ? 0xFFFFFFFFu : (1u << isa::bitsOf(t)) - 1;
+  ElemMatrix m(rows, cols);
+  for (Eigen::Index i = 0; i < m.size(); ++i) m(i) = *rc::gen::arbitrary<std::uint32_t>() & mask;
+  return m;
+}
+
+RC_GTEST_PROP(Layout, EncodeDecodeRoundTripForEveryTypeAndLayout, ()) {
+  const isa::DType t = *anyDType();
+  const Layout layout = *rc::gen::element(Layout::Nz, Layout::Zz, Layout::Zn);
+  const Eigen::Index rows = *rc::gen::inRange(1, 70);  // partial fractals included
+  const Eigen::Index cols = *rc::gen::inRange(1, 70);
+  const ElemMatrix m = randomElements(rows, cols, t);
+  RC_ASSERT(decode(encode(m, layout, t, 0x5A), layout, t, rows, cols) == m);
+}
+
+RC_GTEST_PROP(Layout, PaddingIsExactlyWhereNoElementLives, ()) {
+  // Every element offset is distinct and inside the buffer; every other element slot keeps the
+  // pad, so the padding region is exactly what the formulas leave out.
+  const isa::DType t = *anyDType();
+  const Layout layout = *rc::gen::element(Layout::Nz, Layout::Zz, Layout::Zn);
+  const auto rows = static_cast<std::uint64_t>(*rc::gen::inRange(1, 50));
+  const auto cols = static_cast<std::uint64_t>(*rc::gen::inRange(1, 50));
+  const isa::Bytes bytes =
+      encode(ElemMatrix::Zero(static_cast<Eigen::Index>(rows), static_cast<Eigen::Index>(cols)),
+             layout, t, 0xFF);
+  const std::uint64_t slots = bytes.size() * 8 / static_cast<std::uint64_t>(isa::bitsOf(t));
+  std::vector<bool> used(slots, false);
+  for (std::uint64_t c = 0; c < cols; ++c) {
+    for (std::uint64_t r = 0; r < rows; ++r) {
+      const std::uint64_t o = elementOffset(layout, t, rows, cols, r, c);
+      RC_ASSERT(o < slots);
+      RC_ASSERT(!used[o]);
+      used[o] = true;
+    }
+  }
+  for (std::uint64_t o = 0; o < slots; ++o) {
+    const std::uint32_t all = isa::bitsOf(t) == 32 ? 0xFFFFFFFFu : (1u << isa::bitsOf(t)) - 1;
+    RC_ASSERT(readElement(bytes.data(), o, t) == (used[o] ? 0u : all));
+  }
+}
+
+TEST(Layout, NC1HWC0ByHand) {
+  // f16, C = 20 (C1 = 2, C0 = 16), H = 2, W = 3: element (c 17, y 1, x 2) is at
+  // ((1*2 + 1)*3 + 2)*16 + 1 = 177.
+  EXPECT_EQ(nc1hwc0Offset(isa::DType::F16, 2, 3, 17, 1, 2), 177u);
+  // int8 (C0 = 32): (c 5, y 0, x 1) at 1*32 + 5 = 37.
+  EXPECT_EQ(nc1hwc0Offset(isa::DType::S8, 4, 4, 5, 0, 1), 37u);
+}
+
+RC_GTEST_PROP(Layout, NC1HWC0RoundTripWithChannelPadding, ()) {
+  const isa::DType t = *anyDType();
+  const auto c = static_cast<std::uint64_t>(*rc::gen::inRange(1, 80));
+  const auto h = static_cast<std::uint64_t>(*rc::gen::inRange(1, 6));
+  const auto w = static_cast<std::uint64_t>(*rc::gen::inRange(1, 6));
+  const ElemMatrix m =
+      randomElements(static_cast<Eigen::Index>(c), static_cast<Eigen::Index>(h * w), t);
+  const isa::Bytes bytes = encodeNC1HWC0(m, h, w, t, 0x00);
+  RC_ASSERT(bytes.size() == isa::ceilDiv(c, static_cast<std::uint64_t>(isa::c0Of(t))) * h * w * 32);
+  RC_ASSERT(decodeNC1HWC0(bytes, c, h, w, t) == m);
 }
 
 }  // namespace

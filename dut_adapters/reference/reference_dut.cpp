@@ -137,6 +137,100 @@ std::uint64_t ceilDiv(std::uint64_t a, std::uint64_t b) {
   return (a + b - 1) / b;
 }
 
+/// The V2 fields as the hardware sees them.
+struct V2Fields {
+  std::uint64_t mStart, kStart, mStep, kStep, srcStride, dstStride;
+  bool transpose;
+};
+
+V2Fields fieldsOf(const isa::LoadData2DParamsV2& p) {
+  const std::int64_t stride = p.srcStride;
+  return {p.mStartPosition,
+          p.kStartPosition,
+          p.mStep,
+          p.kStep,
+          static_cast<std::uint64_t>(stride < 0 ? -stride : stride),
+          p.dstStride,
+          p.ifTranspose};
+}
+
+/// Load2DBitModeParam decoded from the words themselves (spec 5's table), not from a struct.
+V2Fields fieldsOf(const isa::Load2DBitModeParam& b, Fault fault) {
+  const std::uint64_t w0 = b.config0(), w1 = b.config1();
+  const int stepShift = fault == Fault::V2BitFieldsShifted ? 1 : 0;
+  return {w0 & 0xFFFF,
+          (w0 >> 16) & 0xFFFF,
+          (w0 >> (32 + stepShift)) & 0xFF,
+          (w0 >> (40 + stepShift)) & 0xFF,
+          w1 & 0xFFFF,
+          (w1 >> 16) & 0xFFFF,
+          b.ifTranspose()};
+}
+
+void copyElement(const std::uint8_t* from, std::uint64_t fromIndex, std::uint8_t* to,
+                 std::uint64_t toIndex, int bits) {
+  if (bits == 4) {
+    const unsigned v = (from[fromIndex / 2] >> (4 * (fromIndex % 2))) & 0xFu;
+    std::uint8_t& b = to[toIndex / 2];
+    b = static_cast<std::uint8_t>((toIndex % 2) != 0 ? (b & 0x0F) | (v << 4) : (b & 0xF0) | v);
+    return;
+  }
+  const int bytes = bits / 8;
+  std::memcpy(to + toIndex * bytes, from + fromIndex * bytes, static_cast<std::size_t>(bytes));
+}
+
+/// Spec 5 by addresses. Non-transposed: fractal (k_start + j)*|src_stride| + m_start + i goes to
+/// dst fractal j*dst_stride + i. Transposed: every element of destination fractal (r', c') is
+/// fetched from the source element the spec's element form names. Columns ascend, so where
+/// columns overlap the later one wins (OPEN-10).
+std::optional<isa::Violation> execV2(State& state, isa::Load2DPath path, isa::DType dtype,
+                                     std::uint64_t srcAddr, std::uint64_t dstAddr, V2Fields f,
+                                     Fault fault) {
+  if (fault == Fault::V2StepsSwapped) std::swap(f.mStep, f.kStep);
+  if (f.mStep == 0 || f.kStep == 0) return std::nullopt;
+  const Memory src = isa::memoryOf(isa::srcOf(path));
+  const Memory dst = isa::memoryOf(isa::dstOf(path));
+  const int bits = isa::bitsOf(dtype);
+  const std::uint64_t c0 = static_cast<std::uint64_t>(isa::c0Of(dtype));
+  if (!f.transpose) {
+    for (std::uint64_t j = 0; j < f.kStep; ++j) {
+      for (std::uint64_t i = 0; i < f.mStep; ++i) {
+        const std::uint64_t from =
+            srcAddr + ((f.kStart + j) * f.srcStride + f.mStart + i) * kFractal;
+        const std::uint64_t to = dstAddr + (j * f.dstStride + i) * kFractal;
+        const std::uint8_t* s = state.at(src, from, kFractal);
+        if (s == nullptr) return undefined(src, from, kFractal, "reads");
+        std::uint8_t* d = state.at(dst, to, kFractal);
+        if (d == nullptr) return undefined(dst, to, kFractal, "writes");
+        std::memcpy(d, s, kFractal);
+      }
+    }
+    return std::nullopt;
+  }
+  const std::uint64_t rows = c0 * f.kStep / 16, cols = 16 * f.mStep / c0;
+  std::array<std::uint8_t, kFractal> tile{};
+  for (std::uint64_t c = 0; c < cols; ++c) {
+    for (std::uint64_t r = 0; r < rows; ++r) {
+      for (std::uint64_t rr = 0; rr < 16; ++rr) {
+        for (std::uint64_t cc = 0; cc < c0; ++cc) {
+          const std::uint64_t row = 16 * f.mStart + c0 * c + cc;
+          const std::uint64_t col = c0 * f.kStart + 16 * r + rr;
+          const std::uint64_t from = srcAddr + ((col / c0) * f.srcStride + row / 16) * kFractal;
+          const std::uint8_t* s = state.at(src, from, kFractal);
+          if (s == nullptr) return undefined(src, from, kFractal, "reads");
+          copyElement(s, (row % 16) * c0 + col % c0, tile.data(), rr * c0 + cc, bits);
+        }
+      }
+      const std::uint64_t slot =
+          fault == Fault::V2TransposedRowMajor ? r * cols + c : c * f.dstStride + r;
+      std::uint8_t* d = state.at(dst, dstAddr + slot * kFractal, kFractal);
+      if (d == nullptr) return undefined(dst, dstAddr + slot * kFractal, kFractal, "writes");
+      std::memcpy(d, tile.data(), kFractal);
+    }
+  }
+  return std::nullopt;
+}
+
 std::int32_t loadS32(const std::uint8_t* p) {
   std::uint32_t v;
   std::memcpy(&v, p, 4);
@@ -227,7 +321,8 @@ ReferenceDut::ReferenceDut(Fault fault) : fault_(fault) {
   caps_.version = "cubecheck reference model 0.1";
   caps_.profiles = {isa::kAllProfiles.begin(), isa::kAllProfiles.end()};
   caps_.instructions = {std::string(isa::Load2D::kOpcode), std::string(isa::LoadSparse::kOpcode),
-                        std::string(isa::MmadSparse::kOpcode)};
+                        std::string(isa::MmadSparse::kOpcode), std::string(isa::LoadV2::kOpcode),
+                        std::string(isa::LoadBitMode::kOpcode)};
   caps_.dtypes = {isa::kAllDTypes.begin(), isa::kAllDTypes.end()};
   caps_.observable = {Memory::GM,  Memory::L1,        Memory::L0A,        Memory::L0B,
                       Memory::L0C, Memory::BiasTable, Memory::SparseIndex};
@@ -244,12 +339,20 @@ RunResult ReferenceDut::run(const isa::Program& program) {
     }
     State state(program.segments);
     for (const isa::Instruction& ins : program.instructions) {
-      auto v = std::visit(
-          isa::Overloaded{
-              [&](const isa::Load2D& l) { return execLoad2D(state, l, fault_); },
-              [&](const isa::LoadSparse& l) { return execLoadSparse(state, l, fault_); },
-              [&](const isa::MmadSparse& x) { return execMmadSparse(state, x, fault_); }},
-          ins);
+      auto v =
+          std::visit(isa::Overloaded{
+                         [&](const isa::Load2D& l) { return execLoad2D(state, l, fault_); },
+                         [&](const isa::LoadSparse& l) { return execLoadSparse(state, l, fault_); },
+                         [&](const isa::MmadSparse& x) { return execMmadSparse(state, x, fault_); },
+                         [&](const isa::LoadV2& l) {
+                           return execV2(state, l.path, l.dtype, l.srcAddr, l.dstAddr,
+                                         fieldsOf(l.params), fault_);
+                         },
+                         [&](const isa::LoadBitMode& l) {
+                           return execV2(state, l.path, l.dtype, l.srcAddr, l.dstAddr,
+                                         fieldsOf(l.params, fault_), fault_);
+                         }},
+                     ins);
       if (v) return RunResult::rejected(*v);
     }
     isa::Observed observed;

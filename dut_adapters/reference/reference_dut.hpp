@@ -34,6 +34,9 @@ enum class Fault : std::uint8_t {
   SparseLoadHonoursStride,      ///< LoadDataWithSparse steps by src_stride (OPEN-5: it must not)
   SparseGemvAccepted,           ///< MmadWithSparse runs m = 1 instead of rejecting it
   SparseCFractalsZz,            ///< C fractals in row-major (Zz) order instead of Nz
+  V2BitFieldsShifted,           ///< bit-mode m_step and k_step read one bit too high
+  V2TransposedRowMajor,         ///< transposed block's fractals written row-major, not by column
+  V2StepsSwapped,               ///< m_step and k_step exchanged
 };
 
 /// The built-in reference model. With a Fault it is a mutant: same capabilities, one defect.

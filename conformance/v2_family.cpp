@@ -1,0 +1,136 @@
+// Properties of LoadData2DParamsV2 and Load2DBitModeParam (spec 5), profile 950.
+#include <algorithm>
+
+#include "conformance/checks.hpp"
+#include "conformance/families.hpp"
+#include "generators/load2d_v2.hpp"
+#include "oracle/layout.hpp"
+#include "oracle/oracle.hpp"
+
+namespace cubecheck::conf {
+namespace {
+
+using gen::IllegalV2Case;
+using gen::V2Case;
+using gen::V2LayoutCase;
+using gen::WideV2Case;
+
+std::string notOnProfile(isa::ProfileId p, const char* what) {
+  return "profile " + std::string(isa::profile(p).name) + " has no " + what + " (spec 1)";
+}
+
+/// Two programs with the same segments and observed regions leave the same bytes.
+Verdict sameResult(dut::Dut& d, const isa::Program& a, const isa::Program& b, const char* what) {
+  if (auto open = oracle::expect(a).uncertified) return {Outcome::NotSupported, *open};
+  isa::Observed one, two;
+  if (auto v = runLegal(d, a, one)) return *v;
+  if (auto v = runLegal(d, b, two)) return *v;
+  oracle::Expected e = oracle::expect(a);
+  e.regions = one;
+  const oracle::Comparison c = oracle::compareExact(a, e, two);
+  if (c.equal) return {Outcome::Pass};
+  return {Outcome::Mismatch, std::string(what) + "\n" + c.report};
+}
+
+Verdict layoutKnownAnswer(dut::Dut& d, const V2LayoutCase& c) {
+  const isa::Program p = gen::buildProgram(c);
+  const oracle::ElemMatrix a = gen::v2LayoutOperand(c);
+  // The bytes come from spec 3's Nz formula, not from the V2 oracle.
+  const isa::Bytes want = c.transpose ? oracle::encode(a.transpose(), oracle::Layout::Nz, c.dtype)
+                                      : oracle::encode(a, oracle::Layout::Nz, c.dtype);
+  oracle::Expected e;
+  isa::Bytes region = p.segments[1].bytes;
+  std::copy(want.begin(), want.end(), region.begin());
+  isa::Bytes written(region.size(), 0);
+  std::fill_n(written.begin(), want.size(), 1);
+  e.regions = {std::move(region)};
+  e.written = {std::move(written)};
+  e.formats = {{c.dtype, false, 0, 512}};
+  return checkExpected(d, p, e);
+}
+
+std::vector<std::string> illegalTags(const IllegalV2Case& c) {
+  return {"illegal:" + std::string(isa::nameOf(c.expected))};
+}
+
+}  // namespace
+
+Family load2dV2Family(isa::ProfileId profile) {
+  Family f;
+  f.name = "load2d_v2";
+  f.openPoints = {"OPEN-10"};
+  if (profile != isa::ProfileId::Ascend950)
+    f.unsupported = notOnProfile(profile, "LoadData2DParamsV2");
+  const isa::ProfileId gp = isa::ProfileId::Ascend950;
+  f.properties.push_back(std::make_unique<TypedProperty<V2Case>>(
+      "MatchesOracle",
+      "the destination equals the source rectangle (or its transpose) cut into Nz tiles at "
+      "dst_stride, canaries untouched",
+      gen::v2Boundaries(gp), gen::legalV2(gp), 500,
+      [](dut::Dut& d, const V2Case& c) { return checkAgainstOracle(d, gen::buildProgram(c)); },
+      [](const V2Case& c) { return gen::tagsOf(c); }));
+  f.properties.push_back(std::make_unique<TypedProperty<IllegalV2Case>>(
+      "RejectsIllegal",
+      "the square-block step rules, widths, dtypes, alignment and capacity are enforced",
+      std::vector<IllegalV2Case>{}, gen::illegalV2(gp, false), 150,
+      [](dut::Dut& d, const IllegalV2Case& c) {
+        return checkRejected(d, gen::buildProgram(c), c.expected);
+      },
+      illegalTags));
+  f.properties.push_back(std::make_unique<TypedProperty<V2LayoutCase>>(
+      "LayoutKnownAnswer",
+      "a whole Nz matrix loads as Nz (dst_stride M1), transposed as Nz of A^T (dst_stride K/16)",
+      std::vector<V2LayoutCase>{}, gen::v2Layout(gp), 150, layoutKnownAnswer,
+      [](const V2LayoutCase& c) {
+        return std::vector<std::string>{"dtype:" + std::string(isa::nameOf(c.dtype)),
+                                        c.transpose ? "transpose" : "plain"};
+      }));
+  return f;
+}
+
+Family load2dBitModeFamily(isa::ProfileId profile) {
+  Family f;
+  f.name = "load2d_bitmode";
+  f.openPoints = {"OPEN-10"};
+  if (profile != isa::ProfileId::Ascend950)
+    f.unsupported = notOnProfile(profile, "Load2DBitModeParam");
+  const isa::ProfileId gp = isa::ProfileId::Ascend950;
+  f.properties.push_back(std::make_unique<TypedProperty<V2Case>>(
+      "MatchesOracle", "a load through the two words does what spec 5's bit table says",
+      gen::v2Boundaries(gp, true), gen::legalV2(gp, true), 400,
+      [](dut::Dut& d, const V2Case& c) {
+        return checkAgainstOracle(d, gen::buildBitModeProgram(c));
+      },
+      [](const V2Case& c) { return gen::tagsOf(c); }));
+  f.properties.push_back(std::make_unique<TypedProperty<V2Case>>(
+      "EqualsV2", "the bit-mode load equals the V2 load it was built from", std::vector<V2Case>{},
+      gen::legalV2(gp, true), 150,
+      [](dut::Dut& d, const V2Case& c) {
+        return sameResult(d, gen::buildProgram(c), gen::buildBitModeProgram(c),
+                          "bit mode (observed) differs from V2 (shown as expected):");
+      },
+      [](const V2Case& c) { return gen::tagsOf(c); }));
+  f.properties.push_back(std::make_unique<TypedProperty<WideV2Case>>(
+      "WideFieldsTruncated",
+      "words built from a V2 struct with over-wide fields load what the truncated struct loads",
+      std::vector<WideV2Case>{}, gen::wideV2(gp), 100,
+      [](dut::Dut& d, const WideV2Case& w) {
+        isa::Program bits = gen::buildProgram(w.legal);
+        bits.instructions = {isa::LoadBitMode{w.legal.load.path, w.legal.load.dtype,
+                                              w.legal.load.srcAddr, w.legal.load.dstAddr,
+                                              isa::Load2DBitModeParam(w.wide)}};
+        return sameResult(d, gen::buildProgram(w.legal), bits,
+                          "words from the wide struct (observed) differ from the V2 load:");
+      },
+      [](const WideV2Case&) { return std::vector<std::string>{"wide_fields"}; }));
+  f.properties.push_back(std::make_unique<TypedProperty<IllegalV2Case>>(
+      "RejectsIllegal", "step rules, unused bits, dtypes, paths, alignment and capacity enforced",
+      std::vector<IllegalV2Case>{}, gen::illegalV2(gp, true), 150,
+      [](dut::Dut& d, const IllegalV2Case& c) {
+        return checkRejected(d, gen::buildProgram(c), c.expected);
+      },
+      illegalTags));
+  return f;
+}
+
+}  // namespace cubecheck::conf
