@@ -265,7 +265,9 @@ int main(int argc, char** argv) {
   bool list = false;
   CLI::App* mutantsCmd = app.add_subcommand(
       "mutants", "run the suite against each deliberately broken reference; all must be killed");
-  mutantsCmd->add_option("--level", common.level, "smoke | full")->capture_default_str();
+  mutantsCmd->add_option("--level", common.level, "smoke (default) | full");
+  // A mutant should die within seconds: the mutant run defaults to smoke, certify to full.
+  mutantsCmd->preparse_callback([&common](std::size_t) { common.level = "smoke"; });
   mutantsCmd->add_option("--seed", common.seedText, "run seed; random and printed when omitted");
   mutantsCmd->add_flag("--list", list, "list the mutants and exit");
   std::string mutantsReportDir;
@@ -306,7 +308,6 @@ int main(int argc, char** argv) {
       if (caseIndex >= 0) o.caseIndex = static_cast<std::size_t>(caseIndex);
       return runCertify(dutSpec, o, reportDir, quiet, timeoutMs);
     }
-    if (common.level == "full" && !mutantsCmd->count("--level")) o.level = conf::Level::Smoke;
     if (!list) std::cerr << "cubecheck: seed " << o.seed << '\n';
     return runMutants(o, list, mutantsReportDir);
   } catch (const std::exception& e) {
