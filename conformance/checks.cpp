@@ -109,6 +109,36 @@ Verdict checkAgainstOracle(dut::Dut& dut, const isa::Program& program, bool stra
   return checkExpected(dut, program, oracle::expect(program), strayOnly);
 }
 
+VectorCase oracleVector(isa::Program program) {
+  oracle::Expected e = oracle::expect(program);
+  VectorCase v;
+  v.program = std::move(program);
+  if (e.uncertified) {
+    v.uncertified = e.uncertified;
+  } else {
+    v.expected = std::move(e);
+  }
+  return v;
+}
+
+VectorCase rejectionVector(isa::Program program, isa::ViolationCode code) {
+  VectorCase v;
+  v.program = std::move(program);
+  v.rejection = code;
+  return v;
+}
+
+VectorCase expectationVector(isa::Program program, oracle::Expected expected) {
+  VectorCase v;
+  v.program = std::move(program);
+  if (expected.uncertified) {
+    v.uncertified = expected.uncertified;
+  } else {
+    v.expected = std::move(expected);
+  }
+  return v;
+}
+
 Verdict checkRejected(dut::Dut& dut, const isa::Program& program, isa::ViolationCode expected) {
   if (auto broken = dut.broken()) return {Outcome::AdapterError, *broken};
   if (!dut.capabilities().rejectsIllegal) {

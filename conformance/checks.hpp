@@ -5,6 +5,7 @@
 #include <string>
 
 #include "conformance/outcome.hpp"
+#include "conformance/vector_case.hpp"
 #include "dut_adapters/dut.hpp"
 #include "isa/program.hpp"
 #include "isa/violation.hpp"
@@ -30,6 +31,16 @@ Verdict checkExpected(dut::Dut& dut, const isa::Program& program, const oracle::
 
 /// The oracle's expectation for the program, then checkExpected.
 Verdict checkAgainstOracle(dut::Dut& dut, const isa::Program& program, bool strayOnly = false);
+
+/// The vector of a legal program whose expectation the oracle derives (or NotSupported where it
+/// rests on an uncertified open point).
+VectorCase oracleVector(isa::Program program);
+
+/// The vector of a program that must be rejected for `code`.
+VectorCase rejectionVector(isa::Program program, isa::ViolationCode code);
+
+/// The vector of a program with an expectation computed elsewhere (layouts, logical operands).
+VectorCase expectationVector(isa::Program program, oracle::Expected expected);
 
 /// An illegal program must be rejected, for the expected reason, and nothing run.
 Verdict checkRejected(dut::Dut& dut, const isa::Program& program, isa::ViolationCode expected);

@@ -102,11 +102,11 @@ Family load2dFamily(isa::ProfileId profile) {
   if (profile == isa::ProfileId::Ascend950) f.openPoints.push_back("OPEN-9");
   auto add = [&](auto property) { f.properties.push_back(std::move(property)); };
 
-  add(std::make_unique<TypedProperty<Load2DCase>>(
+  add(TypedProperty<Load2DCase>::fromVector(
       "MatchesOracle",
       "the destination equals the oracle's gather of fractal tiles, canary margins untouched",
       gen::load2DBoundaries(profile), gen::legalLoad2D(profile), 600,
-      [](dut::Dut& d, const Load2DCase& c) { return checkAgainstOracle(d, gen::buildProgram(c)); },
+      [](const Load2DCase& c) { return oracleVector(gen::buildProgram(c)); },
       [](const Load2DCase& c) { return gen::tagsOf(c); }));
 
   add(std::make_unique<TypedProperty<Load2DCase>>(
@@ -118,12 +118,12 @@ Family load2dFamily(isa::ProfileId profile) {
       },
       [](const Load2DCase& c) { return gen::tagsOf(c); }));
 
-  add(std::make_unique<TypedProperty<IllegalLoad2DCase>>(
+  add(TypedProperty<IllegalLoad2DCase>::fromVector(
       "RejectsIllegal",
       "a program breaking one documented rule is rejected for that rule and not executed",
       std::vector<IllegalLoad2DCase>{}, gen::illegalLoad2D(profile), 200,
-      [](dut::Dut& d, const IllegalLoad2DCase& c) {
-        return checkRejected(d, gen::buildProgram(c.c), c.expected);
+      [](const IllegalLoad2DCase& c) {
+        return rejectionVector(gen::buildProgram(c.c), c.expected);
       },
       [](const IllegalLoad2DCase& c) {
         return std::vector<std::string>{"illegal:" + std::string(isa::nameOf(c.expected))};
@@ -141,13 +141,14 @@ Family load2dFamily(isa::ProfileId profile) {
                                         "dtype:" + std::string(isa::nameOf(c.dtype))};
       }));
 
-  add(std::make_unique<TypedProperty<LayoutCase>>(
+  add(TypedProperty<LayoutCase>::fromVector(
       "LayoutKnownAnswer",
       "spec 4's recipes turn Nz operands into the Zz / Zn layouts spec 3's formulas give",
       std::vector<LayoutCase>{}, gen::layoutLoad2D(profile), 150,
-      [](dut::Dut& d, const LayoutCase& c) {
-        const isa::Program p = gen::buildLayoutProgram(c);
-        return checkExpected(d, p, layoutExpectation(c, p));
+      [](const LayoutCase& c) {
+        isa::Program p = gen::buildLayoutProgram(c);
+        oracle::Expected e = layoutExpectation(c, p);
+        return expectationVector(std::move(p), std::move(e));
       },
       layoutTags));
   return f;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "conformance/outcome.hpp"
+#include "conformance/vector_case.hpp"
 #include "dut_adapters/dut.hpp"
 
 namespace cubecheck::conf {
@@ -42,6 +43,11 @@ class Property {
   /// Runs case `index`; a Mismatch is shrunk for at most `shrinkBudget`.
   virtual CaseReport run(dut::Dut& dut, std::uint64_t seed, std::size_t index,
                          Clock::duration shrinkBudget) const = 0;
+  /// Case `index` as a vector (program and expectation), when the property compares against a
+  /// fixed expectation; nullopt for metamorphic properties, which compare two DUT runs.
+  virtual std::optional<VectorCase> vectorCase(std::uint64_t seed, std::size_t index) const = 0;
+  /// Case `index` printed, with the boundary it covers when it is a table entry.
+  virtual std::string caseText(std::uint64_t seed, std::size_t index) const = 0;
 };
 
 /// A property over plain values of type T (DESIGN habit 4): a table, a generator, a check.
@@ -50,6 +56,21 @@ class TypedProperty final : public Property {
  public:
   using Check = std::function<Verdict(dut::Dut&, const T&)>;
   using Tags = std::function<std::vector<std::string>(const T&)>;
+  using Vectorize = std::function<VectorCase(const T&)>;
+
+  /// A property that checks a fixed expectation: the same VectorCase is what golden vector files
+  /// store, so certify and vector replay share one check.
+  static std::unique_ptr<TypedProperty> fromVector(std::string name, std::string summary,
+                                                   std::vector<T> table, rc::Gen<T> gen,
+                                                   int randomCases, Vectorize vectorize,
+                                                   Tags tags) {
+    auto p = std::make_unique<TypedProperty>(
+        std::move(name), std::move(summary), std::move(table), std::move(gen), randomCases,
+        [vectorize](dut::Dut& d, const T& v) { return checkVector(d, vectorize(v)); },
+        std::move(tags));
+    p->vectorize_ = std::move(vectorize);
+    return p;
+  }
 
   TypedProperty(std::string name, std::string summary, std::vector<T> table, rc::Gen<T> gen,
                 int randomCases, Check check, Tags tags)
@@ -66,13 +87,21 @@ class TypedProperty final : public Property {
   std::size_t tableSize() const override { return table_.size(); }
   int randomCases() const override { return randomCases_; }
 
+  std::optional<VectorCase> vectorCase(std::uint64_t seed, std::size_t index) const override {
+    if (!vectorize_) return std::nullopt;
+    return vectorize_(valueAt(seed, index));
+  }
+
+  std::string caseText(std::uint64_t seed, std::size_t index) const override {
+    std::ostringstream os;
+    os << valueAt(seed, index);
+    return os.str();
+  }
+
   CaseReport run(dut::Dut& dut, std::uint64_t seed, std::size_t index,
                  Clock::duration shrinkBudget) const override {
     if (index < table_.size()) return report(table_[index], check_(dut, table_[index]), 0);
-    const std::uint64_t k = index - table_.size();
-    // Sizes sweep 0..100 as RapidCheck's own runner does, so small cases come early.
-    rc::Shrinkable<T> current =
-        gen_(rc::Random(caseSeed(seed, name_, k)), static_cast<int>(k % 101));
+    rc::Shrinkable<T> current = drawn(seed, index);
     Verdict verdict = check_(dut, current.value());
     int steps = 0;
     if (verdict.outcome == Outcome::Mismatch) {
@@ -98,6 +127,16 @@ class TypedProperty final : public Property {
   }
 
  private:
+  /// Case `index` past the table: drawn from the case seed, sizes sweeping 0..100 as RapidCheck's
+  /// own runner does, so small cases come early.
+  rc::Shrinkable<T> drawn(std::uint64_t seed, std::size_t index) const {
+    const std::uint64_t k = index - table_.size();
+    return gen_(rc::Random(caseSeed(seed, name_, k)), static_cast<int>(k % 101));
+  }
+  T valueAt(std::uint64_t seed, std::size_t index) const {
+    return index < table_.size() ? table_[index] : drawn(seed, index).value();
+  }
+
   CaseReport report(const T& value, Verdict verdict, int steps) const {
     std::ostringstream os;
     os << value;
@@ -111,6 +150,7 @@ class TypedProperty final : public Property {
   int randomCases_;
   Check check_;
   Tags tags_;
+  Vectorize vectorize_;
 };
 
 /// An instruction family: its properties on one profile, and the open points its verdict rests on.

@@ -32,8 +32,8 @@ Verdict sameResult(dut::Dut& d, const isa::Program& a, const isa::Program& b, co
   return {Outcome::Mismatch, std::string(what) + "\n" + c.report};
 }
 
-Verdict layoutKnownAnswer(dut::Dut& d, const V2LayoutCase& c) {
-  const isa::Program p = gen::buildProgram(c);
+VectorCase layoutVector(const V2LayoutCase& c) {
+  isa::Program p = gen::buildProgram(c);
   const oracle::ElemMatrix a = gen::v2LayoutOperand(c);
   // The bytes come from spec 3's Nz formula, not from the V2 oracle.
   const isa::Bytes want = c.transpose ? oracle::encode(a.transpose(), oracle::Layout::Nz, c.dtype)
@@ -46,7 +46,7 @@ Verdict layoutKnownAnswer(dut::Dut& d, const V2LayoutCase& c) {
   e.regions = {std::move(region)};
   e.written = {std::move(written)};
   e.formats = {{c.dtype, false, 0, 512}};
-  return checkExpected(d, p, e);
+  return expectationVector(std::move(p), std::move(e));
 }
 
 std::vector<std::string> illegalTags(const IllegalV2Case& c) {
@@ -62,26 +62,23 @@ Family load2dV2Family(isa::ProfileId profile) {
   if (profile != isa::ProfileId::Ascend950)
     f.unsupported = notOnProfile(profile, "LoadData2DParamsV2");
   const isa::ProfileId gp = isa::ProfileId::Ascend950;
-  f.properties.push_back(std::make_unique<TypedProperty<V2Case>>(
+  f.properties.push_back(TypedProperty<V2Case>::fromVector(
       "MatchesOracle",
       "the destination equals the source rectangle (or its transpose) cut into Nz tiles at "
       "dst_stride, canaries untouched",
       gen::v2Boundaries(gp), gen::legalV2(gp), 500,
-      [](dut::Dut& d, const V2Case& c) { return checkAgainstOracle(d, gen::buildProgram(c)); },
+      [](const V2Case& c) { return oracleVector(gen::buildProgram(c)); },
       [](const V2Case& c) { return gen::tagsOf(c); }));
-  f.properties.push_back(std::make_unique<TypedProperty<IllegalV2Case>>(
+  f.properties.push_back(TypedProperty<IllegalV2Case>::fromVector(
       "RejectsIllegal",
       "the square-block step rules, widths, dtypes, alignment and capacity are enforced",
       std::vector<IllegalV2Case>{}, gen::illegalV2(gp, false), 150,
-      [](dut::Dut& d, const IllegalV2Case& c) {
-        return checkRejected(d, gen::buildProgram(c), c.expected);
-      },
+      [](const IllegalV2Case& c) { return rejectionVector(gen::buildProgram(c), c.expected); },
       illegalTags));
-  f.properties.push_back(std::make_unique<TypedProperty<V2LayoutCase>>(
+  f.properties.push_back(TypedProperty<V2LayoutCase>::fromVector(
       "LayoutKnownAnswer",
       "a whole Nz matrix loads as Nz (dst_stride M1), transposed as Nz of A^T (dst_stride K/16)",
-      std::vector<V2LayoutCase>{}, gen::v2Layout(gp), 150, layoutKnownAnswer,
-      [](const V2LayoutCase& c) {
+      std::vector<V2LayoutCase>{}, gen::v2Layout(gp), 150, layoutVector, [](const V2LayoutCase& c) {
         return std::vector<std::string>{"dtype:" + std::string(isa::nameOf(c.dtype)),
                                         c.transpose ? "transpose" : "plain"};
       }));
@@ -95,12 +92,10 @@ Family load2dBitModeFamily(isa::ProfileId profile) {
   if (profile != isa::ProfileId::Ascend950)
     f.unsupported = notOnProfile(profile, "Load2DBitModeParam");
   const isa::ProfileId gp = isa::ProfileId::Ascend950;
-  f.properties.push_back(std::make_unique<TypedProperty<V2Case>>(
+  f.properties.push_back(TypedProperty<V2Case>::fromVector(
       "MatchesOracle", "a load through the two words does what spec 5's bit table says",
       gen::v2Boundaries(gp, true), gen::legalV2(gp, true), 400,
-      [](dut::Dut& d, const V2Case& c) {
-        return checkAgainstOracle(d, gen::buildBitModeProgram(c));
-      },
+      [](const V2Case& c) { return oracleVector(gen::buildBitModeProgram(c)); },
       [](const V2Case& c) { return gen::tagsOf(c); }));
   f.properties.push_back(std::make_unique<TypedProperty<V2Case>>(
       "EqualsV2", "the bit-mode load equals the V2 load it was built from", std::vector<V2Case>{},
@@ -123,12 +118,10 @@ Family load2dBitModeFamily(isa::ProfileId profile) {
                           "words from the wide struct (observed) differ from the V2 load:");
       },
       [](const WideV2Case&) { return std::vector<std::string>{"wide_fields"}; }));
-  f.properties.push_back(std::make_unique<TypedProperty<IllegalV2Case>>(
+  f.properties.push_back(TypedProperty<IllegalV2Case>::fromVector(
       "RejectsIllegal", "step rules, unused bits, dtypes, paths, alignment and capacity enforced",
       std::vector<IllegalV2Case>{}, gen::illegalV2(gp, true), 150,
-      [](dut::Dut& d, const IllegalV2Case& c) {
-        return checkRejected(d, gen::buildProgram(c), c.expected);
-      },
+      [](const IllegalV2Case& c) { return rejectionVector(gen::buildProgram(c), c.expected); },
       illegalTags));
   return f;
 }

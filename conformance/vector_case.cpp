@@ -1,0 +1,22 @@
+#include "conformance/vector_case.hpp"
+
+#include "conformance/checks.hpp"
+
+namespace cubecheck::conf {
+
+Verdict checkVector(dut::Dut& dut, const VectorCase& c) {
+  if (c.uncertified) return {Outcome::NotSupported, *c.uncertified};
+  if (c.rejection) return checkRejected(dut, c.program, *c.rejection);
+  if (c.expected) return checkExpected(dut, c.program, *c.expected);
+  isa::Observed observed;
+  if (auto v = runLegal(dut, c.program, observed)) return *v;
+  std::string firstReport;
+  for (const auto& [name, e] : c.alternatives) {
+    const oracle::Comparison cmp = oracle::compareExact(c.program, e, observed);
+    if (cmp.equal) return {Outcome::Pass, {}, name};
+    if (firstReport.empty()) firstReport = cmp.report;
+  }
+  return {Outcome::Mismatch, "matches none of the readings; against the first:\n" + firstReport};
+}
+
+}  // namespace cubecheck::conf

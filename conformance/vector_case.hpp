@@ -1,0 +1,33 @@
+// A checkable case as data: a program and what must come of it. Properties that compare a DUT
+// against a fixed expectation produce these; golden vector files store them; both check them
+// with the same code.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "conformance/outcome.hpp"
+#include "dut_adapters/dut.hpp"
+#include "isa/program.hpp"
+#include "isa/violation.hpp"
+#include "oracle/expected.hpp"
+
+namespace cubecheck::conf {
+
+struct VectorCase {
+  isa::Program program;
+  /// What the observed regions must hold (Exact, with don't-care masks). Unset for rejections.
+  std::optional<oracle::Expected> expected;
+  /// The program breaks this rule and must be rejected.
+  std::optional<isa::ViolationCode> rejection;
+  /// An interpretation probe: any of these passes, and the note names which (`expected` unset).
+  std::vector<std::pair<std::string, oracle::Expected>> alternatives;
+  /// Depends on an open point that is not certified: NotSupported, never run.
+  std::optional<std::string> uncertified;
+};
+
+/// The verdict of one vector case against a DUT.
+Verdict checkVector(dut::Dut& dut, const VectorCase& c);
+
+}  // namespace cubecheck::conf
