@@ -10,6 +10,7 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <random>
 
@@ -19,6 +20,7 @@
 #include "conformance/runner.hpp"
 #include "dut_adapters/registry.hpp"
 #include "generators/sparse_check.hpp"
+#include "vectors/vectors.hpp"
 
 namespace {
 
@@ -76,7 +78,7 @@ bool resolve(const CommonOptions& c, conf::RunOptions& o, std::string& error) {
 }
 
 int runCertify(const std::string& dutSpec, conf::RunOptions o, const std::string& reportDir,
-               bool quiet, long long timeoutMs) {
+               bool quiet, long long timeoutMs, const std::string& regressionDir) {
   std::unique_ptr<dut::Dut> dut;
   try {
     dut = dut::makeDut(dutSpec, std::chrono::milliseconds(timeoutMs));
@@ -96,6 +98,26 @@ int runCertify(const std::string& dutSpec, conf::RunOptions o, const std::string
   }
   o.dutSpec = dutSpec;
   o.progress = progressPrinter(quiet);
+  // Each failing case goes into the regression corpus as soon as it is found: the file is
+  // rewritten whole (temporary name, then rename), so a killed run leaves a readable corpus.
+  std::map<std::string, std::vector<vec::Row>> corpus;
+  if (!regressionDir.empty()) {
+    o.onFailure = [&corpus, &regressionDir, &o](const std::string& family, const conf::Failure& f) {
+      if (!f.vector) return;
+      const std::string profile(isa::profile(o.profile).name);
+      vec::Row row{
+          vec::caseIdOf(family, profile, f.vector->program),        family,   profile, f.property,
+          "regression: " + f.detail.substr(0, f.detail.find('\n')), *f.vector};
+      auto& rows = corpus[family];
+      for (const vec::Row& r : rows) {
+        if (r.caseId == row.caseId) return;
+      }
+      rows.push_back(std::move(row));
+      vec::writeFile(regressionDir, family, profile, rows,
+                     "regression corpus of cubecheck certify --dut '" + o.dutSpec + "' --seed " +
+                         std::to_string(o.seed));
+    };
+  }
   if (!quiet) std::cerr << "cubecheck: seed " << o.seed << '\n';
   const conf::CertifyResult r = conf::certify(*dut, o);
   if (o.progress && isatty(STDERR_FILENO)) std::cerr << '\r' << std::string(79, ' ') << '\r';
@@ -216,6 +238,70 @@ int runSparseCheck(const std::string& bPath, const std::string& densePath,
   }
 }
 
+/// Replays vector rows against a DUT; reports as certify does, one "family" per file.
+int replayVectors(dut::Dut& dut, const std::string& dutSpec,
+                  const std::vector<std::filesystem::path>& files, const std::string& caseFilter,
+                  const std::string& reportDir, const std::string& reproducePrefix) {
+  conf::CertifyResult r;
+  r.command =
+      reproducePrefix.find("verify") != std::string::npos ? "vectors verify" : "vectors check";
+  r.dutSpec = dutSpec;
+  r.capabilities = dut.capabilities();
+  r.level = conf::Level::Full;
+  std::vector<std::string> fileErrors;
+  const auto start = std::chrono::steady_clock::now();
+  for (const auto& file : files) {
+    vec::ReadResult rr = vec::readFile(file);
+    fileErrors.insert(fileErrors.end(), rr.errors.begin(), rr.errors.end());
+    conf::FamilyResult fr;
+    fr.name = file.filename().string();
+    for (const vec::Row& row : rr.rows) {
+      if (!caseFilter.empty() && row.caseId != caseFilter) continue;
+      if (auto p = isa::parseProfile(row.profile)) r.profile = *p;
+      const conf::Verdict v = conf::checkVector(dut, row.c);
+      auto prop =
+          std::find_if(fr.properties.begin(), fr.properties.end(),
+                       [&](const conf::PropertyResult& p) { return p.name == row.property; });
+      if (prop == fr.properties.end()) {
+        fr.properties.push_back({row.property, "", {}, 0});
+        prop = fr.properties.end() - 1;
+      }
+      const auto o = static_cast<std::size_t>(v.outcome);
+      prop->counts.byOutcome[o] += 1;
+      fr.counts.byOutcome[o] += 1;
+      if (v.outcome == conf::Outcome::NotSupported) fr.notSupportedReasons[v.detail] += 1;
+      if (!v.note.empty()) fr.probes[row.property + ": " + v.note] += 1;
+      if (v.outcome == conf::Outcome::Mismatch || v.outcome == conf::Outcome::AdapterError ||
+          v.outcome == conf::Outcome::Timeout) {
+        if (fr.failures.size() < 50) {
+          fr.failures.push_back(
+              {row.property, 0, v.outcome, "case " + row.caseId + ": " + row.why, v.detail,
+               reproducePrefix + " " + file.string() + " --case " + row.caseId, 0, std::nullopt});
+        } else {
+          ++fr.failuresDropped;
+        }
+      }
+    }
+    r.families.push_back(std::move(fr));
+  }
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  conf::printReport(std::cout, r);
+  for (const std::string& e : fileErrors) std::cout << "FILE ERROR " << e << '\n';
+  if (!fileErrors.empty())
+    std::cout << fileErrors.size() << " file error(s); the other rows were run\n";
+  if (!reportDir.empty()) {
+    conf::writeReports(reportDir, r);
+    std::cout << "reports: " << reportDir << "/report.json, " << reportDir << "/junit.xml\n";
+  }
+  return r.conformant() && fileErrors.empty() ? kExitConformant : kExitNonconformant;
+}
+
+std::vector<std::filesystem::path> filesOf(const std::string& dir,
+                                           const std::vector<std::string>& files) {
+  if (!files.empty()) return {files.begin(), files.end()};
+  return vec::vectorFiles(dir);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -261,6 +347,10 @@ int main(int argc, char** argv) {
   certify->add_option("--shrink-ms", shrinkMs, "time cap for shrinking one failure, ms")
       ->capture_default_str();
   certify->add_flag("--quiet", quiet, "no progress lines on stderr");
+  std::string regressionDir;
+  certify->add_option("--regression-dir", regressionDir,
+                      "write every failing case as a vector row here, as it is found "
+                      "('cubecheck vectors check --dir DIR' replays them)");
 
   bool list = false;
   CLI::App* mutantsCmd = app.add_subcommand(
@@ -286,6 +376,38 @@ int main(int argc, char** argv) {
                           "indices of the dense B: .csv of 0..3, or .bin packed four per byte, "
                           "index j in bits 2j+1:2j, in dense row-major order");
 
+  CLI::App* vectors =
+      app.add_subcommand("vectors", "golden vector files: regen, check, export, verify");
+  vectors->require_subcommand(1);
+  std::string vecDir = "vectors/golden", vecOut, resultsFile, caseId;
+  std::vector<std::string> vecFiles;
+  int randomPerProperty = 3;
+  std::string vecSeed = "1";
+  CLI::App* regen = vectors->add_subcommand(
+      "regen", "write the vector files: same version and arguments, same bytes on any machine");
+  regen->add_option("--out", vecOut, "output directory (default: vectors/golden)");
+  regen->add_option("--seed", vecSeed, "seed of the random sample")->capture_default_str();
+  regen->add_option("--random", randomPerProperty, "random cases per property")
+      ->capture_default_str();
+  CLI::App* check = vectors->add_subcommand("check", "replay vector files against a DUT");
+  check->add_option("--dut", dutSpec, "DUT spec, as for certify")->capture_default_str();
+  check->add_option("--dir", vecDir, "directory of vector files")->capture_default_str();
+  check->add_option("files", vecFiles, "vector files (default: every .csv of --dir)");
+  check->add_option("--case", caseId, "only the case with this case_id");
+  check->add_option("--report-dir", reportDir, "report.json and junit.xml here; '' for none")
+      ->capture_default_str();
+  check->add_option("--timeout-ms", timeoutMs, "per-program limit for exec: DUTs");
+  CLI::App* exportCmd = vectors->add_subcommand(
+      "export", "write the inputs a board harness needs (programs without expectations)");
+  exportCmd->add_option("--dir", vecDir, "directory of vector files")->capture_default_str();
+  exportCmd->add_option("--out", vecOut, "output directory")->required();
+  CLI::App* verify = vectors->add_subcommand(
+      "verify", "compare results a board harness wrote back (case_id,status,observed)");
+  verify->add_option("--dir", vecDir, "directory of vector files")->capture_default_str();
+  verify->add_option("--results", resultsFile, "the harness's results CSV")->required();
+  verify->add_option("--report-dir", reportDir, "report.json and junit.xml here; '' for none")
+      ->capture_default_str();
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -302,11 +424,73 @@ int main(int argc, char** argv) {
     }
     o.shrinkBudget = std::chrono::milliseconds(shrinkMs);
     if (*sparseCheck) return runSparseCheck(bPath, densePath, indexPath, shapeText);
+    if (*regen) {
+      std::uint64_t seed = 0;
+      try {
+        seed = std::stoull(vecSeed, nullptr, 0);
+      } catch (const std::exception&) {
+        std::cerr << "cubecheck vectors regen: --seed '" << vecSeed << "' is not a number\n";
+        return kExitUsage;
+      }
+      const std::string out = vecOut.empty() ? "vectors/golden" : vecOut;
+      const std::string provenance = "generator cubecheck 0.1.0; arguments: vectors regen --seed " +
+                                     vecSeed + " --random " + std::to_string(randomPerProperty);
+      std::size_t rows = 0;
+      for (const vec::Generated& g : vec::generate(seed, randomPerProperty)) {
+        const auto file = vec::writeFile(out, g.family, g.profile, g.rows, provenance);
+        std::cout << file.string() << ": " << g.rows.size() << " cases\n";
+        rows += g.rows.size();
+      }
+      std::cout << rows << " cases written\n";
+      return kExitConformant;
+    }
+    if (*check) {
+      std::unique_ptr<dut::Dut> d;
+      try {
+        d = dut::makeDut(dutSpec, std::chrono::milliseconds(timeoutMs));
+      } catch (const std::invalid_argument& e) {
+        std::cerr << "cubecheck vectors check: " << e.what() << '\n';
+        return kExitUsage;
+      }
+      const auto files = filesOf(vecDir, vecFiles);
+      if (files.empty()) {
+        std::cerr << "cubecheck vectors check: no vector files in " << vecDir << '\n';
+        return kExitUsage;
+      }
+      return replayVectors(*d, dutSpec, files, caseId, reportDir,
+                           "cubecheck vectors check --dut '" + dutSpec + "'");
+    }
+    if (*exportCmd) {
+      for (const auto& file : vec::vectorFiles(vecDir)) {
+        vec::ReadResult rr = vec::readFile(file);
+        for (const auto& e : rr.errors) std::cerr << "FILE ERROR " << e << '\n';
+        if (rr.rows.empty()) continue;
+        const auto out = vec::writeFile(vecOut, rr.rows[0].family, rr.rows[0].profile, rr.rows,
+                                        "export of " + file.filename().string(), true);
+        std::cout << out.string() << ": " << rr.rows.size() << " programs\n";
+      }
+      return kExitConformant;
+    }
+    if (*verify) {
+      const auto files = vec::vectorFiles(vecDir);
+      std::map<std::string, std::vector<std::uint64_t>> sizes;
+      for (const auto& file : files) {
+        for (const vec::Row& row : vec::readFile(file).rows) {
+          for (const auto& reg : row.c.program.observe) sizes[row.caseId].push_back(reg.size);
+        }
+      }
+      vec::ResultsRead results = vec::readResults(resultsFile, sizes);
+      for (const auto& e : results.errors) std::cout << "RESULTS ERROR " << e << '\n';
+      vec::RecordedDut d(std::move(results.byCase), resultsFile);
+      const int rc = replayVectors(d, "recorded:" + resultsFile, files, "", reportDir,
+                                   "cubecheck vectors verify --results '" + resultsFile + "'");
+      return results.errors.empty() ? rc : kExitNonconformant;
+    }
     if (*certify) {
       o.families = families;
       if (!property.empty()) o.property = property;
       if (caseIndex >= 0) o.caseIndex = static_cast<std::size_t>(caseIndex);
-      return runCertify(dutSpec, o, reportDir, quiet, timeoutMs);
+      return runCertify(dutSpec, o, reportDir, quiet, timeoutMs, regressionDir);
     }
     if (!list) std::cerr << "cubecheck: seed " << o.seed << '\n';
     return runMutants(o, list, mutantsReportDir);

@@ -1,11 +1,6 @@
 #include "cli/matrix_io.hpp"
 
-#define CSV_IO_NO_THREAD
-// The library's error type truncates long file names with strncpy, on purpose.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wstringop-truncation"
-#include <libfccp/csv.h>
-#pragma GCC diagnostic pop
+#include "vectors/fccp.hpp"
 
 #include <fstream>
 #include <iterator>

@@ -25,6 +25,9 @@ struct CaseReport {
   std::string caseText;  ///< the case (after shrinking, for a Mismatch) as a printable value
   std::vector<std::string> tags;
   int shrinkSteps = 0;
+  /// The (shrunk) case as a vector, for properties with a fixed expectation: what a regression
+  /// corpus stores.
+  std::optional<VectorCase> vector;
 };
 
 /// A deterministic seed for case `index` of property `name` in a run seeded `seed`: the same on
@@ -140,7 +143,12 @@ class TypedProperty final : public Property {
   CaseReport report(const T& value, Verdict verdict, int steps) const {
     std::ostringstream os;
     os << value;
-    return CaseReport{std::move(verdict), os.str(), tags_(value), steps};
+    CaseReport r{std::move(verdict), os.str(), tags_(value), steps, std::nullopt};
+    if (vectorize_ && r.verdict.outcome != Outcome::Pass &&
+        r.verdict.outcome != Outcome::NotSupported) {
+      r.vector = vectorize_(value);
+    }
+    return r;
   }
 
   std::string name_;

@@ -58,9 +58,9 @@ nlohmann::ordered_json countsJson(const Counts& c) {
   return j;
 }
 
-std::string row(std::string_view a, std::string_view b, const Counts& c) {
+std::string row(std::string_view a, std::string_view b, const Counts& c, int width) {
   std::ostringstream os;
-  os << "  " << std::left << std::setw(16) << a << std::setw(22) << b << std::right;
+  os << "  " << std::left << std::setw(width) << a << std::setw(22) << b << std::right;
   os << std::setw(8) << c.total();
   for (Outcome o : kOutcomes) os << std::setw(9) << c.of(o);
   return os.str();
@@ -69,24 +69,34 @@ std::string row(std::string_view a, std::string_view b, const Counts& c) {
 }  // namespace
 
 void printReport(std::ostream& os, const CertifyResult& r) {
-  os << "cubecheck certify: dut " << r.dutSpec << " (" << r.capabilities.name << ", "
-     << r.capabilities.version << "), profile " << isa::profile(r.profile).name << ", level "
-     << nameOf(r.level) << ", seed " << r.seed << "\n\n";
-  os << "  " << std::left << std::setw(16) << "family" << std::setw(22) << "property" << std::right
-     << std::setw(8) << "cases" << std::setw(9) << "passed" << std::setw(9) << "failed"
-     << std::setw(9) << "n/supp" << std::setw(9) << "adapter" << std::setw(9) << "timeout" << '\n';
+  int width = 8;
+  for (const FamilyResult& f : r.families)
+    width = std::max(width, static_cast<int>(f.name.size()) + 2);
+  os << "cubecheck " << r.command << ": dut " << r.dutSpec << " (" << r.capabilities.name << ", "
+     << r.capabilities.version << ")";
+  if (r.command == "certify") {
+    os << ", profile " << isa::profile(r.profile).name << ", level " << nameOf(r.level) << ", seed "
+       << r.seed;
+  }
+  os << "\n\n";
+  os << "  " << std::left << std::setw(width) << (r.command == "certify" ? "family" : "file")
+     << std::setw(22) << "property" << std::right << std::setw(8) << "cases" << std::setw(9)
+     << "passed" << std::setw(9) << "failed" << std::setw(9) << "n/supp" << std::setw(9)
+     << "adapter" << std::setw(9) << "timeout" << '\n';
   for (const FamilyResult& f : r.families) {
-    for (const PropertyResult& p : f.properties) os << row(f.name, p.name, p.counts) << '\n';
-    os << row(f.name, "= " + f.verdict(), f.counts) << "\n\n";
+    for (const PropertyResult& p : f.properties) os << row(f.name, p.name, p.counts, width) << '\n';
+    os << row(f.name, "= " + f.verdict(), f.counts, width) << "\n\n";
   }
   for (const FamilyResult& f : r.families) {
-    os << f.name << " coverage (" << f.coverage.size() << " tags hit):";
-    int col = 0;
-    for (const auto& [tag, n] : f.coverage) {
-      os << (col++ % 4 == 0 ? "\n    " : "  ") << std::left << std::setw(30)
-         << (tag + " " + std::to_string(n)) << std::right;
+    if (!f.coverage.empty()) {
+      os << f.name << " coverage (" << f.coverage.size() << " tags hit):";
+      int col = 0;
+      for (const auto& [tag, n] : f.coverage) {
+        os << (col++ % 4 == 0 ? "\n    " : "  ") << std::left << std::setw(30)
+           << (tag + " " + std::to_string(n)) << std::right;
+      }
+      os << '\n';
     }
-    os << '\n';
     if (!f.openPoints.empty()) {
       os << f.name << " verdict rests on the default reading of:";
       for (const std::string& p : f.openPoints) os << ' ' << p;

@@ -105,7 +105,8 @@ CertifyResult certify(dut::Dut& dut, const RunOptions& o) {
         CaseReport cr =
             family->unsupported.empty()
                 ? prop->run(dut, o.seed, i, o.shrinkBudget)
-                : CaseReport{{Outcome::NotSupported, family->unsupported, {}}, {}, {}, 0};
+                : CaseReport{
+                      {Outcome::NotSupported, family->unsupported, {}}, {}, {}, 0, std::nullopt};
         const Outcome out = cr.verdict.outcome;
         pr.counts.byOutcome[static_cast<std::size_t>(out)] += 1;
         fr.counts.byOutcome[static_cast<std::size_t>(out)] += 1;
@@ -116,10 +117,17 @@ CertifyResult certify(dut::Dut& dut, const RunOptions& o) {
             out == Outcome::Mismatch || out == Outcome::AdapterError || out == Outcome::Timeout;
         if (failed && fr.casesToFirstFailure == 0) fr.casesToFirstFailure = fr.counts.total();
         if (failed) {
+          Failure failure{prop->name(),
+                          i,
+                          out,
+                          cr.caseText,
+                          cr.verdict.detail,
+                          reproduceCommand(o, fr.name, prop->name(), i),
+                          cr.shrinkSteps,
+                          std::move(cr.vector)};
+          if (o.onFailure) o.onFailure(fr.name, failure);
           if (fr.failures.size() < kKeptFailures) {
-            fr.failures.push_back(Failure{prop->name(), i, out, cr.caseText, cr.verdict.detail,
-                                          reproduceCommand(o, fr.name, prop->name(), i),
-                                          cr.shrinkSteps});
+            fr.failures.push_back(std::move(failure));
           } else {
             ++fr.failuresDropped;
           }

@@ -23,6 +23,17 @@ std::optional<Level> parseLevel(std::string_view s);
 /// Random cases per property at this level, from the property's smoke-level count.
 int casesAt(Level l, int smokeCases);
 
+struct Failure {
+  std::string property;
+  std::size_t caseIndex = 0;
+  Outcome outcome = Outcome::Mismatch;
+  std::string caseText;
+  std::string detail;
+  std::string reproduce;  ///< one command line that runs exactly this case again
+  int shrinkSteps = 0;
+  std::optional<VectorCase> vector;  ///< the case as a vector row, when it has one
+};
+
 struct RunOptions {
   isa::ProfileId profile = isa::ProfileId::A2;
   Level level = Level::Full;
@@ -36,16 +47,9 @@ struct RunOptions {
   std::string dutSpec = "reference";  ///< as typed, for reproduce commands
   /// Called about once a second on long runs (progress lines); may be empty.
   std::function<void(const std::string&)> progress;
-};
-
-struct Failure {
-  std::string property;
-  std::size_t caseIndex = 0;
-  Outcome outcome = Outcome::Mismatch;
-  std::string caseText;
-  std::string detail;
-  std::string reproduce;  ///< one command line that runs exactly this case again
-  int shrinkSteps = 0;
+  /// Called at once for every failing case (family name, the failure): how a regression corpus
+  /// is written while the run goes on.
+  std::function<void(const std::string&, const Failure&)> onFailure;
 };
 
 struct Counts {
@@ -78,6 +82,7 @@ struct FamilyResult {
 };
 
 struct CertifyResult {
+  std::string command = "certify";  ///< what produced it: certify, vectors check, vectors verify
   std::string dutSpec;
   dut::Capabilities capabilities;
   isa::ProfileId profile = isa::ProfileId::A2;

@@ -1,5 +1,7 @@
 #include "dut_adapters/wire.hpp"
 
+#include "isa/text.hpp"
+
 #include <algorithm>
 #include <sstream>
 #include <variant>
@@ -55,45 +57,7 @@ std::string encodeRequest(std::uint64_t seq, const isa::Program& p) {
     out.append(reinterpret_cast<const char*>(s.bytes.data()), s.bytes.size());
     out += "\n";
   }
-  for (const isa::Instruction& ins : p.instructions) {
-    std::ostringstream os;
-    std::visit(isa::Overloaded{
-                   [&](const isa::Load2D& l) {
-                     const auto& q = l.params;
-                     os << "load2d " << isa::nameOf(l.path) << ' ' << isa::nameOf(l.dtype) << ' '
-                        << l.srcAddr << ' ' << l.dstAddr << ' ' << q.startIndex << ' '
-                        << int{q.repeatTimes} << ' ' << q.srcStride << ' ' << int{q.sid} << ' '
-                        << q.dstGap << ' ' << int{q.ifTranspose} << ' ' << int{q.addrMode};
-                   },
-                   [&](const isa::LoadSparse& l) {
-                     const auto& q = l.params;
-                     os << "load_sparse " << isa::nameOf(l.dtype) << ' ' << l.srcAddr << ' '
-                        << l.idxAddr << ' ' << l.dstAddr << ' ' << q.startIndex << ' '
-                        << int{q.repeatTimes} << ' ' << q.srcStride << ' ' << int{q.sid} << ' '
-                        << q.dstGap << ' ' << int{q.ifTranspose} << ' ' << int{q.addrMode};
-                   },
-                   [&](const isa::LoadV2& l) {
-                     const auto& q = l.params;
-                     os << "load2d_v2 " << isa::nameOf(l.path) << ' ' << isa::nameOf(l.dtype) << ' '
-                        << l.srcAddr << ' ' << l.dstAddr << ' ' << q.mStartPosition << ' '
-                        << q.kStartPosition << ' ' << q.mStep << ' ' << q.kStep << ' '
-                        << q.srcStride << ' ' << q.dstStride << ' ' << int{q.ifTranspose} << ' '
-                        << int{q.sid};
-                   },
-                   [&](const isa::LoadBitMode& l) {
-                     os << "load2d_bitmode " << isa::nameOf(l.path) << ' ' << isa::nameOf(l.dtype)
-                        << ' ' << l.srcAddr << ' ' << l.dstAddr << ' ' << l.params.config0() << ' '
-                        << l.params.config1() << ' ' << int{l.params.ifTranspose()};
-                   },
-                   [&](const isa::MmadSparse& x) {
-                     os << "mmad_sparse " << isa::nameOf(x.dtype) << ' ' << x.cAddr << ' '
-                        << x.aAddr << ' ' << x.bAddr << ' ' << x.m << ' ' << x.k << ' ' << x.n
-                        << ' ' << int{x.unitFlag} << ' ' << int{x.cmatrixSource} << ' '
-                        << int{x.cmatrixInitVal};
-                   }},
-               ins);
-    out += os.str() + "\n";
-  }
+  for (const isa::Instruction& ins : p.instructions) out += isa::toText(ins) + "\n";
   for (const isa::Region& r : p.observe) {
     out += "observe " + std::string(isa::nameOf(r.memory)) + " " + std::to_string(r.addr) + " " +
            std::to_string(r.size) + "\n";

@@ -5,6 +5,7 @@ set -euo pipefail
 
 packages=(
   cmake ninja-build g++ clang-format   # toolchain and the style check
+  clang libclang-rt-14-dev             # libFuzzer for the vector-reader fuzz run
   libeigen3-dev                        # oracle matrices
   librapidcheck-dev                    # property-based generators
   libgtest-dev                         # test runner

@@ -1,0 +1,186 @@
+#include "isa/text.hpp"
+
+#include <charconv>
+#include <sstream>
+#include <vector>
+
+namespace cubecheck::isa {
+
+std::string toText(const Instruction& ins) {
+  std::ostringstream os;
+  std::visit(Overloaded{[&](const Load2D& l) {
+                          const auto& q = l.params;
+                          os << "load2d " << nameOf(l.path) << ' ' << nameOf(l.dtype) << ' '
+                             << l.srcAddr << ' ' << l.dstAddr << ' ' << q.startIndex << ' '
+                             << int{q.repeatTimes} << ' ' << q.srcStride << ' ' << int{q.sid} << ' '
+                             << q.dstGap << ' ' << int{q.ifTranspose} << ' ' << int{q.addrMode};
+                        },
+                        [&](const LoadSparse& l) {
+                          const auto& q = l.params;
+                          os << "load_sparse " << nameOf(l.dtype) << ' ' << l.srcAddr << ' '
+                             << l.idxAddr << ' ' << l.dstAddr << ' ' << q.startIndex << ' '
+                             << int{q.repeatTimes} << ' ' << q.srcStride << ' ' << int{q.sid} << ' '
+                             << q.dstGap << ' ' << int{q.ifTranspose} << ' ' << int{q.addrMode};
+                        },
+                        [&](const MmadSparse& x) {
+                          os << "mmad_sparse " << nameOf(x.dtype) << ' ' << x.cAddr << ' '
+                             << x.aAddr << ' ' << x.bAddr << ' ' << x.m << ' ' << x.k << ' ' << x.n
+                             << ' ' << int{x.unitFlag} << ' ' << int{x.cmatrixSource} << ' '
+                             << int{x.cmatrixInitVal};
+                        },
+                        [&](const LoadV2& l) {
+                          const auto& q = l.params;
+                          os << "load2d_v2 " << nameOf(l.path) << ' ' << nameOf(l.dtype) << ' '
+                             << l.srcAddr << ' ' << l.dstAddr << ' ' << q.mStartPosition << ' '
+                             << q.kStartPosition << ' ' << q.mStep << ' ' << q.kStep << ' '
+                             << q.srcStride << ' ' << q.dstStride << ' ' << int{q.ifTranspose}
+                             << ' ' << int{q.sid};
+                        },
+                        [&](const LoadBitMode& l) {
+                          os << "load2d_bitmode " << nameOf(l.path) << ' ' << nameOf(l.dtype) << ' '
+                             << l.srcAddr << ' ' << l.dstAddr << ' ' << l.params.config0() << ' '
+                             << l.params.config1() << ' ' << int{l.params.ifTranspose()};
+                        }},
+             ins);
+  return os.str();
+}
+
+namespace {
+
+/// Reads the fields of one line in order, failing on the first that does not parse or fit.
+class Fields {
+ public:
+  Fields(const std::string& line, std::string& error) : error_(error) {
+    std::istringstream is(line);
+    for (std::string w; is >> w;) words_.push_back(w);
+  }
+  std::size_t size() const { return words_.size(); }
+  const std::string& word(std::size_t i) const { return words_[i]; }
+
+  template <class T>
+  bool num(std::size_t i, T& out, const char* name, long long lo, unsigned long long hi) {
+    const std::string& w = words_.at(i);
+    if (lo < 0) {
+      long long v = 0;
+      auto [p, ec] = std::from_chars(w.data(), w.data() + w.size(), v);
+      if (ec != std::errc() || p != w.data() + w.size() || v < lo ||
+          v > static_cast<long long>(hi)) {
+        return fail(name, w);
+      }
+      out = static_cast<T>(v);
+    } else {
+      unsigned long long v = 0;
+      auto [p, ec] = std::from_chars(w.data(), w.data() + w.size(), v);
+      if (ec != std::errc() || p != w.data() + w.size() || v > hi) return fail(name, w);
+      out = static_cast<T>(v);
+    }
+    return true;
+  }
+  bool flag(std::size_t i, bool& out, const char* name) {
+    unsigned v = 0;
+    if (!num(i, v, name, 0, 1)) return false;
+    out = v != 0;
+    return true;
+  }
+  bool dtype(std::size_t i, DType& out) {
+    auto t = parseDType(words_.at(i));
+    if (!t) return fail("dtype", words_.at(i));
+    out = *t;
+    return true;
+  }
+  bool path(std::size_t i, Load2DPath& out) {
+    auto p = parseLoad2DPath(words_.at(i));
+    if (!p) return fail("path", words_.at(i));
+    out = *p;
+    return true;
+  }
+
+ private:
+  bool fail(const char* name, const std::string& w) {
+    error_ = std::string("bad ") + name + " '" + w.substr(0, 40) + "'";
+    return false;
+  }
+  std::vector<std::string> words_;
+  std::string& error_;
+};
+
+constexpr unsigned long long kAddr = 0xFFFFFFFFFFFFull;  // 48-bit addresses
+
+bool params2D(Fields& f, std::size_t i, LoadData2DParams& q) {
+  return f.num(i, q.startIndex, "start_index", 0, 0xFFFF) &&
+         f.num(i + 1, q.repeatTimes, "repeat_times", 0, 0xFF) &&
+         f.num(i + 2, q.srcStride, "src_stride", 0, 0xFFFF) &&
+         f.num(i + 3, q.sid, "sid", 0, 0xFF) && f.num(i + 4, q.dstGap, "dst_gap", 0, 0xFFFF) &&
+         f.flag(i + 5, q.ifTranspose, "if_transpose") &&
+         f.num(i + 6, q.addrMode, "addr_mode", 0, 0xFF);
+}
+
+}  // namespace
+
+std::optional<Instruction> parseInstruction(const std::string& line, std::string& error) {
+  Fields f(line, error);
+  if (f.size() == 0) {
+    error = "empty instruction";
+    return std::nullopt;
+  }
+  const std::string& op = f.word(0);
+  auto count = [&](std::size_t n) {
+    if (f.size() == n) return true;
+    error = op + " takes " + std::to_string(n - 1) + " fields, not " + std::to_string(f.size() - 1);
+    return false;
+  };
+  if (op == "load2d") {
+    Load2D l;
+    if (count(12) && f.path(1, l.path) && f.dtype(2, l.dtype) &&
+        f.num(3, l.srcAddr, "src", 0, kAddr) && f.num(4, l.dstAddr, "dst", 0, kAddr) &&
+        params2D(f, 5, l.params)) {
+      return l;
+    }
+  } else if (op == "load_sparse") {
+    LoadSparse l;
+    if (count(12) && f.dtype(1, l.dtype) && f.num(2, l.srcAddr, "src", 0, kAddr) &&
+        f.num(3, l.idxAddr, "idx", 0, kAddr) && f.num(4, l.dstAddr, "dst", 0, kAddr) &&
+        params2D(f, 5, l.params)) {
+      return l;
+    }
+  } else if (op == "mmad_sparse") {
+    MmadSparse x;
+    if (count(11) && f.dtype(1, x.dtype) && f.num(2, x.cAddr, "c", 0, kAddr) &&
+        f.num(3, x.aAddr, "a", 0, kAddr) && f.num(4, x.bAddr, "b", 0, kAddr) &&
+        f.num(5, x.m, "m", 0, 0xFFFF) && f.num(6, x.k, "k", 0, 0xFFFF) &&
+        f.num(7, x.n, "n", 0, 0xFFFF) && f.num(8, x.unitFlag, "unit_flag", 0, 0xFF) &&
+        f.flag(9, x.cmatrixSource, "cmatrix_source") &&
+        f.flag(10, x.cmatrixInitVal, "cmatrix_init_val")) {
+      return x;
+    }
+  } else if (op == "load2d_v2") {
+    LoadV2 l;
+    auto& q = l.params;
+    if (count(13) && f.path(1, l.path) && f.dtype(2, l.dtype) &&
+        f.num(3, l.srcAddr, "src", 0, kAddr) && f.num(4, l.dstAddr, "dst", 0, kAddr) &&
+        f.num(5, q.mStartPosition, "m_start", 0, 0xFFFFFFFF) &&
+        f.num(6, q.kStartPosition, "k_start", 0, 0xFFFFFFFF) &&
+        f.num(7, q.mStep, "m_step", 0, 0xFFFF) && f.num(8, q.kStep, "k_step", 0, 0xFFFF) &&
+        f.num(9, q.srcStride, "src_stride", -2147483648LL, 2147483647ULL) &&
+        f.num(10, q.dstStride, "dst_stride", 0, 0xFFFF) &&
+        f.flag(11, q.ifTranspose, "if_transpose") && f.num(12, q.sid, "sid", 0, 0xFF)) {
+      return l;
+    }
+  } else if (op == "load2d_bitmode") {
+    LoadBitMode l;
+    std::uint64_t c0 = 0, c1 = 0;
+    bool t = false;
+    if (count(8) && f.path(1, l.path) && f.dtype(2, l.dtype) &&
+        f.num(3, l.srcAddr, "src", 0, kAddr) && f.num(4, l.dstAddr, "dst", 0, kAddr) &&
+        f.num(5, c0, "config0", 0, ~0ULL) && f.num(6, c1, "config1", 0, ~0ULL) &&
+        f.flag(7, t, "if_transpose")) {
+      l.params = Load2DBitModeParam(c0, c1, t);
+      return l;
+    }
+  } else {
+    error = "unknown instruction '" + op.substr(0, 40) + "'";
+  }
+  return std::nullopt;
+}
+
+}  // namespace cubecheck::isa

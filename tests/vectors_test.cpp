@@ -1,0 +1,234 @@
+// Golden vectors: deterministic regeneration, replay, export/verify, and a corpus of malformed
+// files that must each be named with file and line.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "dut_adapters/registry.hpp"
+#include "vectors/vectors.hpp"
+
+namespace cubecheck::vec {
+namespace {
+namespace fs = std::filesystem;
+
+fs::path fresh(const std::string& name) {
+  const fs::path d = fs::temp_directory_path() / ("cubecheck_vectors_" + name);
+  fs::remove_all(d);
+  fs::create_directories(d);
+  return d;
+}
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), {}};
+}
+
+void spit(const fs::path& p, const std::string& s) {
+  std::ofstream(p, std::ios::binary) << s;
+}
+
+std::vector<fs::path> writeAll(const fs::path& dir, std::uint64_t seed, int random) {
+  std::vector<fs::path> files;
+  for (const Generated& g : generate(seed, random)) {
+    files.push_back(writeFile(dir, g.family, g.profile, g.rows, "test"));
+  }
+  return files;
+}
+
+TEST(Vectors, RegenerationIsByteIdentical) {
+  const fs::path a = fresh("regen_a"), b = fresh("regen_b");
+  const auto fa = writeAll(a, 5, 2);
+  const auto fb = writeAll(b, 5, 2);
+  ASSERT_EQ(fa.size(), fb.size());
+  ASSERT_GE(fa.size(), 7u);  // every landed family on each of its profiles
+  for (std::size_t i = 0; i < fa.size(); ++i) EXPECT_EQ(slurp(fa[i]), slurp(fb[i])) << fa[i];
+  std::size_t sidecars = 0;
+  for (const auto& e : fs::directory_iterator(a / "bin")) {
+    EXPECT_EQ(slurp(e.path()), slurp(b / "bin" / e.path().filename()));
+    ++sidecars;
+  }
+  EXPECT_GT(sidecars, 0u);
+  const std::string text = slurp(fa[0]);
+  EXPECT_EQ(text.find("# cubecheck vectors format 1; test\n"), 0u) << "provenance first";
+}
+
+TEST(Vectors, ReplayPassesTheReferenceAndFailsAMutant) {
+  const fs::path d = fresh("replay");
+  auto ref = dut::makeDut("reference");
+  auto mutant = dut::makeDut("mutant:sparse-slot1-no-offset");
+  std::size_t rows = 0, caught = 0;
+  for (const fs::path& f : writeAll(d, 1, 1)) {
+    const ReadResult r = readFile(f);
+    EXPECT_TRUE(r.errors.empty()) << r.errors.front();
+    for (const Row& row : r.rows) {
+      ++rows;
+      EXPECT_EQ(conf::checkVector(*ref, row.c).outcome, conf::Outcome::Pass)
+          << f << " " << row.caseId;
+      if (row.family == "mmad_sparse" && row.property == "MatchesOracle") {
+        caught += conf::checkVector(*mutant, row.c).outcome == conf::Outcome::Mismatch;
+      }
+    }
+  }
+  EXPECT_GT(rows, 100u);
+  EXPECT_GT(caught, 5u);
+}
+
+TEST(Vectors, ExportThenVerifyResultsWrittenByAHarness) {
+  const fs::path d = fresh("golden"), out = fresh("export"), res = fresh("results");
+  writeAll(d, 2, 1);
+  // What `cubecheck vectors export` writes: the programs without their expectations.
+  for (const fs::path& f : vectorFiles(d)) {
+    const ReadResult r = readFile(f);
+    writeFile(out, r.rows[0].family, r.rows[0].profile, r.rows, "export", true);
+  }
+  // The "board harness": reads only the export, runs each program, records what it observed.
+  auto board = dut::makeDut("reference");
+  std::vector<std::pair<std::string, Recorded>> results;
+  for (const fs::path& f : vectorFiles(out)) {
+    for (const Row& row : readFile(f).rows) {
+      EXPECT_TRUE(row.c.uncertified.has_value());  // an export carries no expectation
+      const dut::RunResult run = board->run(row.c.program);
+      Recorded rec{run.status == dut::RunStatus::Ok
+                       ? "ok"
+                       : "rejected:" + std::string(isa::nameOf(run.violation->code)),
+                   run.observed};
+      results.emplace_back(row.caseId, std::move(rec));
+    }
+  }
+  writeResults(res / "results.csv", results);
+  std::map<std::string, std::vector<std::uint64_t>> sizes;
+  std::vector<Row> golden;
+  for (const fs::path& f : vectorFiles(d)) {
+    for (Row& row : readFile(f).rows) {
+      for (const auto& r : row.c.program.observe) sizes[row.caseId].push_back(r.size);
+      golden.push_back(std::move(row));
+    }
+  }
+  ResultsRead read = readResults(res / "results.csv", sizes);
+  ASSERT_TRUE(read.errors.empty()) << read.errors.front();
+  RecordedDut recorded(read.byCase, "results.csv");
+  for (const Row& row : golden) {
+    EXPECT_EQ(conf::checkVector(recorded, row.c).outcome, conf::Outcome::Pass) << row.caseId;
+  }
+  // One wrong byte in one recorded region is caught.
+  auto it = std::find_if(read.byCase.begin(), read.byCase.end(),
+                         [](const auto& kv) { return kv.second.status == "ok"; });
+  ASSERT_NE(it, read.byCase.end());
+  it->second.observed[0][it->second.observed[0].size() / 2] ^= 0x10;
+  RecordedDut tampered(read.byCase, "tampered");
+  std::size_t mismatches = 0;
+  for (const Row& row : golden)
+    mismatches += conf::checkVector(tampered, row.c).outcome == conf::Outcome::Mismatch;
+  EXPECT_EQ(mismatches, 1u);
+}
+
+/// A small valid file to break in various ways.
+fs::path sample(const fs::path& dir) {
+  for (const Generated& g : generate(3, 1)) {
+    if (g.family == "load_sparse") return writeFile(dir, g.family, g.profile, g.rows, "sample");
+  }
+  return {};
+}
+
+struct Broken {
+  const char* name;
+  std::function<std::string(std::string)> edit;
+  const char* says;
+};
+
+class MalformedFile : public ::testing::TestWithParam<Broken> {};
+
+TEST_P(MalformedFile, IsNamedWithFileAndLineAndTheOtherFilesStillRun) {
+  const Broken& b = GetParam();
+  const fs::path d = fresh(std::string("malformed_") + b.name);
+  const fs::path good = sample(d);
+  const fs::path bad = d / "broken.csv";
+  spit(bad, b.edit(slurp(good)));
+  const ReadResult r = readFile(bad);
+  ASSERT_FALSE(r.errors.empty()) << b.name << " was accepted";
+  EXPECT_NE(r.errors[0].find(bad.string()), std::string::npos) << r.errors[0];
+  EXPECT_NE(r.errors[0].find(b.says), std::string::npos) << r.errors[0];
+  // The good file beside it reads and replays in full.
+  const ReadResult ok = readFile(good);
+  EXPECT_TRUE(ok.errors.empty());
+  auto ref = dut::makeDut("reference");
+  for (const Row& row : ok.rows)
+    EXPECT_EQ(conf::checkVector(*ref, row.c).outcome, conf::Outcome::Pass);
+}
+
+std::string replaceFirst(std::string s, const std::string& from, const std::string& to) {
+  const auto at = s.find(from);
+  if (at != std::string::npos) s.replace(at, from.size(), to);
+  return s;
+}
+
+/// The text of data row n (1-based, after the comment and the header).
+std::size_t rowStart(const std::string& s, int n) {
+  std::size_t at = 0;
+  for (int i = 0; i < n + 1; ++i) at = s.find('\n', at) + 1;
+  return at;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Corpus, MalformedFile,
+    ::testing::Values(
+        Broken{"truncated", [](std::string s) { return s.substr(0, rowStart(s, 3) + 40); },
+               "not closed in line 5"},
+        Broken{"bad_hex",
+               [](std::string s) {
+                 // Inline the first segment image as hex of the right length, one digit bad.
+                 const auto at = s.find("=bin:", rowStart(s, 1));
+                 const auto plus = s.rfind('+', at);
+                 const std::size_t len = std::stoul(s.substr(plus + 1, at - plus - 1));
+                 std::string hex(2 * len, '0');
+                 hex[7] = 'z';
+                 return s.substr(0, at) + "=hex:" + hex + s.substr(at + 21);
+               },
+               "bad hex digit at offset 6"},
+        Broken{"wrong_column_count",
+               [](std::string s) {
+                 const auto at = rowStart(s, 2);
+                 return s.substr(0, at) + "\"x\",\"y\"\n" + s.substr(at);
+               },
+               "Too few columns in line 4"},
+        Broken{"unknown_family",
+               [](std::string s) { return replaceFirst(s, ",\"load_sparse\",", ",\"load9d\","); },
+               "unknown family"},
+        Broken{"hash_mismatch",
+               [](std::string s) {
+                 const auto at = rowStart(s, 1) + 1;  // first character of the case_id
+                 s[at] = s[at] == '0' ? '1' : '0';
+                 return s;
+               },
+               "does not match the row's inputs"},
+        Broken{"over_long_line",
+               [](std::string s) {
+                 const auto at = rowStart(s, 1);
+                 return s.substr(0, at) + std::string(3 << 20, 'a') + "\n" + s.substr(at);
+               },
+               ":3:1048577: line longer than"},
+        Broken{"non_utf8",
+               [](std::string s) {
+                 return replaceFirst(s, "one dense fractal", "one \xff\xfe fractal");
+               },
+               "not valid UTF-8"}),
+    [](const auto& i) { return std::string(i.param.name); });
+
+TEST(Vectors, CorruptedSidecarIsNamed) {
+  const fs::path d = fresh("sidecar");
+  const fs::path f = sample(d);
+  for (const auto& e : fs::directory_iterator(d / "bin")) {
+    std::string s = slurp(e.path());
+    s[0] = static_cast<char>(s[0] ^ 1);
+    spit(e.path(), s);
+    break;
+  }
+  const ReadResult r = readFile(f);
+  ASSERT_FALSE(r.errors.empty());
+  EXPECT_NE(r.errors[0].find("does not hash to its name"), std::string::npos) << r.errors[0];
+}
+
+}  // namespace
+}  // namespace cubecheck::vec

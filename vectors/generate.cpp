@@ -1,0 +1,186 @@
+// Regeneration of the golden vectors, and the recorded-results files of board harnesses.
+#include "vectors/fccp.hpp"
+
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include "conformance/families.hpp"
+#include "vectors/vectors.hpp"
+
+namespace cubecheck::vec {
+namespace fs = std::filesystem;
+
+namespace {
+
+/// A table entry prints its reason as why="..."; a random draw has none.
+std::string whyOf(const std::string& caseText, bool table, std::uint64_t seed, std::size_t k) {
+  static const std::regex kWhy("why=\"([^\"]*)\"");
+  std::smatch m;
+  if (table && std::regex_search(caseText, m, kWhy)) return m[1];
+  if (table) return "boundary table entry " + std::to_string(k);
+  return "random case " + std::to_string(k) + " of seed " + std::to_string(seed);
+}
+
+}  // namespace
+
+std::vector<Generated> generate(std::uint64_t seed, int randomCases) {
+  std::vector<Generated> out;
+  for (std::string_view family : conf::kFamilyNames) {
+    if (!conf::isImplemented(family)) continue;
+    for (isa::ProfileId profile : isa::kAllProfiles) {
+      std::optional<conf::Family> f = conf::makeFamily(family, profile);
+      if (!f || !f->unsupported.empty()) continue;
+      Generated g{std::string(family), std::string(isa::profile(profile).name), {}};
+      for (const auto& prop : f->properties) {
+        if (!prop->vectorCase(seed, 0)) continue;
+        const std::size_t total = prop->tableSize() + static_cast<std::size_t>(randomCases);
+        for (std::size_t i = 0; i < total; ++i) {
+          std::optional<conf::VectorCase> c = prop->vectorCase(seed, i);
+          if (!c || c->uncertified) continue;
+          Row row;
+          row.family = g.family;
+          row.profile = g.profile;
+          row.property = prop->name();
+          const bool table = i < prop->tableSize();
+          row.why = whyOf(prop->caseText(seed, i), table, seed, table ? i : i - prop->tableSize());
+          row.caseId = caseIdOf(row.family, row.profile, c->program);
+          row.c = std::move(*c);
+          g.rows.push_back(std::move(row));
+        }
+      }
+      out.push_back(std::move(g));
+    }
+  }
+  return out;
+}
+
+ResultsRead readResults(const fs::path& file,
+                        const std::map<std::string, std::vector<std::uint64_t>>& sizes) {
+  ResultsRead r;
+  const std::string name = file.string();
+  const fs::path bin = file.parent_path() / "bin";
+  try {
+    io::CSVReader<3, io::trim_chars<>, io::double_quote_escape<',', '"'>, io::throw_on_overflow,
+                  io::single_line_comment<'#'>>
+        in(name);
+    in.read_header(io::ignore_no_column, "case_id", "status", "observed");
+    std::string id, status, observed;
+    while (in.read_row(id, status, observed)) {
+      const auto line = in.get_file_line();
+      auto fail = [&](int col, const std::string& what) {
+        r.errors.push_back(name + ":" + std::to_string(line) + ":" + std::to_string(col) + ": " +
+                           what);
+      };
+      auto it = sizes.find(id);
+      if (it == sizes.end()) {
+        fail(1, "case_id " + id.substr(0, 20) + " is in no vector file");
+        continue;
+      }
+      Recorded rec{status, {}};
+      if (status == "ok") {
+        std::vector<std::string> imgs;
+        std::istringstream is(observed);
+        for (std::string s; std::getline(is, s, ';');) imgs.push_back(s);
+        if (imgs.size() != it->second.size()) {
+          fail(3, std::to_string(imgs.size()) + " regions; the case observes " +
+                      std::to_string(it->second.size()));
+          continue;
+        }
+        bool ok = true;
+        for (std::size_t k = 0; k < imgs.size() && ok; ++k) {
+          isa::Bytes b;
+          const std::string& s = imgs[k];
+          if (s.rfind("hex:", 0) == 0 && s.size() == 4 + 2 * it->second[k]) {
+            for (std::size_t i = 4; i + 1 < s.size() && ok; i += 2) {
+              unsigned v = 0;
+              std::istringstream hx(s.substr(i, 2));
+              ok = static_cast<bool>(hx >> std::hex >> v) &&
+                   std::isxdigit(static_cast<unsigned char>(s[i])) &&
+                   std::isxdigit(static_cast<unsigned char>(s[i + 1]));
+              b.push_back(static_cast<std::uint8_t>(v));
+            }
+          } else if (s.rfind("bin:", 0) == 0) {
+            std::ifstream f(bin / (s.substr(4) + ".bin"), std::ios::binary);
+            b.assign(std::istreambuf_iterator<char>(f), {});
+            ok = static_cast<bool>(f.good() || f.eof()) && b.size() == it->second[k] &&
+                 contentHash(b.data(), b.size()) == s.substr(4);
+          } else {
+            ok = false;
+          }
+          if (!ok) fail(3, "region " + std::to_string(k) + ": bad or wrong-sized image");
+          rec.observed.push_back(std::move(b));
+        }
+        if (!ok) continue;
+      } else if (status.rfind("rejected:", 0) != 0 && status.rfind("error:", 0) != 0) {
+        fail(2, "status must be ok, rejected:<Code> or error:<text>");
+        continue;
+      }
+      r.byCase[id] = std::move(rec);
+    }
+  } catch (const io::error::base& e) {
+    r.errors.push_back(name + ": " + e.what());
+  }
+  return r;
+}
+
+void writeResults(const fs::path& file,
+                  const std::vector<std::pair<std::string, Recorded>>& results) {
+  std::ostringstream os;
+  os << "case_id,status,observed\n";
+  const fs::path bin = file.parent_path() / "bin";
+  for (const auto& [id, rec] : results) {
+    std::string obs;
+    for (std::size_t k = 0; k < rec.observed.size(); ++k) {
+      const isa::Bytes& b = rec.observed[k];
+      const std::string h = contentHash(b.data(), b.size());
+      fs::create_directories(bin);
+      std::ofstream(bin / (h + ".bin"), std::ios::binary)
+          .write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));
+      obs += (k ? ";" : "") + std::string("bin:") + h;
+    }
+    os << '"' << id << "\",\"" << rec.status << "\",\"" << obs << "\"\n";
+  }
+  std::ofstream(file) << os.str();
+}
+
+RecordedDut::RecordedDut(std::map<std::string, Recorded> results, std::string source)
+    : results_(std::move(results)) {
+  caps_.name = "recorded results " + source;
+  caps_.version = "-";
+  caps_.profiles = {isa::kAllProfiles.begin(), isa::kAllProfiles.end()};
+  for (std::string_view f :
+       {"load2d", "load_sparse", "mmad_sparse", "load2d_v2", "load2d_bitmode"}) {
+    caps_.instructions.emplace_back(f);
+  }
+  caps_.dtypes = {isa::kAllDTypes.begin(), isa::kAllDTypes.end()};
+  caps_.observable = {isa::Memory::GM,         isa::Memory::L1,  isa::Memory::L0A,
+                      isa::Memory::L0B,        isa::Memory::L0C, isa::Memory::BiasTable,
+                      isa::Memory::SparseIndex};
+  caps_.rejectsIllegal = true;
+}
+
+dut::RunResult RecordedDut::run(const isa::Program& program) {
+  // The case id is recomputed from the program, so a result can only answer the case it names.
+  const std::string profile(isa::profile(program.profile).name);
+  for (std::string_view f : conf::kFamilyNames) {
+    auto it = results_.find(caseIdOf(std::string(f), profile, program));
+    if (it == results_.end()) continue;
+    const Recorded& rec = it->second;
+    if (rec.status == "ok") return dut::RunResult::ok(rec.observed);
+    if (rec.status.rfind("rejected:", 0) == 0) {
+      for (int c = 0; c <= static_cast<int>(isa::ViolationCode::UndefinedMemory); ++c) {
+        if (isa::nameOf(static_cast<isa::ViolationCode>(c)) == rec.status.substr(9)) {
+          return dut::RunResult::rejected({static_cast<isa::ViolationCode>(c), "recorded"});
+        }
+      }
+    }
+    return {dut::RunStatus::AdapterError, {}, std::nullopt, "recorded status: " + rec.status};
+  }
+  return {dut::RunStatus::AdapterError,
+          {},
+          std::nullopt,
+          "the results file has no result for this case"};
+}
+
+}  // namespace cubecheck::vec

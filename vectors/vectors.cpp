@@ -1,0 +1,543 @@
+#include "vectors/vectors.hpp"
+
+#include "vectors/fccp.hpp"
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <fstream>
+#include <sstream>
+
+#include "isa/text.hpp"
+
+namespace cubecheck::vec {
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr std::array<const char*, 13> kColumns{
+    "case_id", "family",   "profile",   "property",  "why",     "instructions", "segments",
+    "observe", "expected", "footprint", "dont_care", "formats", "policy"};
+
+constexpr char kHex[] = "0123456789abcdef";
+
+std::string toHex(const isa::Bytes& b) {
+  std::string s;
+  s.reserve(2 * b.size());
+  for (std::uint8_t v : b) {
+    s += kHex[v >> 4];
+    s += kHex[v & 15];
+  }
+  return s;
+}
+
+std::vector<std::string> split(const std::string& s, char sep) {
+  std::vector<std::string> out;
+  std::size_t at = 0;
+  while (true) {
+    const std::size_t next = s.find(sep, at);
+    out.push_back(s.substr(at, next == std::string::npos ? std::string::npos : next - at));
+    if (next == std::string::npos) return out;
+    at = next + 1;
+  }
+}
+
+std::string join(const std::vector<std::string>& parts, char sep) {
+  std::string out;
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    if (i > 0) out += sep;
+    out += parts[i];
+  }
+  return out;
+}
+
+std::string quoted(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+
+/// Writes bytes inline or as a sidecar; returns the field text.
+std::string image(const isa::Bytes& b, const fs::path& binDir) {
+  if (b.size() <= kInlineBytes) return "hex:" + toHex(b);
+  const std::string h = contentHash(b.data(), b.size());
+  const fs::path file = binDir / (h + ".bin");
+  if (!fs::exists(file)) {
+    fs::create_directories(binDir);
+    std::ofstream(file, std::ios::binary)
+        .write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));
+  }
+  return "bin:" + h;
+}
+
+/// "a+n,b+m" for the runs of non-zero bytes, "-" for none.
+std::string ranges(const isa::Bytes& mask) {
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < mask.size();) {
+    if (mask[i] == 0) {
+      ++i;
+      continue;
+    }
+    std::size_t j = i;
+    while (j < mask.size() && mask[j] != 0) ++j;
+    out.push_back(std::to_string(i) + "+" + std::to_string(j - i));
+    i = j;
+  }
+  return out.empty() ? "-" : join(out, ',');
+}
+
+std::string regionText(isa::Memory m, std::uint64_t addr, std::uint64_t size) {
+  return std::string(isa::nameOf(m)) + "@" + std::to_string(addr) + "+" + std::to_string(size);
+}
+
+/// A problem in one field of one row.
+struct FieldError {
+  int column;
+  std::string what;
+};
+
+template <class T>
+bool number(const std::string& s, T& out) {
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+  return ec == std::errc() && p == s.data() + s.size();
+}
+
+bool parseRegion(const std::string& s, isa::Region& r) {
+  const auto at = s.find('@'), plus = s.find('+');
+  if (at == std::string::npos || plus == std::string::npos || plus < at) return false;
+  auto m = isa::parseMemory(s.substr(0, at));
+  if (!m) return false;
+  r.memory = *m;
+  return number(s.substr(at + 1, plus - at - 1), r.addr) && number(s.substr(plus + 1), r.size) &&
+         r.size <= (1ull << 32);
+}
+
+bool validUtf8(const std::string& s) {
+  std::size_t i = 0;
+  while (i < s.size()) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    const int n = c < 0x80 ? 0 : (c >> 5) == 6 ? 1 : (c >> 4) == 14 ? 2 : (c >> 3) == 30 ? 3 : -1;
+    if (n < 0 || i + static_cast<std::size_t>(n) >= s.size() + (n == 0 ? 1 : 0)) return false;
+    for (int k = 1; k <= n; ++k) {
+      if ((static_cast<unsigned char>(s[i + static_cast<std::size_t>(k)]) >> 6) != 2) return false;
+    }
+    i += static_cast<std::size_t>(n) + 1;
+  }
+  return true;
+}
+
+class RowParser {
+ public:
+  explicit RowParser(fs::path binDir) : binDir_(std::move(binDir)) {}
+
+  /// Reads a byte image ("hex:..." or "bin:HASH") of `size` bytes.
+  /// The content hash of the last sidecar read (so it is not computed twice).
+  std::string lastHash;
+
+  bool bytes(const std::string& s, std::uint64_t size, isa::Bytes& out, std::string& error) {
+    lastHash.clear();
+    if (s.rfind("hex:", 0) == 0) {
+      const std::string h = s.substr(4);
+      if (h.size() != 2 * size) {
+        error =
+            "hex image of " + std::to_string(h.size() / 2) + " bytes for " + std::to_string(size);
+        return false;
+      }
+      out.resize(size);
+      for (std::size_t i = 0; i < size; ++i) {
+        const int hi = digit(h[2 * i]), lo = digit(h[2 * i + 1]);
+        if (hi < 0 || lo < 0) {
+          error = "bad hex digit at offset " + std::to_string(2 * i);
+          return false;
+        }
+        out[i] = static_cast<std::uint8_t>(hi << 4 | lo);
+      }
+      return true;
+    }
+    if (s.rfind("bin:", 0) == 0) {
+      const std::string hash = s.substr(4);
+      if (hash.size() != 16 || hash.find_first_not_of(kHex) != std::string::npos) {
+        error = "bad sidecar name '" + hash.substr(0, 40) + "'";
+        return false;
+      }
+      const fs::path path = binDir_ / (hash + ".bin");
+      std::error_code ec;
+      const auto length = fs::file_size(path, ec);
+      std::ifstream in(path, std::ios::binary);
+      if (ec || !in) {
+        error = "sidecar bin/" + hash + ".bin is missing";
+        return false;
+      }
+      out.resize(length);
+      in.read(reinterpret_cast<char*>(out.data()), static_cast<std::streamsize>(length));
+      if (out.size() != size) {
+        error = "sidecar bin/" + hash + ".bin has " + std::to_string(out.size()) + " bytes, not " +
+                std::to_string(size);
+        return false;
+      }
+      if (contentHash(out.data(), out.size()) != hash) {
+        error = "sidecar bin/" + hash + ".bin does not hash to its name (corrupted)";
+        return false;
+      }
+      lastHash = hash;
+      return true;
+    }
+    error = "a byte image must start with hex: or bin:";
+    return false;
+  }
+
+  bool mask(const std::string& s, std::uint64_t size, isa::Bytes& out, std::string& error) {
+    out.assign(size, 0);
+    if (s == "-") return true;
+    for (const std::string& r : split(s, ',')) {
+      const auto plus = r.find('+');
+      std::uint64_t a = 0, n = 0;
+      if (plus == std::string::npos || !number(r.substr(0, plus), a) ||
+          !number(r.substr(plus + 1), n) || a > size || n > size - a) {
+        error =
+            "bad range '" + r.substr(0, 40) + "' for a " + std::to_string(size) + "-byte region";
+        return false;
+      }
+      std::fill_n(out.begin() + static_cast<std::ptrdiff_t>(a), n, 1);
+    }
+    return true;
+  }
+
+ private:
+  static int digit(char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    return -1;
+  }
+  fs::path binDir_;
+};
+
+}  // namespace
+
+std::string contentHash(const void* data, std::size_t size) {
+  std::uint64_t h = 0xCBF29CE484222325ull;
+  const auto* p = static_cast<const unsigned char*>(data);
+  for (std::size_t i = 0; i < size; ++i) h = (h ^ p[i]) * 0x100000001B3ull;
+  std::string s(16, '0');
+  for (int i = 15; i >= 0; --i, h >>= 4) s[static_cast<std::size_t>(i)] = kHex[h & 15];
+  return s;
+}
+
+namespace {
+/// The case id, with the segments' content hashes where already known (empty: compute).
+std::string caseIdWith(const std::string& family, const std::string& profile, const isa::Program& p,
+                       const std::vector<std::string>& known) {
+  std::string text = family + "\n" + profile + "\n";
+  for (const auto& ins : p.instructions) text += isa::toText(ins) + "\n";
+  for (std::size_t i = 0; i < p.segments.size(); ++i) {
+    const auto& s = p.segments[i];
+    text += regionText(s.memory, s.addr, s.bytes.size()) + "=" +
+            (i < known.size() && !known[i].empty() ? known[i]
+                                                   : contentHash(s.bytes.data(), s.bytes.size())) +
+            "\n";
+  }
+  for (const auto& r : p.observe) text += regionText(r.memory, r.addr, r.size) + "\n";
+  return contentHash(text.data(), text.size());
+}
+}  // namespace
+
+std::string caseIdOf(const std::string& family, const std::string& profile, const isa::Program& p) {
+  return caseIdWith(family, profile, p, {});
+}
+
+fs::path writeFile(const fs::path& dir, const std::string& family, const std::string& profile,
+                   const std::vector<Row>& rows, const std::string& provenance, bool inputsOnly) {
+  fs::create_directories(dir);
+  const fs::path bin = dir / "bin";
+  std::ostringstream os;
+  os << "# cubecheck vectors format " << kFormatVersion << "; " << provenance << "\n";
+  for (std::size_t i = 0; i < kColumns.size(); ++i) os << (i ? "," : "") << kColumns[i];
+  os << "\n";
+  for (const Row& row : rows) {
+    const conf::VectorCase& c = row.c;
+    std::vector<std::string> ins, segs, obs;
+    for (const auto& x : c.program.instructions) ins.push_back(isa::toText(x));
+    for (const auto& s : c.program.segments) {
+      segs.push_back(regionText(s.memory, s.addr, s.bytes.size()) + "=" + image(s.bytes, bin));
+    }
+    for (const auto& r : c.program.observe) obs.push_back(regionText(r.memory, r.addr, r.size));
+    std::string expected, footprint = "", dontCare = "", formats = "", policy;
+    auto describe = [&](const oracle::Expected& e) {
+      std::vector<std::string> img, fp, dc, fm;
+      for (std::size_t r = 0; r < e.regions.size(); ++r) {
+        img.push_back(image(e.regions[r], bin));
+        fp.push_back(ranges(e.written[r]));
+        dc.push_back(e.dontCare.empty() ? "-" : ranges(e.dontCare[r]));
+        const oracle::RegionFormat& f = e.formats[r];
+        fm.push_back(std::string(isa::nameOf(f.dtype)) + ":" + (f.bSide ? "B" : "A") + ":" +
+                     std::to_string(f.origin) + ":" + std::to_string(f.fractalBytes));
+      }
+      footprint = join(fp, ';');
+      dontCare = join(dc, ';');
+      formats = join(fm, ';');
+      return join(img, ';');
+    };
+    if (c.rejection) {
+      expected = "rejected:" + std::string(isa::nameOf(*c.rejection));
+      policy = "reject";
+    } else if (c.expected) {
+      expected = describe(*c.expected);
+      policy = "exact";
+    } else {
+      std::vector<std::string> alts, names;
+      for (const auto& [name, e] : c.alternatives) {
+        alts.push_back(describe(e));
+        names.push_back(name);
+      }
+      expected = join(alts, '|');
+      policy = "probe:" + join(names, '|');
+    }
+    if (inputsOnly) expected = footprint = dontCare = formats = "", policy = "inputs";
+    const std::vector<std::string> out{row.caseId, row.family,     row.profile,     row.property,
+                                       row.why,    join(ins, ';'), join(segs, ';'), join(obs, ';'),
+                                       expected,   footprint,      dontCare,        formats,
+                                       policy};
+    for (std::size_t i = 0; i < out.size(); ++i) os << (i ? "," : "") << quoted(out[i]);
+    os << "\n";
+  }
+  const fs::path file = dir / (family + "." + profile + ".csv");
+  const fs::path tmp = file.string() + ".tmp";
+  std::ofstream(tmp, std::ios::binary) << os.str();
+  fs::rename(tmp, file);
+  return file;
+}
+
+ReadResult readFile(const fs::path& file) {
+  ReadResult result;
+  const std::string name = file.string();
+  RowParser parser(file.parent_path() / "bin");
+  {
+    // Rows are short (big images live in sidecars): a line past 1 MiB is damage, not data.
+    std::ifstream in(file, std::ios::binary);
+    if (!in) {
+      result.errors.push_back(name + ": cannot open");
+      return result;
+    }
+    std::size_t line = 1, length = 0;
+    for (std::istreambuf_iterator<char> it(in), end; it != end; ++it) {
+      if (*it == '\n') {
+        ++line;
+        length = 0;
+      } else if (++length > kMaxLine) {
+        result.errors.push_back(name + ":" + std::to_string(line) + ":" +
+                                std::to_string(kMaxLine + 1) + ": line longer than " +
+                                std::to_string(kMaxLine) + " bytes; the file is skipped");
+        return result;
+      }
+    }
+  }
+  try {
+    io::CSVReader<13, io::trim_chars<>, io::double_quote_escape<',', '"'>, io::throw_on_overflow,
+                  io::single_line_comment<'#'>>
+        in(name);
+    in.read_header(io::ignore_no_column, kColumns[0], kColumns[1], kColumns[2], kColumns[3],
+                   kColumns[4], kColumns[5], kColumns[6], kColumns[7], kColumns[8], kColumns[9],
+                   kColumns[10], kColumns[11], kColumns[12]);
+    std::array<std::string, 13> f;
+    while (in.read_row(f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8], f[9], f[10], f[11],
+                       f[12])) {
+      const auto line = in.get_file_line();
+      auto fail = [&](int col, const std::string& what) {
+        result.errors.push_back(name + ":" + std::to_string(line) + ":" + std::to_string(col + 1) +
+                                ": column " + kColumns[static_cast<std::size_t>(col)] + ": " +
+                                what);
+      };
+      Row row;
+      row.caseId = f[0];
+      row.family = f[1];
+      row.profile = f[2];
+      row.property = f[3];
+      row.why = f[4];
+      bool ok = true;
+      for (int col : {1, 3, 4}) {
+        if (!validUtf8(f[static_cast<std::size_t>(col)])) {
+          fail(col, "not valid UTF-8");
+          ok = false;
+        }
+      }
+      if (!ok) continue;
+      static constexpr std::array kFamilies{
+          "load2d",       "load2d_v2",   "load2d_bitmode", "load3d_v1",   "load3d_v2",
+          "load3d_v2pro", "load_sparse", "mmad",           "mmad_sparse", "pipeline"};
+      if (std::find_if(kFamilies.begin(), kFamilies.end(),
+                       [&](const char* n) { return f[1] == n; }) == kFamilies.end()) {
+        fail(1, "unknown family '" + f[1].substr(0, 40) + "'");
+        continue;
+      }
+      auto prof = isa::parseProfile(f[2]);
+      if (!prof) {
+        fail(2, "unknown profile '" + f[2].substr(0, 40) + "'");
+        continue;
+      }
+      isa::Program& p = row.c.program;
+      p.profile = *prof;
+      std::string error;
+      for (const std::string& line : split(f[5], ';')) {
+        auto ins = isa::parseInstruction(line, error);
+        if (!ins) {
+          ok = false;
+          break;
+        }
+        p.instructions.push_back(*ins);
+      }
+      if (!ok) {
+        fail(5, error);
+        continue;
+      }
+      std::vector<std::string> hashes;  // of sidecar segments, already verified
+      for (const std::string& seg : split(f[6], ';')) {
+        if (seg.empty()) continue;
+        const auto eq = seg.find('=');
+        isa::Region r;
+        isa::Segment s;
+        if (eq == std::string::npos || !parseRegion(seg.substr(0, eq), r)) {
+          error = "bad segment '" + seg.substr(0, 40) + "'";
+          ok = false;
+        } else if (!parser.bytes(seg.substr(eq + 1), r.size, s.bytes, error)) {
+          ok = false;
+        }
+        if (!ok) break;
+        s.memory = r.memory;
+        s.addr = r.addr;
+        p.segments.push_back(std::move(s));
+        hashes.push_back(parser.lastHash);
+      }
+      if (!ok) {
+        fail(6, error);
+        continue;
+      }
+      for (const std::string& o : split(f[7], ';')) {
+        isa::Region r;
+        if (!parseRegion(o, r)) {
+          fail(7, "bad region '" + o.substr(0, 40) + "'");
+          ok = false;
+          break;
+        }
+        p.observe.push_back(r);
+      }
+      if (!ok) continue;
+      const std::string id = caseIdWith(row.family, f[2], p, hashes);
+      if (id != row.caseId) {
+        fail(0, "case_id " + row.caseId.substr(0, 20) + " does not match the row's inputs (" + id +
+                    "): edited or corrupted");
+        continue;
+      }
+      const std::string& policy = f[12];
+      if (policy == "reject") {
+        const std::string code = f[8].rfind("rejected:", 0) == 0 ? f[8].substr(9) : "";
+        for (int c = 0; c <= static_cast<int>(isa::ViolationCode::UndefinedMemory); ++c) {
+          if (isa::nameOf(static_cast<isa::ViolationCode>(c)) == code) {
+            row.c.rejection = static_cast<isa::ViolationCode>(c);
+          }
+        }
+        if (!row.c.rejection) {
+          fail(8, "expected 'rejected:<Code>', got '" + f[8].substr(0, 40) + "'");
+          continue;
+        }
+        result.rows.push_back(std::move(row));
+        continue;
+      }
+      if (policy == "inputs") {  // an export: the program without its expectation
+        row.c.uncertified = "inputs only: this file carries no expectation (an export)";
+        result.rows.push_back(std::move(row));
+        continue;
+      }
+      std::vector<std::string> names;
+      if (policy == "exact") {
+        names.push_back("");
+      } else if (policy.rfind("probe:", 0) == 0) {
+        names = split(policy.substr(6), '|');
+      } else {
+        fail(12, "unknown policy '" + policy.substr(0, 40) + "'");
+        continue;
+      }
+      const std::vector<std::string> alts = split(f[8], '|');
+      const std::vector<std::string> fps = split(f[9], ';'), dcs = split(f[10], ';'),
+                                     fms = split(f[11], ';');
+      if (alts.size() != names.size() || fps.size() != p.observe.size() ||
+          dcs.size() != p.observe.size() || fms.size() != p.observe.size()) {
+        fail(8, "expected, footprint, dont_care and formats must describe each of the " +
+                    std::to_string(p.observe.size()) + " observed regions");
+        continue;
+      }
+      oracle::Expected base;
+      for (std::size_t r = 0; r < p.observe.size() && ok; ++r) {
+        isa::Bytes w, d;
+        if (!parser.mask(fps[r], p.observe[r].size, w, error)) {
+          fail(9, error);
+          ok = false;
+        } else if (!parser.mask(dcs[r], p.observe[r].size, d, error)) {
+          fail(10, error);
+          ok = false;
+        }
+        const std::vector<std::string> fm = split(fms[r], ':');
+        oracle::RegionFormat format;
+        auto t = fm.size() == 4 ? isa::parseDType(fm[0]) : std::nullopt;
+        if (ok && (!t || (fm[1] != "A" && fm[1] != "B") || !number(fm[2], format.origin) ||
+                   !number(fm[3], format.fractalBytes) || format.fractalBytes == 0 ||
+                   format.fractalBytes % 16 != 0)) {
+          fail(11, "bad format '" + fms[r].substr(0, 40) + "'");
+          ok = false;
+        }
+        if (!ok) break;
+        format.dtype = *t;
+        format.bSide = fm[1] == "B";
+        base.written.push_back(std::move(w));
+        base.dontCare.push_back(std::move(d));
+        base.formats.push_back(format);
+      }
+      if (!ok) continue;
+      for (std::size_t a = 0; a < alts.size() && ok; ++a) {
+        oracle::Expected e = base;
+        const std::vector<std::string> imgs = split(alts[a], ';');
+        if (imgs.size() != p.observe.size()) {
+          fail(8, "expected has " + std::to_string(imgs.size()) + " regions, observe " +
+                      std::to_string(p.observe.size()));
+          ok = false;
+          break;
+        }
+        for (std::size_t r = 0; r < imgs.size(); ++r) {
+          isa::Bytes b;
+          if (!parser.bytes(imgs[r], p.observe[r].size, b, error)) {
+            fail(8, error);
+            ok = false;
+            break;
+          }
+          e.regions.push_back(std::move(b));
+        }
+        if (!ok) break;
+        if (policy == "exact") {
+          row.c.expected = std::move(e);
+        } else {
+          row.c.alternatives.emplace_back(names[a], std::move(e));
+        }
+      }
+      if (ok) result.rows.push_back(std::move(row));
+    }
+  } catch (const io::error::base& e) {
+    result.errors.push_back(name + ": " + e.what() + " (the rest of the file is skipped)");
+  } catch (const std::exception& e) {
+    result.errors.push_back(name + ": " + e.what() + " (the rest of the file is skipped)");
+  }
+  return result;
+}
+
+std::vector<fs::path> vectorFiles(const fs::path& dir) {
+  std::vector<fs::path> out;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(dir, ec)) {
+    if (e.is_regular_file() && e.path().extension() == ".csv") out.push_back(e.path());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+}  // namespace cubecheck::vec

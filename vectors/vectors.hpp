@@ -1,0 +1,91 @@
+// Golden vector files (docs/vectors.md): one CSV per family and profile, big byte images in
+// sidecar .bin files named by content hash. Written deterministically; read with
+// fast-cpp-csv-parser; bad input is reported with file, line and column, never thrown past here.
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "conformance/vector_case.hpp"
+
+namespace cubecheck::vec {
+
+inline constexpr int kFormatVersion = 1;
+/// Byte images up to this size stay inline as hex; larger ones go to bin/<hash>.bin.
+inline constexpr std::size_t kInlineBytes = 64;
+/// Longest line a vector file may have.
+inline constexpr std::size_t kMaxLine = 1 << 20;
+
+struct Row {
+  std::string caseId;  ///< hash of the inputs (family, profile, instructions, segments, observe)
+  std::string family;
+  std::string profile;
+  std::string property;
+  std::string why;
+  conf::VectorCase c;
+};
+
+/// FNV-1a 64 as 16 hex digits: content addressing for sidecars and case ids (not a security hash).
+std::string contentHash(const void* data, std::size_t size);
+
+/// The case id of a row's inputs.
+std::string caseIdOf(const std::string& family, const std::string& profile,
+                     const isa::Program& program);
+
+/// `dir/<family>.<profile>.csv` with sidecars in `dir/bin/`. The first line is the provenance
+/// comment; nothing depends on time or host.
+std::filesystem::path writeFile(const std::filesystem::path& dir, const std::string& family,
+                                const std::string& profile, const std::vector<Row>& rows,
+                                const std::string& provenance, bool inputsOnly = false);
+
+struct ReadResult {
+  std::vector<Row> rows;
+  std::vector<std::string> errors;  ///< "FILE:LINE:COLUMN: what"; rows after an error are kept
+};
+
+/// Reads one vector file; sidecars are looked up in `<file's dir>/bin/`.
+ReadResult readFile(const std::filesystem::path& file);
+
+/// Every vector case of every implemented family on every profile it exists on: the whole
+/// boundary tables, then `randomCases` random draws per property (seed `seed`); cases resting on
+/// an uncertified open point are left out.
+struct Generated {
+  std::string family;
+  std::string profile;
+  std::vector<Row> rows;
+};
+std::vector<Generated> generate(std::uint64_t seed, int randomCases);
+
+/// Recorded results of a board harness: "case_id,status,observed" (docs/vectors.md).
+struct Recorded {
+  std::string status;  ///< ok | rejected:<Code> | error:<text>
+  isa::Observed observed;
+};
+struct ResultsRead {
+  std::map<std::string, Recorded> byCase;
+  std::vector<std::string> errors;
+};
+ResultsRead readResults(const std::filesystem::path& file,
+                        const std::map<std::string, std::vector<std::uint64_t>>& sizes);
+void writeResults(const std::filesystem::path& file,
+                  const std::vector<std::pair<std::string, Recorded>>& results);
+
+/// A DUT that answers from a board harness's recorded results, looked up by case id: how
+/// hardware that cannot run an adapter is certified (`cubecheck vectors verify`).
+class RecordedDut final : public dut::Dut {
+ public:
+  explicit RecordedDut(std::map<std::string, Recorded> results, std::string source);
+  const dut::Capabilities& capabilities() const override { return caps_; }
+  dut::RunResult run(const isa::Program& program) override;
+
+ private:
+  std::map<std::string, Recorded> results_;
+  dut::Capabilities caps_;
+};
+
+/// The vector files of a directory, sorted.
+std::vector<std::filesystem::path> vectorFiles(const std::filesystem::path& dir);
+
+}  // namespace cubecheck::vec
