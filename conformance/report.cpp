@@ -97,7 +97,7 @@ void printReport(std::ostream& os, const CertifyResult& r) {
       }
       os << '\n';
     }
-    if (!f.openPoints.empty()) {
+    if (!f.openPoints.empty() && f.verdict() != "not supported") {
       os << f.name << " verdict rests on the default reading of:";
       for (const std::string& p : f.openPoints) os << ' ' << p;
       os << " (spec 10)\n";
