@@ -1,10 +1,13 @@
 // cubecheck: the command line.
+#include <signal.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <filesystem>
 #include <fstream>
@@ -16,6 +19,7 @@
 
 #include "cli/matrix_io.hpp"
 #include "conformance/families.hpp"
+#include "conformance/fuzz.hpp"
 #include "conformance/report.hpp"
 #include "conformance/runner.hpp"
 #include "dut_adapters/registry.hpp"
@@ -302,6 +306,100 @@ std::vector<std::filesystem::path> filesOf(const std::string& dir,
   return vec::vectorFiles(dir);
 }
 
+std::atomic<bool> gStop{false};
+extern "C" void onStopSignal(int) {
+  gStop.store(true);
+}
+
+/// "I/N" from --shard, else GTEST_SHARD_INDEX / GTEST_TOTAL_SHARDS (the GoogleTest convention
+/// any batch system can set), else one shard.
+bool shardOf(const std::string& text, unsigned& index, unsigned& count, std::string& error) {
+  std::string spec = text;
+  if (spec.empty()) {
+    const char* i = std::getenv("GTEST_SHARD_INDEX");
+    const char* n = std::getenv("GTEST_TOTAL_SHARDS");
+    if (i == nullptr || n == nullptr) return true;
+    spec = std::string(i) + "/" + n;
+  }
+  const auto slash = spec.find('/');
+  try {
+    std::size_t a = 0, b = 0;
+    index = static_cast<unsigned>(std::stoul(spec.substr(0, slash), &a));
+    count = static_cast<unsigned>(std::stoul(spec.substr(slash + 1), &b));
+    if (slash == std::string::npos || a != slash || b != spec.size() - slash - 1 || count == 0 ||
+        index >= count) {
+      throw std::invalid_argument("range");
+    }
+  } catch (const std::exception&) {
+    error = "shard '" + spec + "' is not I/N with 0 <= I < N";
+    return false;
+  }
+  return true;
+}
+
+int runFuzz(const std::string& dutSpec, const conf::RunOptions& base, double seconds,
+            long long cases, const std::string& shard, const std::string& reportDir,
+            const std::string& regressionDir, bool quiet, long long timeoutMs) {
+  conf::FuzzOptions o;
+  o.profile = base.profile;
+  o.seed = base.seed;
+  o.families = base.families;
+  o.shrinkBudget = base.shrinkBudget;
+  o.dutSpec = dutSpec;
+  o.budget = std::chrono::milliseconds(static_cast<long long>(seconds * 1000));
+  if (cases > 0) o.maxCases = static_cast<std::uint64_t>(cases);
+  std::string error;
+  if (!shardOf(shard, o.shardIndex, o.shardCount, error)) {
+    std::cerr << "cubecheck fuzz: " << error << '\n';
+    return kExitUsage;
+  }
+  std::unique_ptr<dut::Dut> dut;
+  try {
+    dut = dut::makeDut(dutSpec, std::chrono::milliseconds(timeoutMs));
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "cubecheck fuzz: " << e.what() << '\n';
+    return kExitUsage;
+  }
+  o.progress = progressPrinter(quiet);
+  // Every distinct failure becomes a regression vector at once; the file is rewritten whole
+  // under a temporary name, so an interrupted run leaves it readable.
+  std::map<std::string, std::vector<vec::Row>> corpus;
+  const std::string dir =
+      regressionDir.empty() ? (reportDir.empty() ? "" : reportDir + "/regressions") : regressionDir;
+  o.onNewFailure = [&](const std::string& family, const conf::Failure& f) {
+    if (!quiet)
+      std::cerr << "\nnew failure in " << family << '/' << f.property << ": " << f.reproduce
+                << '\n';
+    if (dir.empty() || !f.vector) return;
+    const std::string profile(isa::profile(o.profile).name);
+    auto& rows = corpus[family];
+    rows.push_back({vec::caseIdOf(family, profile, f.vector->program), family, profile, f.property,
+                    "fuzz: " + f.detail.substr(0, f.detail.find('\n')), *f.vector});
+    vec::writeFile(dir, family, profile, rows,
+                   "fuzz regressions of --dut '" + dutSpec + "' --seed " + std::to_string(o.seed));
+  };
+  struct sigaction sa {};
+  sa.sa_handler = onStopSignal;
+  ::sigaction(SIGINT, &sa, nullptr);
+  ::sigaction(SIGTERM, &sa, nullptr);
+  o.stop = &gStop;
+  if (!quiet) {
+    std::cerr << "cubecheck: seed " << o.seed << ", shard " << o.shardIndex << "/" << o.shardCount
+              << ", budget " << seconds << " s"
+              << (cases > 0 ? ", " + std::to_string(cases) + " cases per property" : "") << '\n';
+  }
+  const conf::CertifyResult r = conf::fuzz(*dut, o);
+  if (o.progress && isatty(STDERR_FILENO)) std::cerr << '\n';
+  conf::printReport(std::cout, r);
+  if (gStop.load()) std::cout << "interrupted: the report covers the cases run so far\n";
+  if (!reportDir.empty()) {
+    conf::writeReports(reportDir, r);
+    std::cout << "reports: " << reportDir << "/report.{json,md,html}, junit.xml\n";
+  }
+  if (!dir.empty() && !corpus.empty()) std::cout << "regression vectors: " << dir << '\n';
+  return r.conformant() ? kExitConformant : kExitNonconformant;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -408,6 +506,34 @@ int main(int argc, char** argv) {
   verify->add_option("--report-dir", reportDir, "report.json and junit.xml here; '' for none")
       ->capture_default_str();
 
+  double fuzzSeconds = 20;
+  long long fuzzCases = 0;
+  std::string shard, fuzzRegressions;
+  CLI::App* fuzzCmd = app.add_subcommand(
+      "fuzz",
+      "random cases across all families until the budget is spent; failures shrunk, "
+      "deduplicated and kept as regression vectors");
+  fuzzCmd->add_option("--dut", dutSpec, "DUT spec, as for certify")->capture_default_str();
+  fuzzCmd->add_option("--time", fuzzSeconds, "budget in seconds")->capture_default_str();
+  fuzzCmd->add_option("--cases", fuzzCases,
+                      "budget in cases per property, over all shards (deterministic runs)");
+  fuzzCmd->add_option("--seed", common.seedText, "run seed; random and printed when omitted");
+  fuzzCmd->add_option("--profile", common.profile, "chip profile")->capture_default_str();
+  fuzzCmd->add_option("--family", families, "only these families (repeatable)");
+  fuzzCmd->add_option("--shard", shard,
+                      "I/N: this machine's share (default GTEST_SHARD_INDEX/GTEST_TOTAL_SHARDS)");
+  fuzzCmd->add_option("--report-dir", reportDir, "report.json, .md, .html, junit.xml")
+      ->capture_default_str();
+  fuzzCmd->add_option("--regression-dir", fuzzRegressions,
+                      "where distinct failures go as vector rows (default REPORT_DIR/regressions)");
+  fuzzCmd->add_option("--timeout-ms", timeoutMs, "per-program limit for exec: DUTs");
+  fuzzCmd->add_flag("--quiet", quiet, "no progress lines on stderr");
+  std::vector<std::string> mergeInputs;
+  std::string mergeOut;
+  CLI::App* merge = app.add_subcommand("merge-reports", "combine the report.json files of shards");
+  merge->add_option("--out", mergeOut, "the merged report.json")->required();
+  merge->add_option("reports", mergeInputs, "report.json files of the shards")->required();
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -424,6 +550,32 @@ int main(int argc, char** argv) {
     }
     o.shrinkBudget = std::chrono::milliseconds(shrinkMs);
     if (*sparseCheck) return runSparseCheck(bPath, densePath, indexPath, shapeText);
+    if (*fuzzCmd) {
+      o.families = families;
+      return runFuzz(dutSpec, o, fuzzSeconds, fuzzCases, shard, reportDir, fuzzRegressions, quiet,
+                     timeoutMs);
+    }
+    if (*merge) {
+      std::vector<std::string> texts;
+      for (const std::string& in : mergeInputs) {
+        std::ifstream f(in);
+        if (!f) {
+          std::cerr << "cubecheck merge-reports: cannot read " << in << '\n';
+          return kExitUsage;
+        }
+        texts.emplace_back(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
+      }
+      try {
+        const std::string merged = conf::mergeReports(texts);
+        std::ofstream(mergeOut) << merged;
+        std::cout << "merged " << texts.size() << " reports into " << mergeOut << '\n';
+        return merged.find("\"verdict\": \"conformant\"") != std::string::npos ? kExitConformant
+                                                                               : kExitNonconformant;
+      } catch (const std::runtime_error& e) {
+        std::cerr << "cubecheck merge-reports: " << e.what() << '\n';
+        return kExitUsage;
+      }
+    }
     if (*regen) {
       std::uint64_t seed = 0;
       try {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <fstream>
 #include <iomanip>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <sstream>
@@ -253,6 +254,221 @@ void writeReports(const std::filesystem::path& dir, const CertifyResult& r) {
   };
   write(dir / "report.json", toJson(r));
   write(dir / "junit.xml", toJUnit(r));
+  write(dir / "report.md", toMarkdown(r));
+  write(dir / "report.html", toHtml(r));
+}
+
+namespace {
+
+std::string capabilitiesLine(const dut::Capabilities& c) {
+  std::ostringstream os;
+  os << "profiles:";
+  for (isa::ProfileId p : c.profiles) os << ' ' << isa::profile(p).name;
+  os << "; instructions:";
+  for (const std::string& i : c.instructions) os << ' ' << i;
+  os << "; dtypes:";
+  for (isa::DType t : c.dtypes) os << ' ' << isa::nameOf(t);
+  os << "; observable:";
+  for (isa::Memory m : c.observable) os << ' ' << isa::nameOf(m);
+  os << "; validates programs: " << (c.rejectsIllegal ? "yes" : "no");
+  return os.str();
+}
+
+std::string runLine(const CertifyResult& r) {
+  std::ostringstream os;
+  os << "cubecheck " << r.command << ", profile " << isa::profile(r.profile).name << ", level "
+     << nameOf(r.level) << ", seed " << r.seed << ", " << std::fixed << std::setprecision(1)
+     << r.seconds << " s";
+  return os.str();
+}
+
+}  // namespace
+
+std::string toMarkdown(const CertifyResult& r) {
+  std::ostringstream os;
+  os << "# cubecheck certificate: " << (r.conformant() ? "CONFORMANT" : "NONCONFORMANT") << "\n\n";
+  os << "* DUT: `" << r.dutSpec << "` (" << r.capabilities.name << ", " << r.capabilities.version
+     << ")\n* Declared: " << capabilitiesLine(r.capabilities) << "\n* Run: " << runLine(r)
+     << "\n\n";
+  os << "| family | verdict | cases | passed | failed | not supported | adapter errors | timeouts "
+        "| open points |\n";
+  os << "|---|---|---|---|---|---|---|---|---|\n";
+  for (const FamilyResult& f : r.families) {
+    os << "| " << f.name << " | " << f.verdict() << " | " << f.counts.total() << " | "
+       << f.counts.of(Outcome::Pass) << " | " << f.counts.of(Outcome::Mismatch) << " | "
+       << f.counts.of(Outcome::NotSupported) << " | " << f.counts.of(Outcome::AdapterError) << " | "
+       << f.counts.of(Outcome::Timeout) << " | ";
+    for (const std::string& p : f.openPoints) os << p << ' ';
+    os << "|\n";
+  }
+  if (!r.notImplemented.empty()) {
+    os << "\nNot certified by this version:";
+    for (const std::string& n : r.notImplemented) os << ' ' << n;
+    os << "\n";
+  }
+  for (const FamilyResult& f : r.families) {
+    if (f.coverage.empty() && f.failures.empty() && f.notSupportedReasons.empty()) continue;
+    os << "\n## " << f.name << "\n";
+    if (!f.coverage.empty()) {
+      std::size_t most = 1;
+      for (const auto& [tag, n] : f.coverage) most = std::max(most, n);
+      os << "\nCoverage bins (cases):\n\n```\n";
+      for (const auto& [tag, n] : f.coverage) {
+        std::string bar;
+        for (std::size_t i = 0; i < std::max<std::size_t>(1, n * 40 / most); ++i) bar += "\u2588";
+        os << std::left << std::setw(32) << tag << std::right << std::setw(8) << n << ' ' << bar
+           << "\n";
+      }
+      os << "```\n";
+    }
+    for (const auto& [what, n] : f.probes) os << "\n* probe (" << n << " cases): " << what << "\n";
+    for (const auto& [why, n] : f.notSupportedReasons) {
+      os << "\n* not supported (" << n << " cases): " << why << "\n";
+    }
+    for (const Failure& x : f.failures) {
+      os << "\n### " << nameOf(x.outcome) << " in " << x.property << ", case " << x.caseIndex
+         << "\n\n```\n"
+         << x.caseText << "\n"
+         << x.detail << "\n```\n\nReproduce:\n\n```sh\n"
+         << x.reproduce << "\n```\n";
+    }
+  }
+  return os.str();
+}
+
+std::string toHtml(const CertifyResult& r) {
+  std::ostringstream os;
+  os << "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>cubecheck certificate</title>"
+        "<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}"
+        "td,th{border:1px solid #999;padding:2px "
+        "8px;text-align:right}td:first-child{text-align:left}"
+        ".bar{background:#4a7;height:10px;display:inline-block}.bad{color:#b00}.ok{color:#070}"
+        "pre{background:#f4f4f4;padding:6px;overflow-x:auto}</style></head><body>\n";
+  os << "<h1>cubecheck certificate: <span class=\""
+     << (r.conformant() ? "ok\">CONFORMANT" : "bad\">NONCONFORMANT")
+     << "</span></h1>\n<p>DUT <code>" << xmlEscape(r.dutSpec) << "</code> ("
+     << xmlEscape(r.capabilities.name) << ", " << xmlEscape(r.capabilities.version)
+     << ")<br>Declared: " << xmlEscape(capabilitiesLine(r.capabilities))
+     << "<br>Run: " << xmlEscape(runLine(r)) << "</p>\n";
+  os << "<table><tr><th>family</th><th>verdict</th><th>cases</th><th>passed</th><th>failed</th>"
+        "<th>not supported</th><th>adapter errors</th><th>timeouts</th><th>open points</th></tr>\n";
+  for (const FamilyResult& f : r.families) {
+    os << "<tr><td>" << f.name << "</td><td>" << f.verdict() << "</td><td>" << f.counts.total()
+       << "</td><td>" << f.counts.of(Outcome::Pass) << "</td><td>" << f.counts.of(Outcome::Mismatch)
+       << "</td><td>" << f.counts.of(Outcome::NotSupported) << "</td><td>"
+       << f.counts.of(Outcome::AdapterError) << "</td><td>" << f.counts.of(Outcome::Timeout)
+       << "</td><td>";
+    for (const std::string& p : f.openPoints) os << p << ' ';
+    os << "</td></tr>\n";
+  }
+  os << "</table>\n";
+  for (const FamilyResult& f : r.families) {
+    if (f.coverage.empty() && f.failures.empty()) continue;
+    os << "<h2>" << f.name << "</h2>\n";
+    if (!f.coverage.empty()) {
+      std::size_t most = 1;
+      for (const auto& [tag, n] : f.coverage) most = std::max(most, n);
+      os << "<table><tr><th>coverage bin</th><th>cases</th><th></th></tr>\n";
+      for (const auto& [tag, n] : f.coverage) {
+        os << "<tr><td>" << xmlEscape(tag) << "</td><td>" << n
+           << "</td><td style=\"text-align:left\">"
+           << "<span class=\"bar\" style=\"width:" << std::max<std::size_t>(1, n * 300 / most)
+           << "px\"></span></td></tr>\n";
+      }
+      os << "</table>\n";
+    }
+    for (const Failure& x : f.failures) {
+      os << "<h3 class=\"bad\">" << nameOf(x.outcome) << " in " << x.property << ", case "
+         << x.caseIndex << "</h3>\n<pre>" << xmlEscape(x.caseText + "\n" + x.detail)
+         << "</pre>\n<p>Reproduce:</p><pre>" << xmlEscape(x.reproduce) << "</pre>\n";
+    }
+  }
+  os << "</body></html>\n";
+  return os.str();
+}
+
+std::string mergeReports(const std::vector<std::string>& reports) {
+  nlohmann::ordered_json out;
+  std::map<std::string, nlohmann::ordered_json> families;
+  std::vector<std::string> order;
+  double seconds = 0;
+  for (std::size_t i = 0; i < reports.size(); ++i) {
+    nlohmann::ordered_json j;
+    try {
+      j = nlohmann::ordered_json::parse(reports[i]);
+    } catch (const std::exception& e) {
+      throw std::runtime_error("report " + std::to_string(i + 1) + " is not JSON: " + e.what());
+    }
+    if (i == 0) {
+      for (const char* k : {"tool", "dut", "dut_capabilities", "profile", "level", "seed"}) {
+        if (j.contains(k)) out[k] = j[k];
+      }
+    } else if (j.value("seed", std::uint64_t{0}) != out.value("seed", std::uint64_t{0}) ||
+               j.value("profile", std::string()) != out.value("profile", std::string())) {
+      throw std::runtime_error("report " + std::to_string(i + 1) +
+                               " is from another run (seed or profile differs)");
+    }
+    seconds = std::max(seconds, j.value("seconds", 0.0));
+    const nlohmann::ordered_json shardFamilies =
+        j.value("families", nlohmann::ordered_json::array());
+    for (const auto& f : shardFamilies) {
+      const std::string name = f.value("name", std::string());
+      if (!families.count(name)) {
+        order.push_back(name);
+        families[name] = f;
+        continue;
+      }
+      nlohmann::ordered_json& m = families[name];
+      for (const char* k : {"cases", "passed", "failed", "not_supported", "adapter_errors",
+                            "timeouts", "failures_not_listed"}) {
+        m[k] = m.value(k, std::uint64_t{0}) + f.value(k, std::uint64_t{0});
+      }
+      for (const char* k : {"coverage", "not_supported_reasons", "probes"}) {
+        const nlohmann::ordered_json bins = f.value(k, nlohmann::ordered_json::object());
+        for (const auto& [tag, n] : bins.items()) {
+          m[k][tag] = m[k].value(tag, std::uint64_t{0}) + n.get<std::uint64_t>();
+        }
+      }
+      const nlohmann::ordered_json failures = f.value("failures", nlohmann::ordered_json::array());
+      for (const auto& x : failures) m["failures"].push_back(x);
+      auto& props = m["properties"];
+      const nlohmann::ordered_json shardProps =
+          f.value("properties", nlohmann::ordered_json::array());
+      for (const auto& p : shardProps) {
+        auto it = std::find_if(props.begin(), props.end(), [&](const auto& q) {
+          return q.value("name", "") == p.value("name", "");
+        });
+        if (it == props.end()) {
+          props.push_back(p);
+          continue;
+        }
+        for (const char* k :
+             {"cases", "passed", "failed", "not_supported", "adapter_errors", "timeouts"}) {
+          (*it)[k] = it->value(k, std::uint64_t{0}) + p.value(k, std::uint64_t{0});
+        }
+        (*it)["seconds"] = it->value("seconds", 0.0) + p.value("seconds", 0.0);
+      }
+    }
+  }
+  bool conformant = true;
+  std::uint64_t passed = 0;
+  out["families"] = nlohmann::ordered_json::array();
+  for (const std::string& name : order) {
+    nlohmann::ordered_json& f = families[name];
+    const std::uint64_t bad = f.value("failed", std::uint64_t{0}) +
+                              f.value("adapter_errors", std::uint64_t{0}) +
+                              f.value("timeouts", std::uint64_t{0});
+    f["verdict"] = bad > 0                                    ? "nonconformant"
+                   : f.value("passed", std::uint64_t{0}) == 0 ? "not supported"
+                                                              : "conformant";
+    conformant = conformant && bad == 0;
+    passed += f.value("passed", std::uint64_t{0});
+    out["families"].push_back(f);
+  }
+  out["verdict"] = conformant && passed > 0 ? "conformant" : "nonconformant";
+  out["merged_reports"] = reports.size();
+  out["seconds"] = seconds;
+  return out.dump(2) + "\n";
 }
 
 }  // namespace cubecheck::conf

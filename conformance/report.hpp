@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <iosfwd>
 #include <string>
+#include <vector>
 
 #include "conformance/runner.hpp"
 
@@ -19,8 +20,18 @@ std::string toJson(const CertifyResult& r);
 /// JUnit XML: a testsuite per family, a testcase per property.
 std::string toJUnit(const CertifyResult& r);
 
-/// Writes report.json and junit.xml into dir (created if missing); throws std::runtime_error
-/// naming the file on failure.
+/// The certificate for people: Markdown (terminals, pull requests) and HTML, with the DUT's
+/// identity and capabilities, per-family results, coverage bins as bar charts, the open points
+/// the verdict rests on and the reproduce command of every failure.
+std::string toMarkdown(const CertifyResult& r);
+std::string toHtml(const CertifyResult& r);
+
+/// Combines report.json files of shards of one run: counts, coverage and reasons summed,
+/// failures concatenated, verdicts recomputed. Throws std::runtime_error naming a bad input.
+std::string mergeReports(const std::vector<std::string>& reportsJson);
+
+/// Writes report.json, junit.xml, report.md and report.html into dir (created if missing); throws
+/// std::runtime_error naming the file on failure.
 void writeReports(const std::filesystem::path& dir, const CertifyResult& r);
 
 }  // namespace cubecheck::conf

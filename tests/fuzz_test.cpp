@@ -1,0 +1,114 @@
+// Fuzzing: budgets, distinct failures as regression vectors, shards, determinism.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <regex>
+
+#include "conformance/fuzz.hpp"
+#include "conformance/report.hpp"
+#include "dut_adapters/registry.hpp"
+
+namespace cubecheck::conf {
+namespace {
+
+FuzzOptions cases(std::uint64_t perProperty, std::uint64_t seed = 3) {
+  FuzzOptions o;
+  o.seed = seed;
+  o.budget = std::chrono::minutes(5);
+  o.maxCases = perProperty;
+  o.dutSpec = "reference";
+  return o;
+}
+
+std::string withoutTimings(const std::string& json) {
+  return std::regex_replace(json, std::regex("\"seconds\": [0-9.e+-]+"), "\"seconds\": 0");
+}
+
+TEST(Fuzz, TimeBudgetEndsTheRunWithCasesInEveryFamily) {
+  auto dut = dut::makeDut("reference");
+  FuzzOptions o = cases(0);
+  o.maxCases.reset();
+  o.budget = std::chrono::milliseconds(1500);
+  const CertifyResult r = fuzz(*dut, o);
+  EXPECT_GE(r.seconds, 1.4);
+  EXPECT_LT(r.seconds, 5.0);
+  ASSERT_GE(r.families.size(), 3u);  // on a2: load2d, load_sparse, mmad_sparse
+  for (const FamilyResult& f : r.families) EXPECT_GT(f.counts.of(Outcome::Pass), 10u) << f.name;
+  EXPECT_TRUE(r.conformant());
+}
+
+TEST(Fuzz, SameSeedSameCaseBudgetSameReport) {
+  auto dut = dut::makeDut("reference");
+  const std::string a = withoutTimings(toJson(fuzz(*dut, cases(30))));
+  const std::string b = withoutTimings(toJson(fuzz(*dut, cases(30))));
+  EXPECT_EQ(a, b);
+  EXPECT_NE(a, withoutTimings(toJson(fuzz(*dut, cases(30, 4)))));
+}
+
+TEST(Fuzz, ShardsSplitTheWorkAndMergeToTheWholeRun) {
+  auto dut = dut::makeDut("reference");
+  const CertifyResult whole = fuzz(*dut, cases(40));
+  std::vector<std::string> shards;
+  std::size_t total = 0;
+  for (unsigned i = 0; i < 3; ++i) {
+    FuzzOptions o = cases(40);
+    o.shardIndex = i;
+    o.shardCount = 3;
+    const CertifyResult r = fuzz(*dut, o);
+    for (const FamilyResult& f : r.families) total += f.counts.total();
+    shards.push_back(toJson(r));
+  }
+  std::size_t wholeTotal = 0;
+  for (const FamilyResult& f : whole.families) wholeTotal += f.counts.total();
+  EXPECT_EQ(total, wholeTotal) << "each case is drawn by exactly one shard";
+  const auto merged = nlohmann::json::parse(mergeReports(shards));
+  const auto single = nlohmann::json::parse(toJson(whole));
+  ASSERT_EQ(merged["families"].size(), single["families"].size());
+  for (std::size_t i = 0; i < single["families"].size(); ++i) {
+    for (const char* k : {"cases", "passed", "failed", "not_supported", "coverage"}) {
+      EXPECT_EQ(merged["families"][i][k], single["families"][i][k]) << k;
+    }
+  }
+  EXPECT_EQ(merged["verdict"], "conformant");
+  EXPECT_THROW(mergeReports({shards[0], toJson(fuzz(*dut, cases(2, 99)))}), std::runtime_error);
+}
+
+TEST(Fuzz, DistinctFailuresAreShrunkAndHandedOutAsVectors) {
+  auto dut = dut::makeDut("mutant:load2d-dst-gap-ignored");
+  FuzzOptions o = cases(60);
+  o.families = {"load2d"};
+  std::vector<Failure> handed;
+  o.onNewFailure = [&](const std::string&, const Failure& f) { handed.push_back(f); };
+  const CertifyResult r = fuzz(*dut, o);
+  ASSERT_FALSE(handed.empty());
+  const FamilyResult& f = r.families.at(0);
+  EXPECT_GT(f.counts.of(Outcome::Mismatch), handed.size()) << "duplicates are counted, not kept";
+  bool shrunkVector = false;
+  for (const Failure& x : handed) {
+    if (x.vector && x.shrinkSteps > 0) {
+      shrunkVector = true;
+      EXPECT_EQ(checkVector(*dut, *x.vector).outcome, Outcome::Mismatch);
+      auto ref = dut::makeDut("reference");
+      EXPECT_EQ(checkVector(*ref, *x.vector).outcome, Outcome::Pass);
+    }
+  }
+  EXPECT_TRUE(shrunkVector);
+}
+
+TEST(Report, MarkdownAndHtmlCarryTheCertificate) {
+  auto dut = dut::makeDut("mutant:load2d-stray-write");
+  FuzzOptions o = cases(10);
+  o.dutSpec = "mutant:load2d-stray-write";
+  const CertifyResult r = fuzz(*dut, o);
+  const std::string md = toMarkdown(r);
+  EXPECT_NE(md.find("# cubecheck certificate: NONCONFORMANT"), std::string::npos);
+  EXPECT_NE(md.find("validates programs: yes"), std::string::npos);
+  EXPECT_NE(md.find("Reproduce:"), std::string::npos);
+  EXPECT_NE(md.find("path:A1toA2"), std::string::npos);  // a coverage bin with its bar
+  const std::string html = toHtml(r);
+  EXPECT_NE(html.find("<span class=\"bar\""), std::string::npos);
+  EXPECT_NE(html.find("OPEN-4"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace cubecheck::conf
