@@ -95,7 +95,9 @@ CertifyResult fuzz(dut::Dut& dut, const FuzzOptions& o) {
       const auto out = static_cast<std::size_t>(cr.verdict.outcome);
       pr.counts.byOutcome[out] += 1;
       fr.counts.byOutcome[out] += 1;
-      for (const std::string& t : cr.tags) fr.coverage[t] += 1;
+      for (const std::string& t : cr.tags) {
+        (cr.verdict.outcome == Outcome::NotSupported ? fr.coverageNotRun : fr.coverage)[t] += 1;
+      }
       if (cr.verdict.outcome == Outcome::NotSupported)
         fr.notSupportedReasons[cr.verdict.detail] += 1;
       if (!cr.verdict.note.empty()) fr.probes[prop.name() + ": " + cr.verdict.note] += 1;

@@ -100,6 +100,21 @@ Family load2dFamily(isa::ProfileId profile) {
   Family f;
   f.name = "load2d";
   if (profile == isa::ProfileId::Ascend950) f.openPoints.push_back("OPEN-9");
+  for (isa::Load2DPath p : gen::load2DPathsOf(profile)) {
+    f.requiredBins.push_back("path:" + std::string(isa::nameOf(p)));
+  }
+  for (const char* bin :
+       {"transpose", "repeat:0", "repeat:1", "dst_gap:>0", "src_stride:0", "dst:ends_at_capacity",
+        "src:last_fractal_of_L1", "illegal:Alignment", "illegal:Capacity", "illegal:TransposeType",
+        "recipe:NzToZz", "recipe:TransposedNzToZz", "recipe:TransposedBNzToZn"}) {
+    f.requiredBins.emplace_back(bin);
+  }
+  if (profile != isa::ProfileId::Ascend950) {  // 950 has no GM paths
+    for (const char* bin :
+         {"repeat:255", "src_stride:large", "addr_mode:decrement", "illegal:DecrementUnderflow"}) {
+      f.requiredBins.emplace_back(bin);
+    }
+  }
   auto add = [&](auto property) { f.properties.push_back(std::move(property)); };
 
   add(TypedProperty<Load2DCase>::fromVector(

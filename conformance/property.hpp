@@ -168,6 +168,8 @@ struct Family {
   /// Set when the profile lacks the family's instructions: every case is NotSupported with
   /// this reason and nothing is run.
   std::string unsupported;
+  /// Coverage bins (case tags) a whole run must hit, each at least the level's quota times.
+  std::vector<std::string> requiredBins;
   std::vector<std::unique_ptr<Property>> properties;
 };
 

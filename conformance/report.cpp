@@ -106,6 +106,10 @@ void printReport(std::ostream& os, const CertifyResult& r) {
     for (const auto& [what, n] : f.probes) {
       os << f.name << " probe, " << n << " case(s): " << what << '\n';
     }
+    for (const auto& [bin, hits] : f.coverageGaps) {
+      os << f.name << " COVERAGE GAP: bin " << bin << " hit " << hits << " time(s), quota "
+         << f.coverageQuota << '\n';
+    }
     for (const auto& [reason, n] : f.notSupportedReasons) {
       os << f.name << " not supported, " << n << " case(s): " << reason << '\n';
     }
@@ -171,6 +175,11 @@ std::string toJson(const CertifyResult& r) {
     fj["coverage"] = f.coverage;
     fj["not_supported_reasons"] = f.notSupportedReasons;
     fj["probes"] = f.probes;
+    fj["coverage_quota"] = f.coverageQuota;
+    fj["coverage_gaps"] = nlohmann::ordered_json::array();
+    for (const auto& [bin, hits] : f.coverageGaps) {
+      fj["coverage_gaps"].push_back({{"bin", bin}, {"hits", hits}});
+    }
     fj["failures"] = nlohmann::ordered_json::array();
     for (const Failure& x : f.failures) {
       nlohmann::ordered_json xj;
@@ -322,6 +331,10 @@ std::string toMarkdown(const CertifyResult& r) {
       os << "```\n";
     }
     for (const auto& [what, n] : f.probes) os << "\n* probe (" << n << " cases): " << what << "\n";
+    for (const auto& [bin, hits] : f.coverageGaps) {
+      os << "\n* **coverage gap**: `" << bin << "` hit " << hits << " times, quota "
+         << f.coverageQuota << "\n";
+    }
     for (const auto& [why, n] : f.notSupportedReasons) {
       os << "\n* not supported (" << n << " cases): " << why << "\n";
     }

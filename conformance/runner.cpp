@@ -8,17 +8,46 @@
 namespace cubecheck::conf {
 
 std::string_view nameOf(Level l) {
-  return l == Level::Smoke ? "smoke" : "full";
+  switch (l) {
+    case Level::Smoke:
+      return "smoke";
+    case Level::Full:
+      return "full";
+    case Level::Nightly:
+      return "nightly";
+  }
+  return "?";
 }
 
 std::optional<Level> parseLevel(std::string_view s) {
   if (s == "smoke") return Level::Smoke;
   if (s == "full") return Level::Full;
+  if (s == "nightly") return Level::Nightly;
   return std::nullopt;
 }
 
 int casesAt(Level l, int smokeCases) {
-  return l == Level::Smoke ? smokeCases : 25 * smokeCases;
+  switch (l) {
+    case Level::Smoke:
+      return smokeCases;
+    case Level::Full:
+      return 25 * smokeCases;
+    case Level::Nightly:
+      return 250 * smokeCases;
+  }
+  return smokeCases;
+}
+
+std::size_t quotaAt(Level l) {
+  switch (l) {
+    case Level::Smoke:
+      return 1;
+    case Level::Full:
+      return 5;
+    case Level::Nightly:
+      return 25;
+  }
+  return 1;
 }
 
 std::size_t Counts::total() const {
@@ -33,6 +62,7 @@ std::string FamilyResult::verdict() const {
       0) {
     return "nonconformant";
   }
+  if (!coverageGaps.empty()) return "nonconformant";
   if (counts.of(Outcome::Pass) == 0) return "not supported";
   return "conformant";
 }
@@ -110,7 +140,9 @@ CertifyResult certify(dut::Dut& dut, const RunOptions& o) {
         const Outcome out = cr.verdict.outcome;
         pr.counts.byOutcome[static_cast<std::size_t>(out)] += 1;
         fr.counts.byOutcome[static_cast<std::size_t>(out)] += 1;
-        for (std::string& t : cr.tags) fr.coverage[t] += 1;
+        for (std::string& t : cr.tags) {
+          (out == Outcome::NotSupported ? fr.coverageNotRun : fr.coverage)[t] += 1;
+        }
         if (out == Outcome::NotSupported) fr.notSupportedReasons[cr.verdict.detail] += 1;
         if (!cr.verdict.note.empty()) fr.probes[prop->name() + ": " + cr.verdict.note] += 1;
         const bool failed =
@@ -148,6 +180,19 @@ CertifyResult certify(dut::Dut& dut, const RunOptions& o) {
       pr.seconds = std::chrono::duration<double>(Clock::now() - pstart).count();
       fr.properties.push_back(std::move(pr));
       if (o.stopAtFirstFailure && fr.casesToFirstFailure > 0) break;
+    }
+    // Functional coverage: a whole run (no property or case filter) must hit every required bin
+    // the level's quota times.
+    if (family->unsupported.empty() && !o.property && !o.caseIndex) {
+      fr.coverageQuota = quotaAt(o.level);
+      for (const std::string& bin : family->requiredBins) {
+        const auto it = fr.coverage.find(bin);
+        const std::size_t hits = it == fr.coverage.end() ? 0 : it->second;
+        // A bin the DUT declared it cannot run is reported as not supported, not as a gap.
+        if (hits < fr.coverageQuota && fr.coverageNotRun.count(bin) == 0) {
+          fr.coverageGaps.emplace_back(bin, hits);
+        }
+      }
     }
     result.families.push_back(std::move(fr));
   }

@@ -17,11 +17,13 @@
 
 namespace cubecheck::conf {
 
-enum class Level { Smoke, Full };
+enum class Level { Smoke, Full, Nightly };
 std::string_view nameOf(Level l);
 std::optional<Level> parseLevel(std::string_view s);
 /// Random cases per property at this level, from the property's smoke-level count.
 int casesAt(Level l, int smokeCases);
+/// Cases every required coverage bin must reach at this level (functional coverage quota).
+std::size_t quotaAt(Level l);
 
 struct Failure {
   std::string property;
@@ -70,13 +72,18 @@ struct FamilyResult {
   std::vector<std::string> openPoints;
   std::vector<PropertyResult> properties;
   Counts counts;
-  std::map<std::string, std::size_t> coverage;             ///< tag -> cases
+  std::map<std::string, std::size_t> coverage;        ///< tag -> cases that ran (not NotSupported)
+  std::map<std::string, std::size_t> coverageNotRun;  ///< tag -> NotSupported cases
   std::map<std::string, std::size_t> notSupportedReasons;  ///< reason -> cases
   std::map<std::string, std::size_t> probes;  ///< "property: what the probe learned" -> cases
   std::vector<Failure> failures;  ///< every Mismatch, AdapterError and Timeout (first 50 kept)
   std::size_t failuresDropped = 0;
   /// Cases run up to and including the first failure; 0 when nothing failed.
   std::size_t casesToFirstFailure = 0;
+  /// Required bins hit fewer times than the level's quota: (bin, hits). Non-empty makes the
+  /// family nonconformant: the run did not test what it must.
+  std::vector<std::pair<std::string, std::size_t>> coverageGaps;
+  std::size_t coverageQuota = 0;
   /// conformant / nonconformant / not supported (nothing ran)
   std::string verdict() const;
 };

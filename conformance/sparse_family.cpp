@@ -146,6 +146,13 @@ Family loadSparseFamily(isa::ProfileId profile) {
   Family f;
   f.name = "load_sparse";
   f.openPoints = {"OPEN-4", "OPEN-5"};
+  f.requiredBins = {"repeat:0",
+                    "repeat:1",
+                    "repeat:2+",
+                    "dst:ends_at_capacity",
+                    "ignored_fields:nonzero",
+                    "illegal:TransposePath",
+                    "illegal:Capacity"};
   if (!isa::hasSparse(profile)) f.unsupported = notOnProfile(profile);
   const isa::ProfileId gp = isa::hasSparse(profile) ? profile : isa::ProfileId::A2;
   f.properties.push_back(TypedProperty<LoadSparseCase>::fromVector(
@@ -170,6 +177,13 @@ Family mmadSparseFamily(isa::ProfileId profile) {
   Family f;
   f.name = "mmad_sparse";
   f.openPoints = {"OPEN-1", "OPEN-2", "OPEN-3", "OPEN-4", "OPEN-6", "OPEN-8"};
+  // Every one of the 16 zero/non-zero masks, every init mode, the edges (spec 7).
+  for (int mask = 0; mask < 16; ++mask) f.requiredBins.push_back("mask:" + gen::maskName(mask));
+  for (const char* bin : {"init:zero", "init:accumulate", "init:bias", "zero_dimension",
+                          "m:partial_fractal", "n:partial_fractal", "k:not_multiple_of_64",
+                          "saturation", "group:3+_nonzeros", "probe:OPEN-1", "illegal:Range"}) {
+    f.requiredBins.emplace_back(bin);
+  }
   if (!isa::hasSparse(profile)) f.unsupported = notOnProfile(profile);
   const isa::ProfileId gp = isa::hasSparse(profile) ? profile : isa::ProfileId::A2;
   f.properties.push_back(TypedProperty<SparseMmadCase>::fromVector(

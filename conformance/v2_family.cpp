@@ -59,6 +59,13 @@ Family load2dV2Family(isa::ProfileId profile) {
   Family f;
   f.name = "load2d_v2";
   f.openPoints = {"OPEN-10"};
+  for (isa::DType t : gen::v2DTypes())
+    f.requiredBins.push_back("dtype:" + std::string(isa::nameOf(t)));
+  for (const char* bin : {"transpose", "plain", "step:0", "step:255",
+                          "dst_stride:gap_between_columns", "dst_stride:columns_overlap",
+                          "src:last_fractal_of_L1", "illegal:Range", "illegal:Capacity"}) {
+    f.requiredBins.emplace_back(bin);
+  }
   if (profile != isa::ProfileId::Ascend950)
     f.unsupported = notOnProfile(profile, "LoadData2DParamsV2");
   const isa::ProfileId gp = isa::ProfileId::Ascend950;
@@ -89,6 +96,8 @@ Family load2dBitModeFamily(isa::ProfileId profile) {
   Family f;
   f.name = "load2d_bitmode";
   f.openPoints = {"OPEN-10"};
+  f.requiredBins = {"transpose",   "step:0",        "dst_stride:columns_overlap",
+                    "wide_fields", "illegal:Range", "illegal:PathUnsupported"};
   if (profile != isa::ProfileId::Ascend950)
     f.unsupported = notOnProfile(profile, "Load2DBitModeParam");
   const isa::ProfileId gp = isa::ProfileId::Ascend950;

@@ -175,8 +175,12 @@ rc::Gen<V2Case> legalV2(ProfileId id, bool bitModePaths) {
                         ku = kStepUnit(l.dtype, p.ifTranspose);
     // Steps: m_step * k_step fractals must fit the destination; 0 is a no-op.
     const bool noOp = *rc::gen::weightedElement<bool>({{15, false}, {1, true}});
-    std::uint64_t mStep = mu * *rc::gen::weightedOneOf<std::uint64_t>(
-                                   {{6, upTo(1, 4)}, {2, upTo(1, 16)}, {1, upTo(1, 255 / mu)}});
+    // Steps: mostly small, sometimes anything, sometimes the largest the unit allows (255).
+    std::uint64_t mStep =
+        mu * *rc::gen::weightedOneOf<std::uint64_t>({{6, upTo(1, 4)},
+                                                     {2, upTo(1, 16)},
+                                                     {1, upTo(1, 255 / mu)},
+                                                     {1, rc::gen::just(255 / mu)}});
     std::uint64_t kStep = ku * *rc::gen::weightedOneOf<std::uint64_t>(
                                    {{6, upTo(1, 4)}, {2, upTo(1, 16)}, {1, upTo(1, 255 / ku)}});
     while (mStep * kStep > dstCapFr) {

@@ -566,6 +566,9 @@ rc::Gen<SparseMmadCase> legalSparseMmad(ProfileId id, bool allowNoOp) {
     SparseMmadCase c = *sparseShape(id, allowNoOp);
     c.init = *rc::gen::element(InitMode::Zero, InitMode::Accumulate, InitMode::Bias);
     if (c.init == InitMode::Bias && c.n > 256) c.n = 256;  // the 1 KiB bias table holds 256
+    // Saturation needs an init near INT32_MAX: only an accumulating or bias start has one.
+    c.saturate =
+        c.init != InitMode::Zero && *rc::gen::weightedElement<bool>({{15, false}, {1, true}});
     c.ignoredSource = *rc::gen::arbitrary<bool>();
     c.unitFlag = *rc::gen::element<std::uint8_t>(0, 2, 3);
     const std::uint64_t m1 = isa::ceilDiv(c.m, 16), n1 = isa::ceilDiv(c.n, 16);

@@ -7,6 +7,7 @@
 #include "conformance/families.hpp"
 #include "conformance/runner.hpp"
 #include "dut_adapters/registry.hpp"
+#include "generators/sparse.hpp"
 
 namespace cubecheck::conf {
 namespace {
@@ -157,6 +158,46 @@ TEST(Determinism, SameSeedSameCounts) {
   const CertifyResult a = certify(*dut, smoke(isa::ProfileId::A2, 5));
   const CertifyResult b = certify(*dut, smoke(isa::ProfileId::A2, 5));
   EXPECT_EQ(a.families.at(0).coverage, b.families.at(0).coverage);
+}
+
+}  // namespace
+}  // namespace cubecheck::conf
+
+namespace cubecheck::conf {
+namespace {
+
+TEST(Coverage, EveryRequiredBinIsHitAndAGapMakesTheRunNonconformant) {
+  auto dut = dut::makeDut("reference");
+  RunOptions o = smoke(isa::ProfileId::A2);
+  o.families = {"mmad_sparse"};
+  CertifyResult r = certify(*dut, o);
+  FamilyResult& f = r.families.at(0);
+  EXPECT_TRUE(f.coverageGaps.empty());
+  EXPECT_EQ(f.coverageQuota, 1u);
+  for (int mask = 0; mask < 16; ++mask)
+    EXPECT_GT(f.coverage.count("mask:" + gen::maskName(mask)), 0u);
+  f.coverageGaps.emplace_back("saturation", 0);  // what the runner records below the quota
+  EXPECT_EQ(f.verdict(), "nonconformant");
+  EXPECT_FALSE(r.conformant());
+}
+
+TEST(Coverage, BinsTheDutCannotRunAreNotGaps) {
+  // The C example does not validate programs: its illegal-program bins are NotSupported, not gaps.
+  auto dut = dut::makeDut(std::string("exec:") + EXAMPLE_C_DUT);
+  RunOptions o = smoke(isa::ProfileId::A2);
+  o.families = {"load2d"};
+  const CertifyResult r = certify(*dut, o);
+  const FamilyResult& f = r.families.at(0);
+  EXPECT_TRUE(f.coverageGaps.empty());
+  EXPECT_GT(f.coverageNotRun.count("illegal:Capacity"), 0u);
+  EXPECT_EQ(f.verdict(), "conformant");
+}
+
+TEST(Coverage, ALevelSetsTheQuota) {
+  EXPECT_EQ(quotaAt(Level::Smoke), 1u);
+  EXPECT_EQ(quotaAt(Level::Full), 5u);
+  EXPECT_EQ(quotaAt(Level::Nightly), 25u);
+  EXPECT_EQ(parseLevel("nightly"), Level::Nightly);
 }
 
 }  // namespace
