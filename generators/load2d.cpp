@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <ostream>
 
+#include "generators/common.hpp"
 #include "generators/fill.hpp"
 #include "oracle/layout.hpp"
 
@@ -20,20 +21,6 @@ constexpr std::uint64_t kU16Max = 65535;
 
 rc::Gen<std::uint64_t> justU(std::uint64_t v) {
   return rc::gen::just(v);
-}
-
-/// Inclusive range; a single value when lo == hi (rc::gen::inRange needs lo < hi).
-rc::Gen<std::uint64_t> upTo(std::uint64_t lo, std::uint64_t hi) {
-  if (lo >= hi) return rc::gen::just(lo);
-  return rc::gen::inRange<std::uint64_t>(lo, hi + 1);
-}
-
-/// The values worth most in [lo, hi]: its ends, the first few above lo, and anything in between.
-rc::Gen<std::uint64_t> edgy(std::uint64_t lo, std::uint64_t hi) {
-  return rc::gen::weightedOneOf<std::uint64_t>({{3, rc::gen::just(lo)},
-                                                {1, rc::gen::just(hi)},
-                                                {4, upTo(lo, std::min(hi, lo + 8))},
-                                                {2, upTo(lo, hi)}});
 }
 
 std::vector<DType> sixteenBit() {
@@ -69,12 +56,6 @@ std::uint64_t topSourceFractal(const isa::Load2D& l) {
                        : l.params.startIndex + (l.params.repeatTimes - 1ull) * l.params.srcStride;
 }
 
-isa::Segment filled(Memory m, std::uint64_t lo, std::uint64_t hi, std::uint64_t seed) {
-  isa::Segment s{m, lo, isa::Bytes(hi - lo)};
-  fillBytes(s.bytes, seed);
-  return s;
-}
-
 }  // namespace
 
 std::vector<DType> dtypesOf(ProfileId id) {
@@ -108,23 +89,13 @@ isa::Program buildProgram(const Load2DCase& c) {
   isa::Program p;
   p.profile = c.profile;
 
-  // Source: each fractal read plus one fractal either side, so a DUT that reads a neighbour
-  // returns wrong data rather than failing on undefined memory; merged into runs.
-  std::vector<std::pair<std::uint64_t, std::uint64_t>> runs;
-  const std::uint64_t srcCap = prof.capacityOf(src);
-  for (std::int64_t f : sourceFractals(l)) {
-    const std::uint64_t at = l.srcAddr + static_cast<std::uint64_t>(f) * kFrac;
-    const std::uint64_t lo = at >= kFrac ? at - kFrac : 0;
-    const std::uint64_t hi = std::min(srcCap, at + 2 * kFrac);
-    if (lo >= hi) continue;  // wholly past capacity: an illegal case, nothing to define
-    if (!runs.empty() && lo <= runs.back().second) {
-      runs.back().second = std::max(runs.back().second, hi);
-    } else {
-      runs.emplace_back(lo, hi);
-    }
+  // Source: each fractal read, with margins (fractalSegments).
+  std::vector<std::uint64_t> fracs;
+  for (std::int64_t f : sourceFractals(l)) fracs.push_back(static_cast<std::uint64_t>(f));
+  for (isa::Segment& s :
+       fractalSegments(src, l.srcAddr, fracs, prof.capacityOf(src), c.contentSeed)) {
+    p.segments.push_back(std::move(s));
   }
-  std::uint64_t k = 0;
-  for (auto [lo, hi] : runs) p.segments.push_back(filled(src, lo, hi, subSeed(c.contentSeed, k++)));
 
   // Destination: footprint plus one fractal of canary either side, clipped to the memory.
   const std::uint64_t dstCap = prof.capacityOf(dst);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <ostream>
 
+#include "generators/common.hpp"
 #include "generators/fill.hpp"
 #include "oracle/layout.hpp"
 
@@ -16,24 +17,6 @@ using isa::ProfileId;
 namespace {
 
 constexpr std::uint64_t kFrac = 512;
-
-rc::Gen<std::uint64_t> upTo(std::uint64_t lo, std::uint64_t hi) {
-  if (lo >= hi) return rc::gen::just(lo);
-  return rc::gen::inRange<std::uint64_t>(lo, hi + 1);
-}
-
-rc::Gen<std::uint64_t> edgy(std::uint64_t lo, std::uint64_t hi) {
-  return rc::gen::weightedOneOf<std::uint64_t>({{3, rc::gen::just(lo)},
-                                                {1, rc::gen::just(hi)},
-                                                {4, upTo(lo, std::min(hi, lo + 8))},
-                                                {2, upTo(lo, hi)}});
-}
-
-isa::Segment filled(Memory m, std::uint64_t lo, std::uint64_t hi, std::uint64_t seed) {
-  isa::Segment s{m, lo, isa::Bytes(hi - lo)};
-  fillBytes(s.bytes, seed);
-  return s;
-}
 
 std::uint64_t absStride(const isa::LoadData2DParamsV2& p) {
   return static_cast<std::uint64_t>(p.srcStride < 0 ? -std::int64_t{p.srcStride} : p.srcStride);
@@ -71,22 +54,10 @@ isa::Program programWith(const V2Case& c, isa::Instruction ins) {
     }
   }
   std::sort(fracs.begin(), fracs.end());
-  std::vector<std::pair<std::uint64_t, std::uint64_t>> runs;
-  const std::uint64_t srcCap = prof.capacityOf(src);
-  for (std::uint64_t f : fracs) {
-    const std::uint64_t at = l.srcAddr + f * kFrac;
-    const std::uint64_t lo = at >= kFrac ? at - kFrac : 0;
-    const std::uint64_t hi = std::min(srcCap, at + 2 * kFrac);
-    if (lo >= hi) continue;
-    if (!runs.empty() && lo <= runs.back().second) {
-      runs.back().second = std::max(runs.back().second, hi);
-    } else {
-      runs.emplace_back(lo, hi);
-    }
+  for (isa::Segment& s :
+       fractalSegments(src, l.srcAddr, fracs, prof.capacityOf(src), c.contentSeed)) {
+    prog.segments.push_back(std::move(s));
   }
-  std::uint64_t k = 0;
-  for (auto [lo, hi] : runs)
-    prog.segments.push_back(filled(src, lo, hi, subSeed(c.contentSeed, k++)));
   const std::uint64_t cap = prof.capacityOf(dst);
   const std::uint64_t end = l.dstAddr + (dstTop(l) ? (*dstTop(l) + 1) * kFrac : 0);
   const std::uint64_t lo = std::min(l.dstAddr >= kFrac ? l.dstAddr - kFrac : 0, cap);

@@ -5,6 +5,7 @@
 #include <ostream>
 #include <sstream>
 
+#include "generators/common.hpp"
 #include "generators/fill.hpp"
 #include "oracle/layout.hpp"
 
@@ -16,24 +17,6 @@ using isa::ProfileId;
 namespace {
 
 constexpr std::uint64_t kFrac = 512;
-
-rc::Gen<std::uint64_t> upTo(std::uint64_t lo, std::uint64_t hi) {
-  if (lo >= hi) return rc::gen::just(lo);
-  return rc::gen::inRange<std::uint64_t>(lo, hi + 1);
-}
-
-rc::Gen<std::uint64_t> edgy(std::uint64_t lo, std::uint64_t hi) {
-  return rc::gen::weightedOneOf<std::uint64_t>({{3, rc::gen::just(lo)},
-                                                {1, rc::gen::just(hi)},
-                                                {4, upTo(lo, std::min(hi, lo + 8))},
-                                                {2, upTo(lo, hi)}});
-}
-
-isa::Segment filled(Memory m, std::uint64_t lo, std::uint64_t hi, std::uint64_t seed) {
-  isa::Segment s{m, lo, isa::Bytes(hi - lo)};
-  fillBytes(s.bytes, seed);
-  return s;
-}
 
 /// [lo - margin, hi + margin) clipped to [0, cap].
 std::pair<std::uint64_t, std::uint64_t> withMargin(std::uint64_t lo, std::uint64_t hi,

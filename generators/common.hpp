@@ -1,0 +1,62 @@
+// Helpers every generator shares: value distributions that favour edges, and memory segments
+// filled from a seed.
+#pragma once
+
+#include <rapidcheck.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "generators/fill.hpp"
+#include "isa/program.hpp"
+
+namespace cubecheck::gen {
+
+/// Inclusive range; a single value when lo == hi (rc::gen::inRange needs lo < hi).
+inline rc::Gen<std::uint64_t> upTo(std::uint64_t lo, std::uint64_t hi) {
+  if (lo >= hi) return rc::gen::just(lo);
+  return rc::gen::inRange<std::uint64_t>(lo, hi + 1);
+}
+
+/// The values worth most in [lo, hi]: its ends, the first few above lo, and anything between.
+inline rc::Gen<std::uint64_t> edgy(std::uint64_t lo, std::uint64_t hi) {
+  return rc::gen::weightedOneOf<std::uint64_t>({{3, rc::gen::just(lo)},
+                                                {1, rc::gen::just(hi)},
+                                                {4, upTo(lo, std::min(hi, lo + 8))},
+                                                {2, upTo(lo, hi)}});
+}
+
+/// [lo, hi) of memory m, filled from the seed.
+inline isa::Segment filled(isa::Memory m, std::uint64_t lo, std::uint64_t hi, std::uint64_t seed) {
+  isa::Segment s{m, lo, isa::Bytes(hi - lo)};
+  fillBytes(s.bytes, seed);
+  return s;
+}
+
+/// Segments holding the 512-byte fractals `fractals` (ascending) of base `base` in memory m,
+/// each with one fractal of margin either side, so a DUT reading a neighbour gets wrong data
+/// rather than an undefined-memory error; merged into runs, clipped to [0, capacity).
+inline std::vector<isa::Segment> fractalSegments(isa::Memory m, std::uint64_t base,
+                                                 const std::vector<std::uint64_t>& fractals,
+                                                 std::uint64_t capacity, std::uint64_t seed) {
+  constexpr std::uint64_t kFrac = 512;
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> runs;
+  for (std::uint64_t f : fractals) {
+    const std::uint64_t at = base + f * kFrac;
+    const std::uint64_t lo = at >= kFrac ? at - kFrac : 0;
+    const std::uint64_t hi = std::min(capacity, at + 2 * kFrac);
+    if (lo >= hi) continue;  // wholly past capacity: an illegal case, nothing to define
+    if (!runs.empty() && lo <= runs.back().second) {
+      runs.back().second = std::max(runs.back().second, hi);
+    } else {
+      runs.emplace_back(lo, hi);
+    }
+  }
+  std::vector<isa::Segment> out;
+  std::uint64_t k = 0;
+  for (auto [lo, hi] : runs) out.push_back(filled(m, lo, hi, subSeed(seed, k++)));
+  return out;
+}
+
+}  // namespace cubecheck::gen
