@@ -29,8 +29,6 @@ struct Expected {
   /// Set when the program's result depends on an open point the suite does not certify: the
   /// case is reported NotSupported with this reason, never compared.
   std::optional<std::string> uncertified;
-  /// Open points whose default interpretation this expectation assumes (spec 10).
-  std::vector<std::string> openPoints;
 };
 
 /// Exact comparison (spec 9): every observed byte equals the expected one. Differences inside the

@@ -154,31 +154,28 @@ Expected expect(const isa::Program& program) {
   Memories mem(program.segments);
   Expected e;
   for (const isa::Instruction& ins : program.instructions) {
-    std::visit(isa::Overloaded{
-                   [&](const isa::Load2D& load) {
-                     if (!e.uncertified) e.uncertified = uncertified(program.profile, load);
-                     if (program.profile == isa::ProfileId::Ascend950 && e.openPoints.empty()) {
-                       e.openPoints.push_back("OPEN-9");
-                     }
-                     apply(mem, program.profile, load);
-                   },
-                   [&](const isa::LoadSparse& load) { apply(mem, program.profile, load); },
-                   [&](const isa::LoadV2& l) {
-                     if (!e.uncertified) e.uncertified = uncertifiedV2(l.params);
-                     applyV2(mem, l.path, l.dtype, l.srcAddr, l.dstAddr, l.params);
-                   },
-                   [&](const isa::LoadBitMode& l) {
-                     // The words' meaning comes from isa's documented bit layout (spec 5).
-                     applyV2(mem, l.path, l.dtype, l.srcAddr, l.dstAddr, l.params.toV2());
-                   },
-                   [&](const isa::MmadSparse&) {
-                     // Arithmetic is derived from the logical operands (oracle/sparse.hpp),
-                     // never read back from the packed bytes of a program.
-                     throw std::logic_error(
-                         "oracle::expect: MmadWithSparse needs the logical operands; use "
-                         "oracle::sparseMatmul");
-                   }},
-               ins);
+    std::visit(
+        isa::Overloaded{[&](const isa::Load2D& load) {
+                          if (!e.uncertified) e.uncertified = uncertified(program.profile, load);
+                          apply(mem, program.profile, load);
+                        },
+                        [&](const isa::LoadSparse& load) { apply(mem, program.profile, load); },
+                        [&](const isa::LoadV2& l) {
+                          if (!e.uncertified) e.uncertified = uncertifiedV2(l.params);
+                          applyV2(mem, l.path, l.dtype, l.srcAddr, l.dstAddr, l.params);
+                        },
+                        [&](const isa::LoadBitMode& l) {
+                          // The words' meaning comes from isa's documented bit layout (spec 5).
+                          applyV2(mem, l.path, l.dtype, l.srcAddr, l.dstAddr, l.params.toV2());
+                        },
+                        [&](const isa::MmadSparse&) {
+                          // Arithmetic is derived from the logical operands (oracle/sparse.hpp),
+                          // never read back from the packed bytes of a program.
+                          throw std::logic_error(
+                              "oracle::expect: MmadWithSparse needs the logical operands; use "
+                              "oracle::sparseMatmul");
+                        }},
+        ins);
   }
   for (const isa::Region& r : program.observe) {
     const std::size_t s = mem.indexOf(r.memory, r.addr, r.size);
