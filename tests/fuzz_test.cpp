@@ -2,7 +2,6 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
-#include <regex>
 
 #include "conformance/fuzz.hpp"
 #include "conformance/report.hpp"
@@ -20,8 +19,17 @@ FuzzOptions cases(std::uint64_t perProperty, std::uint64_t seed = 3) {
   return o;
 }
 
+/// The report with every "seconds" value zeroed: timings are the only allowed difference.
 std::string withoutTimings(const std::string& json) {
-  return std::regex_replace(json, std::regex("\"seconds\": [0-9.e+-]+"), "\"seconds\": 0");
+  std::string out;
+  const std::string key = "\"seconds\": ";
+  std::size_t at = 0;
+  while (true) {
+    const std::size_t k = json.find(key, at);
+    if (k == std::string::npos) return out + json.substr(at);
+    out += json.substr(at, k - at) + key + "0";
+    at = json.find_first_of(",\n}", k + key.size());
+  }
 }
 
 TEST(Fuzz, TimeBudgetEndsTheRunWithCasesInEveryFamily) {
