@@ -111,14 +111,7 @@ Verdict checkAgainstOracle(dut::Dut& dut, const isa::Program& program, bool stra
 
 VectorCase oracleVector(isa::Program program) {
   oracle::Expected e = oracle::expect(program);
-  VectorCase v;
-  v.program = std::move(program);
-  if (e.uncertified) {
-    v.uncertified = e.uncertified;
-  } else {
-    v.expected = std::move(e);
-  }
-  return v;
+  return expectationVector(std::move(program), std::move(e));
 }
 
 VectorCase rejectionVector(isa::Program program, isa::ViolationCode code) {

@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <ostream>
+#include <string>
 #include <vector>
 
 #include "generators/fill.hpp"
@@ -57,6 +59,15 @@ inline std::vector<isa::Segment> fractalSegments(isa::Memory m, std::uint64_t ba
   std::uint64_t k = 0;
   for (auto [lo, hi] : runs) out.push_back(filled(m, lo, hi, subSeed(seed, k++)));
   return out;
+}
+
+/// How every case prints: profile, the instruction, the content seed and, for a table entry, the
+/// boundary it covers (which `vectors regen` copies into the why column).
+inline std::ostream& printCase(std::ostream& os, isa::ProfileId profile, const std::string& what,
+                               std::uint64_t contentSeed, const std::string& why) {
+  os << "profile=" << isa::profile(profile).name << ' ' << what << " content_seed=" << contentSeed;
+  if (!why.empty()) os << " why=\"" << why << '"';
+  return os;
 }
 
 }  // namespace cubecheck::gen

@@ -75,10 +75,7 @@ std::vector<Load2DPath> load2DPathsOf(ProfileId id) {
 }
 
 std::ostream& operator<<(std::ostream& os, const Load2DCase& c) {
-  os << "profile=" << isa::profile(c.profile).name << ' ' << isa::describe(c.load)
-     << " content_seed=" << c.contentSeed;
-  if (!c.why.empty()) os << " why=\"" << c.why << '"';
-  return os;
+  return printCase(os, c.profile, isa::describe(c.load), c.contentSeed, c.why);
 }
 
 isa::Program buildProgram(const Load2DCase& c) {

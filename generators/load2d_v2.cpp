@@ -79,10 +79,7 @@ std::vector<DType> v2DTypes() {
 }
 
 std::ostream& operator<<(std::ostream& os, const V2Case& c) {
-  os << "profile=" << isa::profile(c.profile).name << ' ' << isa::describe(c.load)
-     << " content_seed=" << c.contentSeed;
-  if (!c.why.empty()) os << " why=\"" << c.why << '"';
-  return os;
+  return printCase(os, c.profile, isa::describe(c.load), c.contentSeed, c.why);
 }
 
 isa::Program buildProgram(const V2Case& c) {

@@ -191,10 +191,7 @@ oracle::MatrixS8 randomS8(int rows, int cols, std::uint64_t seed) {
 // ---- LoadDataWithSparse ----
 
 std::ostream& operator<<(std::ostream& os, const LoadSparseCase& c) {
-  os << "profile=" << isa::profile(c.profile).name << ' ' << isa::describe(c.load)
-     << " content_seed=" << c.contentSeed;
-  if (!c.why.empty()) os << " why=\"" << c.why << '"';
-  return os;
+  return printCase(os, c.profile, isa::describe(c.load), c.contentSeed, c.why);
 }
 
 isa::Program buildProgram(const LoadSparseCase& c) {
