@@ -138,16 +138,9 @@ RunResult readResponse(Source& in, std::uint64_t seq, const isa::Program& progra
   }
   if (w[0] == "rejected") {
     desync = false;
-    isa::Violation v{isa::ViolationCode::UndefinedMemory, rest(line, 3)};
-    bool known = false;
-    for (int c = 0; c <= static_cast<int>(isa::ViolationCode::UndefinedMemory); ++c) {
-      if (w.size() >= 3 && isa::nameOf(static_cast<isa::ViolationCode>(c)) == w[2]) {
-        v.code = static_cast<isa::ViolationCode>(c);
-        known = true;
-      }
-    }
-    if (!known) return adapterError("rejected with unknown reason '" + printable(line) + "'");
-    return RunResult::rejected(v);
+    const auto code = w.size() >= 3 ? isa::parseViolationCode(w[2]) : std::nullopt;
+    if (!code) return adapterError("rejected with unknown reason '" + printable(line) + "'");
+    return RunResult::rejected({*code, rest(line, 3)});
   }
   if (w[0] == "unsupported" || w[0] == "error") {
     desync = false;

@@ -26,4 +26,11 @@ std::string_view nameOf(ViolationCode c) {
   return "?";
 }
 
+std::optional<ViolationCode> parseViolationCode(std::string_view name) {
+  for (int c = 0; c <= static_cast<int>(ViolationCode::UndefinedMemory); ++c) {
+    if (nameOf(static_cast<ViolationCode>(c)) == name) return static_cast<ViolationCode>(c);
+  }
+  return std::nullopt;
+}
+
 }  // namespace cubecheck::isa

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -26,5 +27,8 @@ struct Violation {
 };
 
 std::string_view nameOf(ViolationCode c);
+
+/// Inverse of nameOf; nullopt for an unknown name.
+std::optional<ViolationCode> parseViolationCode(std::string_view name);
 
 }  // namespace cubecheck::isa

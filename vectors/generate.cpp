@@ -91,25 +91,9 @@ ResultsRead readResults(const fs::path& file,
         bool ok = true;
         for (std::size_t k = 0; k < imgs.size() && ok; ++k) {
           isa::Bytes b;
-          const std::string& s = imgs[k];
-          if (s.rfind("hex:", 0) == 0 && s.size() == 4 + 2 * it->second[k]) {
-            for (std::size_t i = 4; i + 1 < s.size() && ok; i += 2) {
-              unsigned v = 0;
-              std::istringstream hx(s.substr(i, 2));
-              ok = static_cast<bool>(hx >> std::hex >> v) &&
-                   std::isxdigit(static_cast<unsigned char>(s[i])) &&
-                   std::isxdigit(static_cast<unsigned char>(s[i + 1]));
-              b.push_back(static_cast<std::uint8_t>(v));
-            }
-          } else if (s.rfind("bin:", 0) == 0) {
-            std::ifstream f(bin / (s.substr(4) + ".bin"), std::ios::binary);
-            b.assign(std::istreambuf_iterator<char>(f), {});
-            ok = static_cast<bool>(f.good() || f.eof()) && b.size() == it->second[k] &&
-                 contentHash(b.data(), b.size()) == s.substr(4);
-          } else {
-            ok = false;
-          }
-          if (!ok) fail(3, "region " + std::to_string(k) + ": bad or wrong-sized image");
+          std::string error;
+          ok = readImage(imgs[k], it->second[k], bin, b, error);
+          if (!ok) fail(3, "region " + std::to_string(k) + ": " + error);
           rec.observed.push_back(std::move(b));
         }
         if (!ok) continue;
@@ -133,12 +117,7 @@ void writeResults(const fs::path& file,
   for (const auto& [id, rec] : results) {
     std::string obs;
     for (std::size_t k = 0; k < rec.observed.size(); ++k) {
-      const isa::Bytes& b = rec.observed[k];
-      const std::string h = contentHash(b.data(), b.size());
-      fs::create_directories(bin);
-      std::ofstream(bin / (h + ".bin"), std::ios::binary)
-          .write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));
-      obs += (k ? ";" : "") + std::string("bin:") + h;
+      obs += (k ? ";" : "") + writeImage(rec.observed[k], bin);
     }
     os << '"' << id << "\",\"" << rec.status << "\",\"" << obs << "\"\n";
   }
@@ -170,10 +149,8 @@ dut::RunResult RecordedDut::run(const isa::Program& program) {
     const Recorded& rec = it->second;
     if (rec.status == "ok") return dut::RunResult::ok(rec.observed);
     if (rec.status.rfind("rejected:", 0) == 0) {
-      for (int c = 0; c <= static_cast<int>(isa::ViolationCode::UndefinedMemory); ++c) {
-        if (isa::nameOf(static_cast<isa::ViolationCode>(c)) == rec.status.substr(9)) {
-          return dut::RunResult::rejected({static_cast<isa::ViolationCode>(c), "recorded"});
-        }
+      if (auto code = isa::parseViolationCode(rec.status.substr(9))) {
+        return dut::RunResult::rejected({*code, "recorded"});
       }
     }
     return {dut::RunStatus::AdapterError, {}, std::nullopt, "recorded status: " + rec.status};

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "conformance/families.hpp"
 #include "isa/text.hpp"
 
 namespace cubecheck::vec {
@@ -60,8 +61,15 @@ std::string quoted(const std::string& s) {
   return out + "\"";
 }
 
-/// Writes bytes inline or as a sidecar; returns the field text.
-std::string image(const isa::Bytes& b, const fs::path& binDir) {
+int hexDigit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  return -1;
+}
+
+}  // namespace
+
+std::string writeImage(const isa::Bytes& b, const fs::path& binDir) {
   if (b.size() <= kInlineBytes) return "hex:" + toHex(b);
   const std::string h = contentHash(b.data(), b.size());
   const fs::path file = binDir / (h + ".bin");
@@ -72,6 +80,60 @@ std::string image(const isa::Bytes& b, const fs::path& binDir) {
   }
   return "bin:" + h;
 }
+
+bool readImage(const std::string& s, std::uint64_t size, const fs::path& binDir, isa::Bytes& out,
+               std::string& error, std::string* hashOut) {
+  if (hashOut != nullptr) hashOut->clear();
+  if (s.rfind("hex:", 0) == 0) {
+    const std::string h = s.substr(4);
+    if (h.size() != 2 * size) {
+      error = "hex image of " + std::to_string(h.size() / 2) + " bytes for " + std::to_string(size);
+      return false;
+    }
+    out.resize(size);
+    for (std::size_t i = 0; i < size; ++i) {
+      const int hi = hexDigit(h[2 * i]), lo = hexDigit(h[2 * i + 1]);
+      if (hi < 0 || lo < 0) {
+        error = "bad hex digit at offset " + std::to_string(2 * i);
+        return false;
+      }
+      out[i] = static_cast<std::uint8_t>(hi << 4 | lo);
+    }
+    return true;
+  }
+  if (s.rfind("bin:", 0) == 0) {
+    const std::string hash = s.substr(4);
+    if (hash.size() != 16 || hash.find_first_not_of(kHex) != std::string::npos) {
+      error = "bad sidecar name '" + hash.substr(0, 40) + "'";
+      return false;
+    }
+    const fs::path path = binDir / (hash + ".bin");
+    std::error_code ec;
+    const auto length = fs::file_size(path, ec);
+    std::ifstream in(path, std::ios::binary);
+    if (ec || !in) {
+      error = "sidecar bin/" + hash + ".bin is missing";
+      return false;
+    }
+    out.resize(length);
+    in.read(reinterpret_cast<char*>(out.data()), static_cast<std::streamsize>(length));
+    if (out.size() != size) {
+      error = "sidecar bin/" + hash + ".bin has " + std::to_string(out.size()) + " bytes, not " +
+              std::to_string(size);
+      return false;
+    }
+    if (contentHash(out.data(), out.size()) != hash) {
+      error = "sidecar bin/" + hash + ".bin does not hash to its name (corrupted)";
+      return false;
+    }
+    if (hashOut != nullptr) *hashOut = hash;
+    return true;
+  }
+  error = "a byte image must start with hex: or bin:";
+  return false;
+}
+
+namespace {
 
 /// "a+n,b+m" for the runs of non-zero bytes, "-" for none.
 std::string ranges(const isa::Bytes& mask) {
@@ -133,60 +195,11 @@ class RowParser {
  public:
   explicit RowParser(fs::path binDir) : binDir_(std::move(binDir)) {}
 
-  /// Reads a byte image ("hex:..." or "bin:HASH") of `size` bytes.
   /// The content hash of the last sidecar read (so it is not computed twice).
   std::string lastHash;
 
   bool bytes(const std::string& s, std::uint64_t size, isa::Bytes& out, std::string& error) {
-    lastHash.clear();
-    if (s.rfind("hex:", 0) == 0) {
-      const std::string h = s.substr(4);
-      if (h.size() != 2 * size) {
-        error =
-            "hex image of " + std::to_string(h.size() / 2) + " bytes for " + std::to_string(size);
-        return false;
-      }
-      out.resize(size);
-      for (std::size_t i = 0; i < size; ++i) {
-        const int hi = digit(h[2 * i]), lo = digit(h[2 * i + 1]);
-        if (hi < 0 || lo < 0) {
-          error = "bad hex digit at offset " + std::to_string(2 * i);
-          return false;
-        }
-        out[i] = static_cast<std::uint8_t>(hi << 4 | lo);
-      }
-      return true;
-    }
-    if (s.rfind("bin:", 0) == 0) {
-      const std::string hash = s.substr(4);
-      if (hash.size() != 16 || hash.find_first_not_of(kHex) != std::string::npos) {
-        error = "bad sidecar name '" + hash.substr(0, 40) + "'";
-        return false;
-      }
-      const fs::path path = binDir_ / (hash + ".bin");
-      std::error_code ec;
-      const auto length = fs::file_size(path, ec);
-      std::ifstream in(path, std::ios::binary);
-      if (ec || !in) {
-        error = "sidecar bin/" + hash + ".bin is missing";
-        return false;
-      }
-      out.resize(length);
-      in.read(reinterpret_cast<char*>(out.data()), static_cast<std::streamsize>(length));
-      if (out.size() != size) {
-        error = "sidecar bin/" + hash + ".bin has " + std::to_string(out.size()) + " bytes, not " +
-                std::to_string(size);
-        return false;
-      }
-      if (contentHash(out.data(), out.size()) != hash) {
-        error = "sidecar bin/" + hash + ".bin does not hash to its name (corrupted)";
-        return false;
-      }
-      lastHash = hash;
-      return true;
-    }
-    error = "a byte image must start with hex: or bin:";
-    return false;
+    return readImage(s, size, binDir_, out, error, &lastHash);
   }
 
   bool mask(const std::string& s, std::uint64_t size, isa::Bytes& out, std::string& error) {
@@ -207,11 +220,6 @@ class RowParser {
   }
 
  private:
-  static int digit(char c) {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    return -1;
-  }
   fs::path binDir_;
 };
 
@@ -261,14 +269,14 @@ fs::path writeFile(const fs::path& dir, const std::string& family, const std::st
     std::vector<std::string> ins, segs, obs;
     for (const auto& x : c.program.instructions) ins.push_back(isa::toText(x));
     for (const auto& s : c.program.segments) {
-      segs.push_back(regionText(s.memory, s.addr, s.bytes.size()) + "=" + image(s.bytes, bin));
+      segs.push_back(regionText(s.memory, s.addr, s.bytes.size()) + "=" + writeImage(s.bytes, bin));
     }
     for (const auto& r : c.program.observe) obs.push_back(regionText(r.memory, r.addr, r.size));
     std::string expected, footprint = "", dontCare = "", formats = "", policy;
     auto describe = [&](const oracle::Expected& e) {
       std::vector<std::string> img, fp, dc, fm;
       for (std::size_t r = 0; r < e.regions.size(); ++r) {
-        img.push_back(image(e.regions[r], bin));
+        img.push_back(writeImage(e.regions[r], bin));
         fp.push_back(ranges(e.written[r]));
         dc.push_back(e.dontCare.empty() ? "-" : ranges(e.dontCare[r]));
         const oracle::RegionFormat& f = e.formats[r];
@@ -364,11 +372,8 @@ ReadResult readFile(const fs::path& file) {
         }
       }
       if (!ok) continue;
-      static constexpr std::array kFamilies{
-          "load2d",       "load2d_v2",   "load2d_bitmode", "load3d_v1",   "load3d_v2",
-          "load3d_v2pro", "load_sparse", "mmad",           "mmad_sparse", "pipeline"};
-      if (std::find_if(kFamilies.begin(), kFamilies.end(),
-                       [&](const char* n) { return f[1] == n; }) == kFamilies.end()) {
+      if (std::find(conf::kFamilyNames.begin(), conf::kFamilyNames.end(), f[1]) ==
+          conf::kFamilyNames.end()) {
         fail(1, "unknown family '" + f[1].substr(0, 40) + "'");
         continue;
       }
@@ -433,11 +438,7 @@ ReadResult readFile(const fs::path& file) {
       const std::string& policy = f[12];
       if (policy == "reject") {
         const std::string code = f[8].rfind("rejected:", 0) == 0 ? f[8].substr(9) : "";
-        for (int c = 0; c <= static_cast<int>(isa::ViolationCode::UndefinedMemory); ++c) {
-          if (isa::nameOf(static_cast<isa::ViolationCode>(c)) == code) {
-            row.c.rejection = static_cast<isa::ViolationCode>(c);
-          }
-        }
+        row.c.rejection = isa::parseViolationCode(code);
         if (!row.c.rejection) {
           fail(8, "expected 'rejected:<Code>', got '" + f[8].substr(0, 40) + "'");
           continue;

@@ -30,6 +30,15 @@ struct Row {
 /// FNV-1a 64 as 16 hex digits: content addressing for sidecars and case ids (not a security hash).
 std::string contentHash(const void* data, std::size_t size);
 
+/// A byte image as a field: inline hex up to kInlineBytes, else a sidecar in binDir named by
+/// its content hash ("hex:..." or "bin:HASH").
+std::string writeImage(const isa::Bytes& bytes, const std::filesystem::path& binDir);
+
+/// Reads a field written by writeImage, of exactly `size` bytes, checking the sidecar's hash
+/// against its name; false with `error`. `hash`, when given, receives a sidecar's hash.
+bool readImage(const std::string& field, std::uint64_t size, const std::filesystem::path& binDir,
+               isa::Bytes& out, std::string& error, std::string* hash = nullptr);
+
 /// The case id of a row's inputs.
 std::string caseIdOf(const std::string& family, const std::string& profile,
                      const isa::Program& program);
