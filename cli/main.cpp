@@ -159,14 +159,10 @@ int runMutants(conf::RunOptions o, bool list, const std::string& reportDir) {
     mo.dutSpec = spec;
     mo.stopAtFirstFailure = true;
     const conf::CertifyResult r = conf::certify(*d, mo);
-    const conf::FamilyResult& fam = r.families.at(0);
+    const conf::FamilyResult& f = r.families.at(0);
     // Killed means a case failed; NotSupported everywhere would kill nothing.
-    const bool killed = fam.counts.of(conf::Outcome::Mismatch) +
-                            fam.counts.of(conf::Outcome::AdapterError) +
-                            fam.counts.of(conf::Outcome::Timeout) >
-                        0;
+    const bool killed = f.counts.failures() > 0;
     survivors += killed ? 0 : 1;
-    const conf::FamilyResult& f = fam;
     const conf::Failure* first = f.failures.empty() ? nullptr : &f.failures.front();
     if (killed) killSeconds.push_back(r.seconds);
     std::cout << std::left << std::setw(32) << m.name << std::setw(8) << (killed ? "yes" : "NO")
@@ -270,20 +266,9 @@ int replayVectors(dut::Dut& dut, const std::string& dutSpec,
         fr.properties.push_back({row.property, "", {}, 0});
         prop = fr.properties.end() - 1;
       }
-      const auto o = static_cast<std::size_t>(v.outcome);
-      prop->counts.byOutcome[o] += 1;
-      fr.counts.byOutcome[o] += 1;
-      if (v.outcome == conf::Outcome::NotSupported) fr.notSupportedReasons[v.detail] += 1;
-      if (!v.note.empty()) fr.probes[row.property + ": " + v.note] += 1;
-      if (v.outcome == conf::Outcome::Mismatch || v.outcome == conf::Outcome::AdapterError ||
-          v.outcome == conf::Outcome::Timeout) {
-        if (fr.failures.size() < 50) {
-          fr.failures.push_back(
-              {row.property, 0, v.outcome, "case " + row.caseId + ": " + row.why, v.detail,
-               reproducePrefix + " " + file.string() + " --case " + row.caseId, 0, std::nullopt});
-        } else {
-          ++fr.failuresDropped;
-        }
+      if (fr.record(*prop, v, {})) {
+        fr.keep({row.property, 0, v.outcome, "case " + row.caseId + ": " + row.why, v.detail,
+                 reproducePrefix + " " + file.string() + " --case " + row.caseId, 0, std::nullopt});
       }
     }
     r.families.push_back(std::move(fr));

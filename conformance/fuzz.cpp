@@ -92,20 +92,7 @@ CertifyResult fuzz(dut::Dut& dut, const FuzzOptions& o) {
       CaseReport cr = prop.run(dut, o.seed, index, o.shrinkBudget);
       pr.seconds += std::chrono::duration<double>(Clock::now() - t0).count();
       ++cases;
-      const auto out = static_cast<std::size_t>(cr.verdict.outcome);
-      pr.counts.byOutcome[out] += 1;
-      fr.counts.byOutcome[out] += 1;
-      for (const std::string& t : cr.tags) {
-        (cr.verdict.outcome == Outcome::NotSupported ? fr.coverageNotRun : fr.coverage)[t] += 1;
-      }
-      if (cr.verdict.outcome == Outcome::NotSupported)
-        fr.notSupportedReasons[cr.verdict.detail] += 1;
-      if (!cr.verdict.note.empty()) fr.probes[prop.name() + ": " + cr.verdict.note] += 1;
-      const bool failed = cr.verdict.outcome == Outcome::Mismatch ||
-                          cr.verdict.outcome == Outcome::AdapterError ||
-                          cr.verdict.outcome == Outcome::Timeout;
-      if (failed) {
-        if (fr.casesToFirstFailure == 0) fr.casesToFirstFailure = fr.counts.total();
+      if (fr.record(pr, cr.verdict, cr.tags)) {
         const std::string sig = signatureOf(fr.name, cr, prop.name());
         if (seen.insert(sig).second) {
           std::ostringstream cmd;
@@ -115,11 +102,7 @@ CertifyResult fuzz(dut::Dut& dut, const FuzzOptions& o) {
           Failure f{prop.name(),       index,     cr.verdict.outcome, cr.caseText,
                     cr.verdict.detail, cmd.str(), cr.shrinkSteps,     std::move(cr.vector)};
           if (o.onNewFailure) o.onNewFailure(fr.name, f);
-          if (fr.failures.size() < 50) {
-            fr.failures.push_back(std::move(f));
-          } else {
-            ++fr.failuresDropped;
-          }
+          fr.keep(std::move(f));
         }
       }
       if (o.progress && Clock::now() - lastProgress > std::chrono::seconds(1)) {

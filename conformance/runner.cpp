@@ -56,12 +56,35 @@ std::size_t Counts::total() const {
   return n;
 }
 
-std::string FamilyResult::verdict() const {
-  if (counts.of(Outcome::Mismatch) + counts.of(Outcome::AdapterError) +
-          counts.of(Outcome::Timeout) >
-      0) {
-    return "nonconformant";
+std::size_t Counts::failures() const {
+  return of(Outcome::Mismatch) + of(Outcome::AdapterError) + of(Outcome::Timeout);
+}
+
+bool FamilyResult::record(PropertyResult& property, const Verdict& v,
+                          const std::vector<std::string>& tags) {
+  const auto out = static_cast<std::size_t>(v.outcome);
+  property.counts.byOutcome[out] += 1;
+  counts.byOutcome[out] += 1;
+  const bool notRun = v.outcome == Outcome::NotSupported;
+  for (const std::string& t : tags) (notRun ? coverageNotRun : coverage)[t] += 1;
+  if (notRun) notSupportedReasons[v.detail] += 1;
+  if (!v.note.empty()) probes[property.name + ": " + v.note] += 1;
+  const bool failed = v.outcome == Outcome::Mismatch || v.outcome == Outcome::AdapterError ||
+                      v.outcome == Outcome::Timeout;
+  if (failed && casesToFirstFailure == 0) casesToFirstFailure = counts.total();
+  return failed;
+}
+
+void FamilyResult::keep(Failure failure) {
+  if (failures.size() < 50) {
+    failures.push_back(std::move(failure));
+  } else {
+    ++failuresDropped;
   }
+}
+
+std::string FamilyResult::verdict() const {
+  if (counts.failures() > 0) return "nonconformant";
   if (!coverageGaps.empty()) return "nonconformant";
   if (counts.of(Outcome::Pass) == 0) return "not supported";
   return "conformant";
@@ -77,8 +100,6 @@ bool CertifyResult::conformant() const {
 }
 
 namespace {
-
-constexpr std::size_t kKeptFailures = 50;
 
 std::string reproduceCommand(const RunOptions& o, const std::string& family,
                              const std::string& property, std::size_t index) {
@@ -137,32 +158,13 @@ CertifyResult certify(dut::Dut& dut, const RunOptions& o) {
                 ? prop->run(dut, o.seed, i, o.shrinkBudget)
                 : CaseReport{
                       {Outcome::NotSupported, family->unsupported, {}}, {}, {}, 0, std::nullopt};
-        const Outcome out = cr.verdict.outcome;
-        pr.counts.byOutcome[static_cast<std::size_t>(out)] += 1;
-        fr.counts.byOutcome[static_cast<std::size_t>(out)] += 1;
-        for (std::string& t : cr.tags) {
-          (out == Outcome::NotSupported ? fr.coverageNotRun : fr.coverage)[t] += 1;
-        }
-        if (out == Outcome::NotSupported) fr.notSupportedReasons[cr.verdict.detail] += 1;
-        if (!cr.verdict.note.empty()) fr.probes[prop->name() + ": " + cr.verdict.note] += 1;
-        const bool failed =
-            out == Outcome::Mismatch || out == Outcome::AdapterError || out == Outcome::Timeout;
-        if (failed && fr.casesToFirstFailure == 0) fr.casesToFirstFailure = fr.counts.total();
-        if (failed) {
-          Failure failure{prop->name(),
-                          i,
-                          out,
-                          cr.caseText,
-                          cr.verdict.detail,
-                          reproduceCommand(o, fr.name, prop->name(), i),
-                          cr.shrinkSteps,
-                          std::move(cr.vector)};
+        if (fr.record(pr, cr.verdict, cr.tags)) {
+          Failure failure{prop->name(),       i,
+                          cr.verdict.outcome, cr.caseText,
+                          cr.verdict.detail,  reproduceCommand(o, fr.name, prop->name(), i),
+                          cr.shrinkSteps,     std::move(cr.vector)};
           if (o.onFailure) o.onFailure(fr.name, failure);
-          if (fr.failures.size() < kKeptFailures) {
-            fr.failures.push_back(std::move(failure));
-          } else {
-            ++fr.failuresDropped;
-          }
+          fr.keep(std::move(failure));
         }
         if (o.progress && (i & 63) == 0) {
           const Clock::time_point now = Clock::now();

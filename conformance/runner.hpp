@@ -58,6 +58,8 @@ struct Counts {
   std::array<std::size_t, kOutcomeCount> byOutcome{};
   std::size_t total() const;
   std::size_t of(Outcome o) const { return byOutcome[static_cast<std::size_t>(o)]; }
+  /// Mismatches, adapter errors and timeouts: the outcomes that make a run nonconformant.
+  std::size_t failures() const;
 };
 
 struct PropertyResult {
@@ -86,6 +88,12 @@ struct FamilyResult {
   std::size_t coverageQuota = 0;
   /// conformant / nonconformant / not supported (nothing ran)
   std::string verdict() const;
+  /// Counts one case of property `property` (one of this family's): its outcome, coverage tags
+  /// (ran or not run), not-supported reason and probe note. True when the case failed.
+  bool record(PropertyResult& property, const Verdict& verdict,
+              const std::vector<std::string>& tags);
+  /// Keeps a failure for the report: the first 50; later ones are only counted.
+  void keep(Failure failure);
 };
 
 struct CertifyResult {
