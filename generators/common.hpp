@@ -12,6 +12,7 @@
 
 #include "generators/fill.hpp"
 #include "isa/program.hpp"
+#include "oracle/tile.hpp"
 
 namespace cubecheck::gen {
 
@@ -59,6 +60,17 @@ inline std::vector<isa::Segment> fractalSegments(isa::Memory m, std::uint64_t ba
   std::uint64_t k = 0;
   for (auto [lo, hi] : runs) out.push_back(filled(m, lo, hi, subSeed(seed, k++)));
   return out;
+}
+
+/// A rows x cols matrix of element bit patterns of type t from the seed, column by column.
+inline oracle::ElemMatrix randomElements(Eigen::Index rows, Eigen::Index cols, isa::DType t,
+                                         std::uint64_t seed) {
+  const int bits = isa::bitsOf(t);
+  const std::uint32_t mask = bits == 32 ? 0xFFFFFFFFu : (1u << bits) - 1;
+  SplitMix64 g(seed);
+  oracle::ElemMatrix m(rows, cols);
+  for (Eigen::Index i = 0; i < m.size(); ++i) m(i) = static_cast<std::uint32_t>(g.next()) & mask;
+  return m;
 }
 
 /// How every case prints: profile, the instruction, the content seed and, for a table entry, the

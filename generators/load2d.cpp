@@ -505,14 +505,7 @@ oracle::ElemMatrix layoutOperand(const LayoutCase& c) {
   const int c0 = isa::c0Of(c.dtype);
   const int rows = c.recipe == LayoutRecipe::TransposedBNzToZn ? c.kBlocks * c0 : c.rowBlocks * 16;
   const int cols = c.recipe == LayoutRecipe::TransposedBNzToZn ? c.rowBlocks * 16 : c.kBlocks * c0;
-  const int bits = isa::bitsOf(c.dtype);
-  const std::uint32_t mask = bits == 32 ? 0xFFFFFFFFu : (1u << bits) - 1;
-  SplitMix64 g(c.contentSeed);
-  oracle::ElemMatrix m(rows, cols);
-  for (int j = 0; j < cols; ++j) {
-    for (int i = 0; i < rows; ++i) m(i, j) = static_cast<std::uint32_t>(g.next()) & mask;
-  }
-  return m;
+  return randomElements(rows, cols, c.dtype, c.contentSeed);
 }
 
 isa::Program buildLayoutProgram(const LayoutCase& c) {

@@ -374,12 +374,7 @@ rc::Gen<V2LayoutCase> v2Layout(ProfileId id) {
 }
 
 oracle::ElemMatrix v2LayoutOperand(const V2LayoutCase& c) {
-  const int bits = isa::bitsOf(c.dtype);
-  const std::uint32_t mask = bits == 32 ? 0xFFFFFFFFu : (1u << bits) - 1;
-  SplitMix64 g(c.contentSeed);
-  oracle::ElemMatrix a(16 * c.mBlocks, isa::c0Of(c.dtype) * c.kBlocks);
-  for (Eigen::Index i = 0; i < a.size(); ++i) a(i) = static_cast<std::uint32_t>(g.next()) & mask;
-  return a;
+  return randomElements(16 * c.mBlocks, isa::c0Of(c.dtype) * c.kBlocks, c.dtype, c.contentSeed);
 }
 
 isa::Program buildProgram(const V2LayoutCase& c) {

@@ -34,7 +34,7 @@ struct Memories {
 /// LoadData2DParams (spec 4) as a gather of fractal tiles: the source is a sequence of tiles of
 /// the dtype's shape, the destination another; repeat j takes tile start +- j*src_stride,
 /// transposes it as a matrix when asked, and puts it in slot j*(dst_gap+1).
-void apply(Memories& mem, isa::ProfileId, const isa::Load2D& load) {
+void apply(Memories& mem, const isa::Load2D& load) {
   const isa::LoadData2DParams& p = load.params;
   const int n = p.repeatTimes;
   if (n == 0) return;
@@ -65,7 +65,7 @@ void apply(Memories& mem, isa::ProfileId, const isa::Load2D& load) {
 
 /// LoadDataWithSparse (spec 7.3) as two gathers: dense tile start+i to L0B slot i, and the
 /// 128-byte index tile start+i to the index buffer at a quarter of that slot's L0B address.
-void apply(Memories& mem, isa::ProfileId, const isa::LoadSparse& load) {
+void apply(Memories& mem, const isa::LoadSparse& load) {
   const int n = load.params.repeatTimes;
   for (int i = 0; i < n; ++i) {
     const std::uint64_t tile =
@@ -157,9 +157,9 @@ Expected expect(const isa::Program& program) {
     std::visit(
         isa::Overloaded{[&](const isa::Load2D& load) {
                           if (!e.uncertified) e.uncertified = uncertified(program.profile, load);
-                          apply(mem, program.profile, load);
+                          apply(mem, load);
                         },
-                        [&](const isa::LoadSparse& load) { apply(mem, program.profile, load); },
+                        [&](const isa::LoadSparse& load) { apply(mem, load); },
                         [&](const isa::LoadV2& l) {
                           if (!e.uncertified) e.uncertified = uncertifiedV2(l.params);
                           applyV2(mem, l.path, l.dtype, l.srcAddr, l.dstAddr, l.params);
