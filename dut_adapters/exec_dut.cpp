@@ -59,41 +59,34 @@ class PipeSource final : public wire::Source {
 
  private:
   bool fill(std::string& error) {
-    char buf[65536];
     // A DUT usually answers within tens of microseconds: keep asking for a short while before
     // sleeping in poll, whose wake-up would cost more than the answer (measured in
     // bench/load2d_bench.cpp, BM_CheckedLoad2DCase_ExecExampleC).
     const Clock::time_point spinUntil = Clock::now() + std::chrono::microseconds(200);
-    do {
-      const ssize_t early = ::read(dut_.fromDut_, buf, sizeof buf);
-      if (early > 0) {
-        dut_.inbox_.append(buf, static_cast<std::size_t>(early));
+    while (true) {
+      char buf[65536];
+      const ssize_t got = ::read(dut_.fromDut_, buf, sizeof buf);
+      if (got > 0) {
+        dut_.inbox_.append(buf, static_cast<std::size_t>(got));
         return true;
       }
-      if (early == 0) {
+      if (got == 0 || (errno != EAGAIN && errno != EINTR)) {
         error = "the DUT closed its output (" + dut_.exitDescription() + ")";
         return false;
       }
-    } while (Clock::now() < spinUntil);
-    pollfd p{dut_.fromDut_, POLLIN, 0};
-    const int ready = ::poll(&p, 1, remainingMs(deadline_));
-    if (ready == 0) {
-      timedOut_ = true;
-      error = "no answer within the timeout";
-      return false;
+      if (Clock::now() < spinUntil) continue;
+      pollfd p{dut_.fromDut_, POLLIN, 0};
+      const int ready = ::poll(&p, 1, remainingMs(deadline_));
+      if (ready == 0) {
+        timedOut_ = true;
+        error = "no answer within the timeout";
+        return false;
+      }
+      if (ready < 0 && errno != EINTR) {
+        error = std::string("poll: ") + std::strerror(errno);
+        return false;
+      }
     }
-    if (ready < 0 && errno != EINTR) {
-      error = std::string("poll: ") + std::strerror(errno);
-      return false;
-    }
-    const ssize_t got = ::read(dut_.fromDut_, buf, sizeof buf);
-    if (got > 0) {
-      dut_.inbox_.append(buf, static_cast<std::size_t>(got));
-      return true;
-    }
-    if (got < 0 && (errno == EAGAIN || errno == EINTR)) return true;
-    error = "the DUT closed its output (" + dut_.exitDescription() + ")";
-    return false;
   }
 
   ExecDut& dut_;
