@@ -42,6 +42,12 @@ VectorCase rejectionVector(isa::Program program, isa::ViolationCode code);
 /// The vector of a program with an expectation computed elsewhere (layouts, logical operands).
 VectorCase expectationVector(isa::Program program, oracle::Expected expected);
 
+/// Metamorphic: two programs with the same segments and observed regions must leave the same
+/// bytes (the first's result shown as expected). NotSupported where `a` rests on an uncertified
+/// open point.
+Verdict checkSameResult(dut::Dut& dut, const isa::Program& a, const isa::Program& b,
+                        const std::string& what);
+
 /// An illegal program must be rejected, for the expected reason, and nothing run.
 Verdict checkRejected(dut::Dut& dut, const isa::Program& program, isa::ViolationCode expected);
 

@@ -19,19 +19,6 @@ std::string notOnProfile(isa::ProfileId p, const char* what) {
   return "profile " + std::string(isa::profile(p).name) + " has no " + what + " (spec 1)";
 }
 
-/// Two programs with the same segments and observed regions leave the same bytes.
-Verdict sameResult(dut::Dut& d, const isa::Program& a, const isa::Program& b, const char* what) {
-  if (auto open = oracle::expect(a).uncertified) return {Outcome::NotSupported, *open};
-  isa::Observed one, two;
-  if (auto v = runLegal(d, a, one)) return *v;
-  if (auto v = runLegal(d, b, two)) return *v;
-  oracle::Expected e = oracle::expect(a);
-  e.regions = one;
-  const oracle::Comparison c = oracle::compareExact(a, e, two);
-  if (c.equal) return {Outcome::Pass};
-  return {Outcome::Mismatch, std::string(what) + "\n" + c.report};
-}
-
 VectorCase layoutVector(const V2LayoutCase& c) {
   isa::Program p = gen::buildProgram(c);
   const oracle::ElemMatrix a = gen::v2LayoutOperand(c);
@@ -110,8 +97,8 @@ Family load2dBitModeFamily(isa::ProfileId profile) {
       "EqualsV2", "the bit-mode load equals the V2 load it was built from", std::vector<V2Case>{},
       gen::legalV2(gp, true), 150,
       [](dut::Dut& d, const V2Case& c) {
-        return sameResult(d, gen::buildProgram(c), gen::buildBitModeProgram(c),
-                          "bit mode (observed) differs from V2 (shown as expected):");
+        return checkSameResult(d, gen::buildProgram(c), gen::buildBitModeProgram(c),
+                               "bit mode (observed) differs from V2 (shown as expected):");
       },
       [](const V2Case& c) { return gen::tagsOf(c); }));
   f.properties.push_back(std::make_unique<TypedProperty<WideV2Case>>(
@@ -123,8 +110,8 @@ Family load2dBitModeFamily(isa::ProfileId profile) {
         bits.instructions = {isa::LoadBitMode{w.legal.load.path, w.legal.load.dtype,
                                               w.legal.load.srcAddr, w.legal.load.dstAddr,
                                               isa::Load2DBitModeParam(w.wide)}};
-        return sameResult(d, gen::buildProgram(w.legal), bits,
-                          "words from the wide struct (observed) differ from the V2 load:");
+        return checkSameResult(d, gen::buildProgram(w.legal), bits,
+                               "words from the wide struct (observed) differ from the V2 load:");
       },
       [](const WideV2Case&) { return std::vector<std::string>{"wide_fields"}; }));
   f.properties.push_back(TypedProperty<IllegalV2Case>::fromVector(

@@ -8,8 +8,27 @@ std::string_view opcodeOf(const Instruction& instruction) {
   return std::visit([](const auto& i) -> std::string_view { return i.kOpcode; }, instruction);
 }
 
-DType dtypeOf(const Instruction& instruction) {
-  return std::visit([](const auto& i) { return i.dtype; }, instruction);
+namespace {
+template <class... I>
+std::vector<std::string> opcodesOf(const std::variant<I...>*) {
+  return {std::string(I::kOpcode)...};
+}
+}  // namespace
+
+std::vector<std::string> allOpcodes() {
+  return opcodesOf(static_cast<const Instruction*>(nullptr));
+}
+
+std::optional<DType> dtypeOf(const Instruction& instruction) {
+  return std::visit(
+      [](const auto& i) -> std::optional<DType> {
+        if constexpr (requires { i.dtype; }) {
+          return i.dtype;
+        } else {
+          return std::nullopt;
+        }
+      },
+      instruction);
 }
 
 std::optional<Violation> validate(const Profile& profile, const Instruction& instruction) {

@@ -9,6 +9,7 @@
 
 #include "isa/load2d.hpp"
 #include "isa/load2d_v2.hpp"
+#include "isa/load3d.hpp"
 #include "isa/memory.hpp"
 #include "isa/profile.hpp"
 #include "isa/sparse.hpp"
@@ -37,7 +38,8 @@ struct Region {
 };
 
 /// Every instruction the suite can express. Later families add alternatives here.
-using Instruction = std::variant<Load2D, LoadSparse, MmadSparse, LoadV2, LoadBitMode>;
+using Instruction = std::variant<Load2D, LoadSparse, MmadSparse, LoadV2, LoadBitMode, Load3DV2,
+                                 Load3DV2Pro, Load3DV1, SetFmatrix, SetPadding>;
 
 /// Lambdas overloaded into one visitor for std::visit over Instruction.
 template <class... F>
@@ -64,8 +66,12 @@ using Observed = std::vector<Bytes>;
 /// The opcode a DUT declares to run this instruction: "load2d" (LoadData with LoadData2DParams).
 std::string_view opcodeOf(const Instruction& instruction);
 
-/// The element type the instruction moves or consumes.
-DType dtypeOf(const Instruction& instruction);
+/// Every opcode of Instruction, in the variant's order: what a DUT that runs everything declares.
+std::vector<std::string> allOpcodes();
+
+/// The element type the instruction moves or consumes; nullopt for one that has none
+/// (SetFmatrix).
+std::optional<DType> dtypeOf(const Instruction& instruction);
 
 /// The segment holding all of [addr, addr + size) in memory m, or nullptr.
 const Segment* findSegment(const std::vector<Segment>& segments, Memory m, std::uint64_t addr,

@@ -8,40 +8,76 @@ namespace cubecheck::isa {
 
 std::string toText(const Instruction& ins) {
   std::ostringstream os;
-  std::visit(Overloaded{[&](const Load2D& l) {
-                          const auto& q = l.params;
-                          os << "load2d " << nameOf(l.path) << ' ' << nameOf(l.dtype) << ' '
-                             << l.srcAddr << ' ' << l.dstAddr << ' ' << q.startIndex << ' '
-                             << int{q.repeatTimes} << ' ' << q.srcStride << ' ' << int{q.sid} << ' '
-                             << q.dstGap << ' ' << int{q.ifTranspose} << ' ' << int{q.addrMode};
-                        },
-                        [&](const LoadSparse& l) {
-                          const auto& q = l.params;
-                          os << "load_sparse " << nameOf(l.dtype) << ' ' << l.srcAddr << ' '
-                             << l.idxAddr << ' ' << l.dstAddr << ' ' << q.startIndex << ' '
-                             << int{q.repeatTimes} << ' ' << q.srcStride << ' ' << int{q.sid} << ' '
-                             << q.dstGap << ' ' << int{q.ifTranspose} << ' ' << int{q.addrMode};
-                        },
-                        [&](const MmadSparse& x) {
-                          os << "mmad_sparse " << nameOf(x.dtype) << ' ' << x.cAddr << ' '
-                             << x.aAddr << ' ' << x.bAddr << ' ' << x.m << ' ' << x.k << ' ' << x.n
-                             << ' ' << int{x.unitFlag} << ' ' << int{x.cmatrixSource} << ' '
-                             << int{x.cmatrixInitVal};
-                        },
-                        [&](const LoadV2& l) {
-                          const auto& q = l.params;
-                          os << "load2d_v2 " << nameOf(l.path) << ' ' << nameOf(l.dtype) << ' '
-                             << l.srcAddr << ' ' << l.dstAddr << ' ' << q.mStartPosition << ' '
-                             << q.kStartPosition << ' ' << q.mStep << ' ' << q.kStep << ' '
-                             << q.srcStride << ' ' << q.dstStride << ' ' << int{q.ifTranspose}
-                             << ' ' << int{q.sid};
-                        },
-                        [&](const LoadBitMode& l) {
-                          os << "load2d_bitmode " << nameOf(l.path) << ' ' << nameOf(l.dtype) << ' '
-                             << l.srcAddr << ' ' << l.dstAddr << ' ' << l.params.config0() << ' '
-                             << l.params.config1() << ' ' << int{l.params.ifTranspose()};
-                        }},
-             ins);
+  std::visit(
+      Overloaded{
+          [&](const Load2D& l) {
+            const auto& q = l.params;
+            os << "load2d " << nameOf(l.path) << ' ' << nameOf(l.dtype) << ' ' << l.srcAddr << ' '
+               << l.dstAddr << ' ' << q.startIndex << ' ' << int{q.repeatTimes} << ' '
+               << q.srcStride << ' ' << int{q.sid} << ' ' << q.dstGap << ' ' << int{q.ifTranspose}
+               << ' ' << int{q.addrMode};
+          },
+          [&](const LoadSparse& l) {
+            const auto& q = l.params;
+            os << "load_sparse " << nameOf(l.dtype) << ' ' << l.srcAddr << ' ' << l.idxAddr << ' '
+               << l.dstAddr << ' ' << q.startIndex << ' ' << int{q.repeatTimes} << ' '
+               << q.srcStride << ' ' << int{q.sid} << ' ' << q.dstGap << ' ' << int{q.ifTranspose}
+               << ' ' << int{q.addrMode};
+          },
+          [&](const MmadSparse& x) {
+            os << "mmad_sparse " << nameOf(x.dtype) << ' ' << x.cAddr << ' ' << x.aAddr << ' '
+               << x.bAddr << ' ' << x.m << ' ' << x.k << ' ' << x.n << ' ' << int{x.unitFlag} << ' '
+               << int{x.cmatrixSource} << ' ' << int{x.cmatrixInitVal};
+          },
+          [&](const LoadV2& l) {
+            const auto& q = l.params;
+            os << "load2d_v2 " << nameOf(l.path) << ' ' << nameOf(l.dtype) << ' ' << l.srcAddr
+               << ' ' << l.dstAddr << ' ' << q.mStartPosition << ' ' << q.kStartPosition << ' '
+               << q.mStep << ' ' << q.kStep << ' ' << q.srcStride << ' ' << q.dstStride << ' '
+               << int{q.ifTranspose} << ' ' << int{q.sid};
+          },
+          [&](const LoadBitMode& l) {
+            os << "load2d_bitmode " << nameOf(l.path) << ' ' << nameOf(l.dtype) << ' ' << l.srcAddr
+               << ' ' << l.dstAddr << ' ' << l.params.config0() << ' ' << l.params.config1() << ' '
+               << int{l.params.ifTranspose()};
+          },
+          [&](const Load3DV2& l) {
+            const auto& q = l.params;
+            os << "load3d_v2 " << nameOf(l.path) << ' ' << nameOf(l.dtype) << ' ' << l.srcAddr
+               << ' ' << l.dstAddr;
+            for (std::uint8_t v : q.padList) os << ' ' << int{v};
+            os << ' ' << q.l1H << ' ' << q.l1W << ' ' << q.channelSize << ' ' << q.kExtension << ' '
+               << q.mExtension << ' ' << q.kStartPt << ' ' << q.mStartPt << ' ' << int{q.strideW}
+               << ' ' << int{q.strideH} << ' ' << int{q.filterW} << ' ' << int{q.filterH} << ' '
+               << int{q.dilationFilterW} << ' ' << int{q.dilationFilterH} << ' '
+               << int{q.enTranspose} << ' ' << q.padValue << ' ' << int{q.filterSizeW} << ' '
+               << int{q.filterSizeH} << ' ' << int{q.fMatrixCtrl} << ' '
+               << int{l.reset.isSetFMatrix} << ' ' << int{l.reset.isSetPadding};
+          },
+          [&](const Load3DV2Pro& l) {
+            const auto& q = l.params;
+            os << "load3d_v2pro " << nameOf(l.path) << ' ' << nameOf(l.dtype) << ' ' << l.srcAddr
+               << ' ' << l.dstAddr << ' ' << q.channelSize << ' ' << int{q.enTranspose} << ' '
+               << int{q.enSmallK} << ' ' << int{q.filterSizeW} << ' ' << int{q.filterSizeH} << ' '
+               << int{q.fMatrixCtrl} << ' ' << q.extConfig << ' ' << q.filterConfig;
+          },
+          [&](const Load3DV1& l) {
+            const auto& q = l.params;
+            os << "load3d_v1 " << nameOf(l.path) << ' ' << nameOf(l.dtype) << ' ' << l.srcAddr
+               << ' ' << l.dstAddr;
+            for (std::uint8_t v : q.padList) os << ' ' << int{v};
+            os << ' ' << q.l1H << ' ' << q.l1W << ' ' << q.c1Index << ' ' << int{q.fetchFilterW}
+               << ' ' << int{q.fetchFilterH} << ' ' << q.leftTopW << ' ' << q.leftTopH << ' '
+               << int{q.strideW} << ' ' << int{q.strideH} << ' ' << int{q.filterW} << ' '
+               << int{q.filterH} << ' ' << int{q.dilationFilterW} << ' ' << int{q.dilationFilterH}
+               << ' ' << int{q.jumpStride} << ' ' << int{q.repeatMode} << ' ' << int{q.repeatTime}
+               << ' ' << int{q.cSize} << ' ' << q.padValue;
+          },
+          [&](const SetFmatrix& x) {
+            os << "set_fmatrix " << int{x.right} << ' ' << x.value.word();
+          },
+          [&](const SetPadding& x) { os << "set_padding " << nameOf(x.dtype) << ' ' << x.value; }},
+      ins);
   return os.str();
 }
 
@@ -115,6 +151,13 @@ bool params2D(Fields& f, std::size_t i, LoadData2DParams& q) {
          f.num(i + 6, q.addrMode, "addr_mode", 0, 0xFF);
 }
 
+/// The pad list [left, right, top, bottom] then l1_h and l1_w, as Load3D V2 and V1 carry them.
+bool padsAndL1(Fields& f, std::size_t i, PadList& pad, std::uint16_t& h, std::uint16_t& w) {
+  return f.num(i, pad[0], "pad_left", 0, 0xFF) && f.num(i + 1, pad[1], "pad_right", 0, 0xFF) &&
+         f.num(i + 2, pad[2], "pad_top", 0, 0xFF) && f.num(i + 3, pad[3], "pad_bottom", 0, 0xFF) &&
+         f.num(i + 4, h, "l1_h", 0, 0xFFFF) && f.num(i + 5, w, "l1_w", 0, 0xFFFF);
+}
+
 }  // namespace
 
 std::optional<Instruction> parseInstruction(const std::string& line, std::string& error) {
@@ -177,6 +220,72 @@ std::optional<Instruction> parseInstruction(const std::string& line, std::string
       l.params = Load2DBitModeParam(c0, c1, t);
       return l;
     }
+  } else if (op == "load3d_v2") {
+    Load3DV2 l;
+    auto& q = l.params;
+    if (count(29) && f.path(1, l.path) && f.dtype(2, l.dtype) &&
+        f.num(3, l.srcAddr, "src", 0, kAddr) && f.num(4, l.dstAddr, "dst", 0, kAddr) &&
+        padsAndL1(f, 5, q.padList, q.l1H, q.l1W) &&
+        f.num(11, q.channelSize, "channel_size", 0, 0xFFFF) &&
+        f.num(12, q.kExtension, "k_extension", 0, 0xFFFF) &&
+        f.num(13, q.mExtension, "m_extension", 0, 0xFFFF) &&
+        f.num(14, q.kStartPt, "k_start_pt", 0, 0xFFFF) &&
+        f.num(15, q.mStartPt, "m_start_pt", 0, 0xFFFF) &&
+        f.num(16, q.strideW, "stride_w", 0, 0xFF) && f.num(17, q.strideH, "stride_h", 0, 0xFF) &&
+        f.num(18, q.filterW, "filter_w", 0, 0xFF) && f.num(19, q.filterH, "filter_h", 0, 0xFF) &&
+        f.num(20, q.dilationFilterW, "dilation_w", 0, 0xFF) &&
+        f.num(21, q.dilationFilterH, "dilation_h", 0, 0xFF) &&
+        f.flag(22, q.enTranspose, "en_transpose") &&
+        f.num(23, q.padValue, "pad_value", 0, 0xFFFFFFFF) &&
+        f.flag(24, q.filterSizeW, "filter_size_w") && f.flag(25, q.filterSizeH, "filter_size_h") &&
+        f.flag(26, q.fMatrixCtrl, "f_matrix_ctrl") &&
+        f.flag(27, l.reset.isSetFMatrix, "is_set_fmatrix") &&
+        f.flag(28, l.reset.isSetPadding, "is_set_padding")) {
+      return l;
+    }
+  } else if (op == "load3d_v2pro") {
+    Load3DV2Pro l;
+    auto& q = l.params;
+    if (count(13) && f.path(1, l.path) && f.dtype(2, l.dtype) &&
+        f.num(3, l.srcAddr, "src", 0, kAddr) && f.num(4, l.dstAddr, "dst", 0, kAddr) &&
+        f.num(5, q.channelSize, "channel_size", 0, 0xFFFF) &&
+        f.flag(6, q.enTranspose, "en_transpose") && f.flag(7, q.enSmallK, "en_small_k") &&
+        f.flag(8, q.filterSizeW, "filter_size_w") && f.flag(9, q.filterSizeH, "filter_size_h") &&
+        f.flag(10, q.fMatrixCtrl, "f_matrix_ctrl") &&
+        f.num(11, q.extConfig, "ext_config", 0, ~0ULL) &&
+        f.num(12, q.filterConfig, "filter_config", 0, ~0ULL)) {
+      return l;
+    }
+  } else if (op == "load3d_v1") {
+    Load3DV1 l;
+    auto& q = l.params;
+    if (count(27) && f.path(1, l.path) && f.dtype(2, l.dtype) &&
+        f.num(3, l.srcAddr, "src", 0, kAddr) && f.num(4, l.dstAddr, "dst", 0, kAddr) &&
+        padsAndL1(f, 5, q.padList, q.l1H, q.l1W) && f.num(11, q.c1Index, "c1_index", 0, 0xFFFF) &&
+        f.num(12, q.fetchFilterW, "fetch_filter_w", 0, 0xFF) &&
+        f.num(13, q.fetchFilterH, "fetch_filter_h", 0, 0xFF) &&
+        f.num(14, q.leftTopW, "left_top_w", -32768, 32767) &&
+        f.num(15, q.leftTopH, "left_top_h", -32768, 32767) &&
+        f.num(16, q.strideW, "stride_w", 0, 0xFF) && f.num(17, q.strideH, "stride_h", 0, 0xFF) &&
+        f.num(18, q.filterW, "filter_w", 0, 0xFF) && f.num(19, q.filterH, "filter_h", 0, 0xFF) &&
+        f.num(20, q.dilationFilterW, "dilation_w", 0, 0xFF) &&
+        f.num(21, q.dilationFilterH, "dilation_h", 0, 0xFF) &&
+        f.num(22, q.jumpStride, "jump_stride", 0, 0xFF) &&
+        f.num(23, q.repeatMode, "repeat_mode", 0, 0xFF) &&
+        f.num(24, q.repeatTime, "repeat_time", 0, 0xFF) && f.num(25, q.cSize, "c_size", 0, 0xFF) &&
+        f.num(26, q.padValue, "pad_value", 0, 0xFFFFFFFF)) {
+      return l;
+    }
+  } else if (op == "set_fmatrix") {
+    SetFmatrix x;
+    std::uint64_t w = 0;
+    if (count(3) && f.flag(1, x.right, "right") && f.num(2, w, "fmatrix", 0, ~0ULL)) {
+      x.value = FMatrix::fromWord(w);
+      return x;
+    }
+  } else if (op == "set_padding") {
+    SetPadding x;
+    if (count(3) && f.dtype(1, x.dtype) && f.num(2, x.value, "value", 0, 0xFFFFFFFF)) return x;
   } else {
     error = "unknown instruction '" + op.substr(0, 40) + "'";
   }

@@ -1,8 +1,12 @@
 #include "oracle/oracle.hpp"
 
+#include <algorithm>
+#include <array>
+#include <optional>
 #include <stdexcept>
 #include <variant>
 
+#include "oracle/layout.hpp"
 #include "oracle/tile.hpp"
 
 namespace cubecheck::oracle {
@@ -12,12 +16,24 @@ namespace {
 /// bytes that instructions wrote.
 struct Memories {
   std::vector<isa::Segment> image;
-  std::vector<isa::Bytes> written;  // parallel to image
+  std::vector<isa::Bytes> written;   // parallel to image
+  std::vector<isa::Bytes> dontCare;  // parallel to image: written but unspecified
   std::vector<RegionFormat> formats;
+  /// Load3D state (spec 6.2): FMATRIX, FMATRIX_B and PADDING, as the program last wrote them.
+  std::array<std::optional<isa::FMatrix>, 2> fmatrix;
+  std::optional<std::uint32_t> padding;
 
   explicit Memories(const std::vector<isa::Segment>& segments) : image(segments) {
-    for (const isa::Segment& s : segments) written.emplace_back(s.bytes.size(), 0);
+    for (const isa::Segment& s : segments) {
+      written.emplace_back(s.bytes.size(), 0);
+      dontCare.emplace_back(s.bytes.size(), 0);
+    }
     formats.resize(segments.size());
+  }
+
+  const std::uint8_t* bytesAt(isa::Memory m, std::uint64_t addr, std::uint64_t size) const {
+    const std::size_t s = indexOf(m, addr, size);
+    return image[s].bytes.data() + (addr - image[s].addr);
   }
 
   std::size_t indexOf(isa::Memory m, std::uint64_t addr, std::uint64_t size) const {
@@ -148,6 +164,205 @@ std::optional<std::string> uncertified(isa::ProfileId profile, const isa::Load2D
   return std::nullopt;
 }
 
+/// One channel of a feature map seen through a window: cell (y, x) of the rows x cols result is
+/// map cell (y - offH, x - offW), or `pad` where that lies outside the H x W map. Padding is
+/// expressed by embedding the map in a constant matrix, not by bounds tests per element.
+ElemMatrix framed(const ElemMatrix& channel, std::int64_t offH, std::int64_t offW,
+                  std::int64_t rows, std::int64_t cols, std::uint32_t pad) {
+  ElemMatrix out = ElemMatrix::Constant(rows, cols, pad);
+  const std::int64_t y0 = std::max<std::int64_t>(0, offH), x0 = std::max<std::int64_t>(0, offW);
+  const std::int64_t y1 = std::min<std::int64_t>(rows, offH + channel.rows());
+  const std::int64_t x1 = std::min<std::int64_t>(cols, offW + channel.cols());
+  if (y1 > y0 && x1 > x0) {
+    out.block(y0, x0, y1 - y0, x1 - x0) = channel.block(y0 - offH, x0 - offW, y1 - y0, x1 - x0);
+  }
+  return out;
+}
+
+/// Channel c (of C1 slices) of an NC1HWC0 map at `map` as an H x W matrix.
+ElemMatrix channelOf(const std::uint8_t* map, isa::DType t, std::uint64_t h, std::uint64_t w,
+                     std::uint64_t c) {
+  ElemMatrix m(static_cast<Eigen::Index>(h), static_cast<Eigen::Index>(w));
+  const std::uint64_t c0 = static_cast<std::uint64_t>(isa::c0Of(t));
+  for (std::uint64_t y = 0; y < h; ++y) {
+    for (std::uint64_t x = 0; x < w; ++x) {
+      m(static_cast<Eigen::Index>(y), static_cast<Eigen::Index>(x)) =
+          readElement(map, ((c / c0 * h + y) * w + x) * c0 + c % c0, t);
+    }
+  }
+  return m;
+}
+
+std::uint32_t padOf(std::uint32_t reg, isa::DType t) {
+  const int bits = isa::bitsOf(t);
+  return bits == 32 ? reg : reg & ((1u << bits) - 1);
+}
+
+/// Writes destination matrix `d` in `layout` at `dstAddr`; cells of the padded fractal grid
+/// outside d are don't-care where they lie beyond X's M extent (mAlongRows tells which side of
+/// d is M) and left alone where they lie beyond X's K extent (spec 6.1: not written).
+void store(Memories& mem, isa::Memory dm, std::uint64_t dstAddr, const ElemMatrix& d, Layout layout,
+           isa::DType t, bool mAlongRows, bool bSide) {
+  const std::uint64_t rows = static_cast<std::uint64_t>(d.rows());
+  const std::uint64_t cols = static_cast<std::uint64_t>(d.cols());
+  const std::uint64_t c0 = static_cast<std::uint64_t>(isa::c0Of(t));
+  // The fractal grid: Zn holds K (rows of d) in C0 steps and N in 16s; Nz/Zz the other way.
+  const std::uint64_t rUnit = layout == Layout::Zn ? c0 : 16;
+  const std::uint64_t cUnit = layout == Layout::Zn ? 16 : c0;
+  const std::uint64_t pr = (rows + rUnit - 1) / rUnit * rUnit;
+  const std::uint64_t pc = (cols + cUnit - 1) / cUnit * cUnit;
+  const std::uint64_t bytes = pr * pc * static_cast<std::uint64_t>(isa::bitsOf(t)) / 8;
+  const std::size_t k = mem.indexOf(dm, dstAddr, bytes);
+  std::uint8_t* base = mem.image[k].bytes.data() + (dstAddr - mem.image[k].addr);
+  const std::uint64_t off = dstAddr - mem.image[k].addr;
+  const std::uint64_t bytesPerElem8 = static_cast<std::uint64_t>(isa::bitsOf(t));  // bits
+  for (std::uint64_t r = 0; r < pr; ++r) {
+    for (std::uint64_t c = 0; c < pc; ++c) {
+      const std::uint64_t e = elementOffset(layout, t, rows, cols, r, c);
+      const std::uint64_t byte = off + e * bytesPerElem8 / 8;
+      const bool inside = r < rows && c < cols;
+      const bool beyondM = mAlongRows ? r >= rows : c >= cols;
+      if (!inside && !beyondM) continue;  // beyond K only: not written
+      if (inside)
+        writeElement(base, e, t, d(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(c)));
+      mem.written[k][byte] = 1;
+      if (!inside) mem.dontCare[k][byte] = 1;
+    }
+  }
+  mem.formats[k] = RegionFormat{t, bSide, dstAddr, 512};
+}
+
+/// The img2col fields of V2 and V2Pro, after the V2 call's register writes.
+struct Img2Col {
+  isa::Load2DPath path;
+  isa::DType dtype;
+  std::uint64_t srcAddr, dstAddr;
+  isa::LoadData3DParamsV2 p;  ///< l1/pads/pad value unused: they come from the registers
+};
+
+/// Spec 6.1 on matrices: each channel framed by its pads, X's selected block gathered from the
+/// framed channels in (C1, Kh, Kw, C0) column order, then laid out for L0A or L0B.
+std::optional<std::string> applyImg2Col(Memories& mem, isa::ProfileId profile, const Img2Col& x) {
+  const isa::LoadData3DParamsV2& p = x.p;
+  if (!mem.fmatrix[p.fMatrixCtrl ? 1 : 0] || !mem.padding) {
+    throw std::logic_error("oracle: Load3D reads a register the program never writes");
+  }
+  const isa::FMatrix& fm = *mem.fmatrix[p.fMatrixCtrl ? 1 : 0];
+  const std::uint32_t pad = padOf(*mem.padding, x.dtype);
+  const isa::Img2ColGeometry g =
+      isa::img2colGeometry(fm, p.filterH, p.filterW, p.filterSizeH, p.filterSizeW,
+                           p.dilationFilterH, p.dilationFilterW, p.strideH, p.strideW);
+  if (fm.l1H == 0 || fm.l1W == 0 || p.channelSize == 0 || p.kExtension == 0 || p.mExtension == 0 ||
+      g.hk == 0 || g.wk == 0) {
+    return std::nullopt;  // a no-op
+  }
+  const std::uint64_t c0 = static_cast<std::uint64_t>(isa::c0Of(x.dtype));
+  if (p.channelSize % c0 != 0) {
+    return "OPEN-11: channel_size " + std::to_string(p.channelSize) +
+           " not a multiple of C0 = " + std::to_string(c0);
+  }
+  const std::uint64_t rowsM = static_cast<std::uint64_t>(g.ho * g.wo);
+  const std::uint64_t colsK = p.channelSize * g.hk * g.wk;
+  if (std::uint64_t{p.mStartPt} + p.mExtension > rowsM ||
+      std::uint64_t{p.kStartPt} + p.kExtension > colsK) {
+    return "OPEN-11: selection beyond X (" + std::to_string(rowsM) + " x " + std::to_string(colsK) +
+           "): rows past Ho*Wo or columns past K are unspecified";
+  }
+  const std::uint64_t h = fm.l1H, w = fm.l1W;
+  const std::uint8_t* map =
+      mem.bytesAt(isa::Memory::L1, x.srcAddr,
+                  p.channelSize * h * w * static_cast<std::uint64_t>(isa::bitsOf(x.dtype)) / 8);
+  const std::int64_t hp =
+      static_cast<std::int64_t>(h) + fm.pad[isa::kPadTop] + fm.pad[isa::kPadBottom];
+  const std::int64_t wp =
+      static_cast<std::int64_t>(w) + fm.pad[isa::kPadLeft] + fm.pad[isa::kPadRight];
+  std::vector<ElemMatrix> framedChannel(p.channelSize);
+  std::vector<bool> have(p.channelSize, false);
+  ElemMatrix block(p.mExtension, p.kExtension);
+  for (Eigen::Index j = 0; j < block.cols(); ++j) {
+    const std::uint64_t k = p.kStartPt + static_cast<std::uint64_t>(j);
+    const std::uint64_t kw = (k / c0) % g.wk, kh = (k / c0 / g.wk) % g.hk;
+    const std::uint64_t ch = (k / c0 / g.wk / g.hk) * c0 + k % c0;
+    if (!have[ch]) {
+      framedChannel[ch] = framed(channelOf(map, x.dtype, h, w, ch), fm.pad[isa::kPadTop],
+                                 fm.pad[isa::kPadLeft], hp, wp, pad);
+      have[ch] = true;
+    }
+    for (Eigen::Index i = 0; i < block.rows(); ++i) {
+      const std::uint64_t m = p.mStartPt + static_cast<std::uint64_t>(i);
+      const std::uint64_t ho = m / static_cast<std::uint64_t>(g.wo),
+                          wo = m % static_cast<std::uint64_t>(g.wo);
+      block(i, j) =
+          framedChannel[ch](static_cast<Eigen::Index>(ho * p.strideH + kh * p.dilationFilterH),
+                            static_cast<Eigen::Index>(wo * p.strideW + kw * p.dilationFilterW));
+    }
+  }
+  const bool nz = isa::profile(profile).l0aIsNz;
+  if (x.path == isa::Load2DPath::B1toB2) {
+    // L0B always transposes: B[k' = m][n' = k] = X[m][k], a Zn operand.
+    store(mem, isa::Memory::L0B, x.dstAddr, block, Layout::Zn, x.dtype, true, true);
+  } else if (p.enTranspose) {
+    store(mem, isa::Memory::L0A, x.dstAddr, block.transpose(), nz ? Layout::Nz : Layout::Zz,
+          x.dtype, false, false);
+  } else {
+    store(mem, isa::Memory::L0A, x.dstAddr, block, nz ? Layout::Nz : Layout::Zz, x.dtype, true,
+          false);
+  }
+  return std::nullopt;
+}
+
+/// V1 (spec 6.4, provisional): repeat r is the 16 x C0 block of an im2col matrix whose window
+/// origin is left_top instead of minus the pads: rows are output pixels, columns the C0 channels
+/// of one C1 slice at one kernel tap.
+std::optional<std::string> applyV1(Memories& mem, const isa::Load3DV1& l) {
+  const isa::LoadData3DParamsV1& p = l.params;
+  if (p.cSize != 0) return "OPEN-11: LoadData3DParamsV1 c_size 1 is not certified";
+  const isa::FMatrix fm{p.l1H, p.l1W, p.padList};
+  const isa::Img2ColGeometry g =
+      isa::img2colGeometry(fm, p.filterH, p.filterW, false, false, p.dilationFilterH,
+                           p.dilationFilterW, p.strideH, p.strideW);
+  const std::uint64_t pixels = p.repeatMode == 1 ? 16ull * p.repeatTime : 16;
+  if (pixels > static_cast<std::uint64_t>(g.ho * g.wo)) {
+    return "OPEN-11: V1 output pixels past Ho*Wo = " + std::to_string(g.ho * g.wo) +
+           " are unspecified";
+  }
+  const std::uint64_t c0 = static_cast<std::uint64_t>(isa::c0Of(l.dtype));
+  const std::uint32_t pad = padOf(p.padValue, l.dtype);
+  // The window covers rows [0, (Ho-1)*stride + khd) from left_top on.
+  const std::int64_t rows = (g.ho - 1) * p.strideH + static_cast<std::int64_t>(g.khd);
+  const std::int64_t cols = (g.wo - 1) * p.strideW + static_cast<std::int64_t>(g.kwd);
+  const std::uint64_t slice = std::uint64_t{p.l1H} * p.l1W * 32;
+  for (std::uint64_t r = 0; r < p.repeatTime; ++r) {
+    // Tap number t counts kw fastest, then kh, then c1.
+    const std::uint64_t t = (std::uint64_t{p.c1Index} * p.filterH + p.fetchFilterH) * p.filterW +
+                            p.fetchFilterW + (p.repeatMode == 0 ? r : 0);
+    const std::uint64_t kw = t % p.filterW, kh = t / p.filterW % p.filterH,
+                        c1 = t / p.filterW / p.filterH;
+    const std::uint8_t* map = mem.bytesAt(isa::Memory::L1, l.srcAddr + c1 * slice, slice);
+    ElemMatrix tile(16, static_cast<Eigen::Index>(c0));
+    for (std::uint64_t c = 0; c < c0; ++c) {
+      const ElemMatrix f = framed(channelOf(map, l.dtype, p.l1H, p.l1W, c), -p.leftTopH,
+                                  -p.leftTopW, rows, cols, pad);
+      for (std::uint64_t px = 0; px < 16; ++px) {
+        const std::uint64_t pix = (p.repeatMode == 1 ? 16 * r : 0) + px;
+        const std::uint64_t ho = pix / static_cast<std::uint64_t>(g.wo),
+                            wo = pix % static_cast<std::uint64_t>(g.wo);
+        tile(static_cast<Eigen::Index>(px), static_cast<Eigen::Index>(c)) =
+            f(static_cast<Eigen::Index>(ho * p.strideH + kh * p.dilationFilterH),
+              static_cast<Eigen::Index>(wo * p.strideW + kw * p.dilationFilterW));
+      }
+    }
+    const std::uint64_t slot = p.repeatMode == 1 ? r * p.jumpStride : r;
+    const std::uint64_t to = l.dstAddr + slot * 512;
+    const std::size_t k = mem.indexOf(isa::Memory::L0A, to, 512);
+    const std::uint64_t off = to - mem.image[k].addr;
+    encodeTile(tile, l.dtype, false, mem.image[k].bytes.data() + off);
+    std::fill_n(mem.written[k].begin() + static_cast<std::ptrdiff_t>(off), 512, 1);
+    mem.formats[k] = RegionFormat{l.dtype, false, l.dstAddr, 512};
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 Expected expect(const isa::Program& program) {
@@ -155,26 +370,50 @@ Expected expect(const isa::Program& program) {
   Expected e;
   for (const isa::Instruction& ins : program.instructions) {
     std::visit(
-        isa::Overloaded{[&](const isa::Load2D& load) {
-                          if (!e.uncertified) e.uncertified = uncertified(program.profile, load);
-                          apply(mem, load);
-                        },
-                        [&](const isa::LoadSparse& load) { apply(mem, load); },
-                        [&](const isa::LoadV2& l) {
-                          if (!e.uncertified) e.uncertified = uncertifiedV2(l.params);
-                          applyV2(mem, l.path, l.dtype, l.srcAddr, l.dstAddr, l.params);
-                        },
-                        [&](const isa::LoadBitMode& l) {
-                          // The words' meaning comes from isa's documented bit layout (spec 5).
-                          applyV2(mem, l.path, l.dtype, l.srcAddr, l.dstAddr, l.params.toV2());
-                        },
-                        [&](const isa::MmadSparse&) {
-                          // Arithmetic is derived from the logical operands (oracle/sparse.hpp),
-                          // never read back from the packed bytes of a program.
-                          throw std::logic_error(
-                              "oracle::expect: MmadWithSparse needs the logical operands; use "
-                              "oracle::sparseMatmul");
-                        }},
+        isa::Overloaded{
+            [&](const isa::Load2D& load) {
+              if (!e.uncertified) e.uncertified = uncertified(program.profile, load);
+              apply(mem, load);
+            },
+            [&](const isa::LoadSparse& load) { apply(mem, load); },
+            [&](const isa::LoadV2& l) {
+              if (!e.uncertified) e.uncertified = uncertifiedV2(l.params);
+              applyV2(mem, l.path, l.dtype, l.srcAddr, l.dstAddr, l.params);
+            },
+            [&](const isa::LoadBitMode& l) {
+              // The words' meaning comes from isa's documented bit layout (spec 5).
+              applyV2(mem, l.path, l.dtype, l.srcAddr, l.dstAddr, l.params.toV2());
+            },
+            [&](const isa::SetFmatrix& x) { mem.fmatrix[x.right ? 1 : 0] = x.value; },
+            [&](const isa::SetPadding& x) { mem.padding = x.value; },
+            [&](const isa::Load3DV2& l) {
+              // IsResetLoad3dConfig: the call's own fields go to FMATRIX (always
+              // the left one) and PADDING first (spec 6.2).
+              if (l.reset.isSetFMatrix) {
+                mem.fmatrix[0] = isa::FMatrix{l.params.l1H, l.params.l1W, l.params.padList};
+              }
+              if (l.reset.isSetPadding) mem.padding = l.params.padValue;
+              auto open = applyImg2Col(mem, program.profile,
+                                       Img2Col{l.path, l.dtype, l.srcAddr, l.dstAddr, l.params});
+              if (!e.uncertified) e.uncertified = open;
+            },
+            [&](const isa::Load3DV2Pro& l) {
+              auto open = applyImg2Col(
+                  mem, program.profile,
+                  Img2Col{l.path, l.dtype, l.srcAddr, l.dstAddr, isa::unpackV2Pro(l.params)});
+              if (!e.uncertified) e.uncertified = open;
+            },
+            [&](const isa::Load3DV1& l) {
+              auto open = applyV1(mem, l);
+              if (!e.uncertified) e.uncertified = open;
+            },
+            [&](const isa::MmadSparse&) {
+              // Arithmetic is derived from the logical operands (oracle/sparse.hpp),
+              // never read back from the packed bytes of a program.
+              throw std::logic_error(
+                  "oracle::expect: MmadWithSparse needs the logical operands; use "
+                  "oracle::sparseMatmul");
+            }},
         ins);
   }
   for (const isa::Region& r : program.observe) {
@@ -185,7 +424,15 @@ Expected expect(const isa::Program& program) {
     e.regions.emplace_back(b, b + static_cast<std::ptrdiff_t>(r.size));
     e.written.emplace_back(w, w + static_cast<std::ptrdiff_t>(r.size));
     e.formats.push_back(mem.formats[s]);
+    const auto d = mem.dontCare[s].begin() + static_cast<std::ptrdiff_t>(off);
+    e.dontCare.emplace_back(d, d + static_cast<std::ptrdiff_t>(r.size));
   }
+  // Masks only when something is unspecified: an empty list means "compare every byte".
+  const bool anyDontCare =
+      std::any_of(e.dontCare.begin(), e.dontCare.end(), [](const isa::Bytes& b) {
+        return std::any_of(b.begin(), b.end(), [](std::uint8_t v) { return v != 0; });
+      });
+  if (!anyDontCare) e.dontCare.clear();
   return e;
 }
 

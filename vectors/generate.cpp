@@ -129,10 +129,7 @@ RecordedDut::RecordedDut(std::map<std::string, Recorded> results, std::string so
   caps_.name = "recorded results " + source;
   caps_.version = "-";
   caps_.profiles = {isa::kAllProfiles.begin(), isa::kAllProfiles.end()};
-  for (std::string_view f :
-       {"load2d", "load_sparse", "mmad_sparse", "load2d_v2", "load2d_bitmode"}) {
-    caps_.instructions.emplace_back(f);
-  }
+  caps_.instructions = isa::allOpcodes();
   caps_.dtypes = {isa::kAllDTypes.begin(), isa::kAllDTypes.end()};
   caps_.observable = {isa::Memory::GM,         isa::Memory::L1,  isa::Memory::L0A,
                       isa::Memory::L0B,        isa::Memory::L0C, isa::Memory::BiasTable,

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstring>
 #include <exception>
+#include <optional>
 #include <variant>
 #include <vector>
 
@@ -27,6 +28,11 @@ class State {
     isa::Segment* s = isa::findSegment(segments_, m, addr, len);
     return s == nullptr ? nullptr : s->bytes.data() + (addr - s->addr);
   }
+
+  /// The Load3D registers (spec 6.2): FMATRIX words [0] and FMATRIX_B [1], PADDING. Unset
+  /// until a program writes them.
+  std::array<std::optional<std::uint64_t>, 2> fmatrix;
+  std::optional<std::uint32_t> padding;
 
  private:
   std::vector<isa::Segment> segments_;
@@ -314,15 +320,285 @@ std::optional<isa::Violation> execMmadSparse(State& state, const isa::MmadSparse
   return std::nullopt;
 }
 
+std::uint32_t getElement(const std::uint8_t* base, std::uint64_t index, int bits) {
+  switch (bits) {
+    case 4:
+      return (base[index / 2] >> (4 * (index % 2))) & 0xFu;
+    case 8:
+      return base[index];
+    case 16: {
+      std::uint16_t v;
+      std::memcpy(&v, base + 2 * index, 2);
+      return v;
+    }
+    default: {
+      std::uint32_t v;
+      std::memcpy(&v, base + 4 * index, 4);
+      return v;
+    }
+  }
+}
+
+void putElement(std::uint8_t* base, std::uint64_t index, int bits, std::uint32_t v) {
+  switch (bits) {
+    case 4: {
+      std::uint8_t& b = base[index / 2];
+      b = static_cast<std::uint8_t>((index % 2) != 0 ? (b & 0x0F) | (v << 4) : (b & 0xF0) | v);
+      return;
+    }
+    case 8:
+      base[index] = static_cast<std::uint8_t>(v);
+      return;
+    case 16: {
+      const auto h = static_cast<std::uint16_t>(v);
+      std::memcpy(base + 2 * index, &h, 2);
+      return;
+    }
+    default:
+      std::memcpy(base + 4 * index, &v, 4);
+  }
+}
+
+/// The img2col fields once unpacked, whichever form carried them.
+struct Img2ColFields {
+  std::uint64_t channelSize, kExt, mExt, kStart, mStart;
+  std::uint64_t strideW, strideH, filterW, filterH, dilW, dilH;
+  bool transpose, sizeW, sizeH, right;
+};
+
+/// Spec 6.1 by addresses: every selected X[m][k] is fetched from the NC1HWC0 bytes at its
+/// (c1, h, w, c0), or is the pad value, and stored at the offset the destination layout gives
+/// the cell. Cells of partial fractals beyond the selection are not written.
+std::optional<isa::Violation> execImg2Col(State& state, const isa::Profile& prof,
+                                          isa::Load2DPath path, isa::DType dtype,
+                                          std::uint64_t srcAddr, std::uint64_t dstAddr,
+                                          const Img2ColFields& f, Fault fault) {
+  const bool right = f.right && fault != Fault::Load3DFmatrixCtrlIgnored;
+  if (!state.fmatrix[right ? 1 : 0]) {
+    return isa::Violation{
+        ViolationCode::UndefinedMemory,
+        std::string(right ? "FMATRIX_B" : "FMATRIX") + " is read before the program writes it"};
+  }
+  if (!state.padding) {
+    return isa::Violation{ViolationCode::UndefinedMemory,
+                          "PADDING is read before the program writes it"};
+  }
+  const std::uint64_t word = *state.fmatrix[right ? 1 : 0];
+  const std::uint64_t l1W = word & 0xFFFF, l1H = word >> 16 & 0xFFFF;
+  std::int64_t left = word >> 32 & 0xFF, rightPad = word >> 40 & 0xFF, top = word >> 48 & 0xFF,
+               bottom = word >> 56 & 0xFF;
+  if (fault == Fault::Load3DPadOrderTBLR) {
+    // [top, bottom, left, right]: the register's first two fields taken as top and bottom.
+    std::swap(left, top);
+    std::swap(rightPad, bottom);
+  }
+  const std::uint64_t hk = f.filterH + (f.sizeH ? 256 : 0), wk = f.filterW + (f.sizeW ? 256 : 0);
+  if (l1H == 0 || l1W == 0 || f.channelSize == 0 || f.kExt == 0 || f.mExt == 0 || hk == 0 ||
+      wk == 0) {
+    return std::nullopt;  // spec 6.1: a no-op
+  }
+  const std::int64_t khd = static_cast<std::int64_t>((hk - 1) * f.dilH + 1);
+  const std::int64_t kwd = static_cast<std::int64_t>((wk - 1) * f.dilW + 1);
+  const std::int64_t spanH = static_cast<std::int64_t>(l1H) + top + bottom - khd;
+  const std::int64_t spanW = static_cast<std::int64_t>(l1W) + left + rightPad - kwd;
+  if (spanH < 0 || spanW < 0) {
+    return isa::Violation{ViolationCode::Range,
+                          "the dilated kernel is larger than the padded feature map (Ho or Wo "
+                          "would be 0)"};
+  }
+  const std::uint64_t wo = static_cast<std::uint64_t>(spanW) / f.strideW + 1;
+  const int bits = isa::bitsOf(dtype);
+  const std::uint64_t c0 = static_cast<std::uint64_t>(isa::c0Of(dtype));
+  const std::uint64_t c1 = ceilDiv(f.channelSize, c0);
+  const std::uint64_t mapBytes = c1 * l1H * l1W * 32;
+  if (srcAddr + mapBytes > prof.capacityOf(Memory::L1)) {
+    return isa::Violation{ViolationCode::Capacity, "the feature map (" + std::to_string(mapBytes) +
+                                                       " bytes at " + std::to_string(srcAddr) +
+                                                       ") ends past L1"};
+  }
+  const std::uint8_t* map = state.at(Memory::L1, srcAddr, mapBytes);
+  if (map == nullptr) return undefined(Memory::L1, srcAddr, mapBytes, "reads");
+  const Memory dm = path == isa::Load2DPath::A1toA2 ? Memory::L0A : Memory::L0B;
+  const std::uint64_t dstBytes =
+      isa::load3dDstFractals(path, dtype, f.transpose, f.mExt, f.kExt) * kFractal;
+  std::uint8_t* out = state.at(dm, dstAddr, dstBytes);
+  if (out == nullptr) return undefined(dm, dstAddr, dstBytes, "writes");
+  const std::uint32_t pad = fault == Fault::Load3DPadZero ? 0 : *state.padding;
+  const std::uint32_t padBits =
+      bits == 32 ? pad : pad & ((1u << bits) - 1);  // the register's low element
+  const bool nz = prof.l0aIsNz;
+  const std::uint64_t m1 = ceilDiv(f.mExt, 16), k16 = ceilDiv(f.kExt, 16);
+  const std::uint64_t mC0 = ceilDiv(f.mExt, c0), kC0 = ceilDiv(f.kExt, c0);
+  for (std::uint64_t i = 0; i < f.mExt; ++i) {
+    const std::uint64_t m = f.mStart + i;
+    const std::int64_t ho = static_cast<std::int64_t>(m / wo),
+                       wox = static_cast<std::int64_t>(m % wo);
+    for (std::uint64_t j = 0; j < f.kExt; ++j) {
+      const std::uint64_t k = f.kStart + j;
+      std::uint64_t cc = k % c0, t = k / c0, kw, kh, ci;
+      if (fault == Fault::Load3DKOrderKhKwC1) {
+        ci = t % c1;
+        t /= c1;
+        kw = t % wk;
+        kh = t / wk;
+      } else {
+        kw = t % wk;
+        t /= wk;
+        kh = t % hk;
+        ci = t / hk;
+      }
+      std::int64_t h, w;
+      if (fault == Fault::Load3DDilationOnStride) {
+        h = ho * static_cast<std::int64_t>(f.strideH * f.dilH) + static_cast<std::int64_t>(kh) -
+            top;
+        w = wox * static_cast<std::int64_t>(f.strideW * f.dilW) + static_cast<std::int64_t>(kw) -
+            left;
+      } else {
+        h = ho * static_cast<std::int64_t>(f.strideH) + static_cast<std::int64_t>(kh * f.dilH) -
+            top;
+        w = wox * static_cast<std::int64_t>(f.strideW) + static_cast<std::int64_t>(kw * f.dilW) -
+            left;
+      }
+      std::uint32_t v = padBits;
+      if (h >= 0 && w >= 0 && h < static_cast<std::int64_t>(l1H) &&
+          w < static_cast<std::int64_t>(l1W) && ci < c1) {
+        v = getElement(
+            map,
+            ((ci * l1H + static_cast<std::uint64_t>(h)) * l1W + static_cast<std::uint64_t>(w)) *
+                    c0 +
+                cc,
+            bits);
+      }
+      std::uint64_t at;
+      if (path == isa::Load2DPath::B1toB2 || (f.transpose && nz)) {
+        // Zn of B[k' = i][n' = j], which is also Nz of X^T: ((i/C0)*N1 + j/16) fractals.
+        at = ((i / c0) * k16 + j / 16) * 16 * c0 + (j % 16) * c0 + i % c0;
+      } else if (f.transpose) {
+        at = ((j / 16) * mC0 + i / c0) * 16 * c0 + (j % 16) * c0 + i % c0;  // Zz of X^T
+      } else if (nz) {
+        at = ((j / c0) * m1 + i / 16) * 16 * c0 + (i % 16) * c0 + j % c0;  // Nz of X
+      } else {
+        at = ((i / 16) * kC0 + j / c0) * 16 * c0 + (i % 16) * c0 + j % c0;  // Zz of X
+      }
+      putElement(out, at, bits, v);
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<isa::Violation> execLoad3DV2(State& state, const isa::Profile& prof,
+                                           const isa::Load3DV2& l, Fault fault) {
+  const isa::LoadData3DParamsV2& p = l.params;
+  if (l.reset.isSetFMatrix) {
+    state.fmatrix[0] = std::uint64_t{p.l1W} | std::uint64_t{p.l1H} << 16 |
+                       std::uint64_t{p.padList[0]} << 32 | std::uint64_t{p.padList[1]} << 40 |
+                       std::uint64_t{p.padList[2]} << 48 | std::uint64_t{p.padList[3]} << 56;
+  }
+  if (l.reset.isSetPadding) state.padding = p.padValue;
+  const Img2ColFields f{
+      p.channelSize,     p.kExtension,      p.mExtension,
+      p.kStartPt,        p.mStartPt,        p.strideW,
+      p.strideH,         p.filterW,         p.filterH,
+      p.dilationFilterW, p.dilationFilterH, p.enTranspose && l.path == isa::Load2DPath::A1toA2,
+      p.filterSizeW,     p.filterSizeH,     p.fMatrixCtrl};
+  return execImg2Col(state, prof, l.path, l.dtype, l.srcAddr, l.dstAddr, f, fault);
+}
+
+/// V2Pro: the words decoded here with spec 6.3's shifts, not through isa's unpacking.
+std::optional<isa::Violation> execLoad3DV2Pro(State& state, const isa::Profile& prof,
+                                              const isa::Load3DV2Pro& l, Fault fault) {
+  const isa::LoadData3DParamsV2Pro& p = l.params;
+  const std::uint64_t e = p.extConfig, fc = p.filterConfig;
+  std::uint64_t mStart = e >> 48 & 0xFFFF, kStart = e >> 32 & 0xFFFF, mExt = e >> 16 & 0xFFFF,
+                kExt = e & 0xFFFF;
+  if (fault == Fault::Load3DV2ProExtSwapped) {
+    std::swap(mStart, kStart);
+    std::swap(mExt, kExt);
+  }
+  const Img2ColFields f{p.channelSize,
+                        kExt,
+                        mExt,
+                        kStart,
+                        mStart,
+                        fc & 0xFF,
+                        fc >> 8 & 0xFF,
+                        fc >> 16 & 0xFF,
+                        fc >> 24 & 0xFF,
+                        fc >> 32 & 0xFF,
+                        fc >> 40 & 0xFF,
+                        p.enTranspose && l.path == isa::Load2DPath::A1toA2,
+                        p.filterSizeW,
+                        p.filterSizeH,
+                        p.fMatrixCtrl};
+  return execImg2Col(state, prof, l.path, l.dtype, l.srcAddr, l.dstAddr, f, fault);
+}
+
+/// V1, the provisional model of spec 6.4: repeat r writes one 16 x C0 fractal, 16 output pixels
+/// by C0 channels of one C1 slice at one kernel tap. Mode 1: pixels 16r.., fixed tap, slot
+/// r * jump_stride. Mode 0: pixels 0..15, the tap advanced r times (w, then h, then c1), slot r.
+std::optional<isa::Violation> execLoad3DV1(State& state, const isa::Load3DV1& l, Fault fault) {
+  const isa::LoadData3DParamsV1& p = l.params;
+  const int bits = isa::bitsOf(l.dtype);
+  const std::uint64_t c0 = static_cast<std::uint64_t>(isa::c0Of(l.dtype));
+  const std::int64_t kwd = (p.filterW - 1) * p.dilationFilterW + 1;
+  const std::int64_t spanW = std::int64_t{p.l1W} + p.padList[0] + p.padList[1] - kwd;
+  const std::int64_t khd = (p.filterH - 1) * p.dilationFilterH + 1;
+  const std::int64_t spanH = std::int64_t{p.l1H} + p.padList[2] + p.padList[3] - khd;
+  if (spanW < 0 || spanH < 0) {
+    return isa::Violation{ViolationCode::Range,
+                          "the dilated kernel is larger than the padded feature map"};
+  }
+  const std::int64_t wo = spanW / p.strideW + 1;
+  const std::uint64_t slice = std::uint64_t{p.l1H} * p.l1W * 32;
+  std::array<std::uint8_t, kFractal> tile{};
+  for (std::uint64_t r = 0; r < p.repeatTime; ++r) {
+    std::uint64_t kw = p.fetchFilterW, kh = p.fetchFilterH, ci = p.c1Index, first = 0, slot = r;
+    if (p.repeatMode == 1) {
+      first = 16 * r;
+      slot = fault == Fault::Load3DV1JumpIgnored ? r : r * p.jumpStride;
+    } else {
+      const std::uint64_t tw = kw + r;
+      kw = tw % p.filterW;
+      const std::uint64_t th = kh + tw / p.filterW;
+      kh = th % p.filterH;
+      ci += th / p.filterH;
+    }
+    const std::uint8_t* map = state.at(Memory::L1, l.srcAddr + ci * slice, slice);
+    if (map == nullptr) return undefined(Memory::L1, l.srcAddr + ci * slice, slice, "reads");
+    for (std::uint64_t px = 0; px < 16; ++px) {
+      const std::int64_t pix = static_cast<std::int64_t>(first + px);
+      const std::int64_t h =
+          p.leftTopH + (pix / wo) * p.strideH + static_cast<std::int64_t>(kh) * p.dilationFilterH;
+      const std::int64_t w =
+          p.leftTopW + (pix % wo) * p.strideW + static_cast<std::int64_t>(kw) * p.dilationFilterW;
+      const bool inside = h >= 0 && w >= 0 && h < p.l1H && w < p.l1W;
+      for (std::uint64_t c = 0; c < c0; ++c) {
+        const std::uint32_t v =
+            inside
+                ? getElement(
+                      map,
+                      (static_cast<std::uint64_t>(h) * p.l1W + static_cast<std::uint64_t>(w)) * c0 +
+                          c,
+                      bits)
+                : (bits == 8 ? p.padValue & 0xFF : p.padValue & 0xFFFF);
+        putElement(tile.data(), px * c0 + c, bits, v);
+      }
+    }
+    std::uint8_t* to = state.at(Memory::L0A, l.dstAddr + slot * kFractal, kFractal);
+    if (to == nullptr)
+      return undefined(Memory::L0A, l.dstAddr + slot * kFractal, kFractal, "writes");
+    std::memcpy(to, tile.data(), kFractal);
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 ReferenceDut::ReferenceDut(Fault fault) : fault_(fault) {
   caps_.name = "reference";
   caps_.version = "cubecheck reference model 0.1";
   caps_.profiles = {isa::kAllProfiles.begin(), isa::kAllProfiles.end()};
-  caps_.instructions = {std::string(isa::Load2D::kOpcode), std::string(isa::LoadSparse::kOpcode),
-                        std::string(isa::MmadSparse::kOpcode), std::string(isa::LoadV2::kOpcode),
-                        std::string(isa::LoadBitMode::kOpcode)};
+  caps_.instructions = isa::allOpcodes();
   caps_.dtypes = {isa::kAllDTypes.begin(), isa::kAllDTypes.end()};
   caps_.observable = {Memory::GM,  Memory::L1,        Memory::L0A,        Memory::L0B,
                       Memory::L0C, Memory::BiasTable, Memory::SparseIndex};
@@ -339,20 +615,31 @@ RunResult ReferenceDut::run(const isa::Program& program) {
     }
     State state(program.segments);
     for (const isa::Instruction& ins : program.instructions) {
-      auto v =
-          std::visit(isa::Overloaded{
-                         [&](const isa::Load2D& l) { return execLoad2D(state, l, fault_); },
-                         [&](const isa::LoadSparse& l) { return execLoadSparse(state, l, fault_); },
-                         [&](const isa::MmadSparse& x) { return execMmadSparse(state, x, fault_); },
-                         [&](const isa::LoadV2& l) {
-                           return execV2(state, l.path, l.dtype, l.srcAddr, l.dstAddr,
-                                         fieldsOf(l.params), fault_);
-                         },
-                         [&](const isa::LoadBitMode& l) {
-                           return execV2(state, l.path, l.dtype, l.srcAddr, l.dstAddr,
-                                         fieldsOf(l.params, fault_), fault_);
-                         }},
-                     ins);
+      auto v = std::visit(
+          isa::Overloaded{
+              [&](const isa::Load2D& l) { return execLoad2D(state, l, fault_); },
+              [&](const isa::LoadSparse& l) { return execLoadSparse(state, l, fault_); },
+              [&](const isa::MmadSparse& x) { return execMmadSparse(state, x, fault_); },
+              [&](const isa::LoadV2& l) {
+                return execV2(state, l.path, l.dtype, l.srcAddr, l.dstAddr, fieldsOf(l.params),
+                              fault_);
+              },
+              [&](const isa::LoadBitMode& l) {
+                return execV2(state, l.path, l.dtype, l.srcAddr, l.dstAddr,
+                              fieldsOf(l.params, fault_), fault_);
+              },
+              [&](const isa::Load3DV2& l) { return execLoad3DV2(state, prof, l, fault_); },
+              [&](const isa::Load3DV2Pro& l) { return execLoad3DV2Pro(state, prof, l, fault_); },
+              [&](const isa::Load3DV1& l) { return execLoad3DV1(state, l, fault_); },
+              [&](const isa::SetFmatrix& x) -> std::optional<isa::Violation> {
+                state.fmatrix[x.right ? 1 : 0] = x.value.word();
+                return std::nullopt;
+              },
+              [&](const isa::SetPadding& x) -> std::optional<isa::Violation> {
+                state.padding = x.value;
+                return std::nullopt;
+              }},
+          ins);
       if (v) return RunResult::rejected(*v);
     }
     isa::Observed observed;

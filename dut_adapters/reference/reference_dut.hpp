@@ -37,6 +37,13 @@ enum class Fault : std::uint8_t {
   V2BitFieldsShifted,           ///< bit-mode m_step and k_step read one bit too high
   V2TransposedRowMajor,         ///< transposed block's fractals written row-major, not by column
   V2StepsSwapped,               ///< m_step and k_step exchanged
+  Load3DPadZero,                ///< padded cells hold 0 instead of the pad value
+  Load3DPadOrderTBLR,           ///< pad list read as [top, bottom, left, right]
+  Load3DKOrderKhKwC1,           ///< im2col columns in (Kh, Kw, C1, C0) order, not (C1, Kh, Kw, C0)
+  Load3DDilationOnStride,       ///< dilation multiplies the stride instead of the kernel tap
+  Load3DFmatrixCtrlIgnored,     ///< f_matrix_ctrl ignored: always reads FMATRIX
+  Load3DV2ProExtSwapped,        ///< ext_config's m and k fields exchanged
+  Load3DV1JumpIgnored,          ///< V1 repeat_mode 1 writes fractals contiguously
 };
 
 /// The built-in reference model. With a Fault it is a mutant: same capabilities, one defect.
