@@ -31,6 +31,15 @@ Family load2dV2Family(isa::ProfileId profile);
 /// LoadData with Load2DBitModeParam (spec 5); NotSupported off 950.
 Family load2dBitModeFamily(isa::ProfileId profile);
 
+/// LoadData 3D V2 (spec 6.1, 6.2); NotSupported on legacy.
+Family load3dV2Family(isa::ProfileId profile);
+
+/// LoadData 3D V2Pro (spec 6.3); NotSupported on legacy.
+Family load3dV2ProFamily(isa::ProfileId profile);
+
+/// LoadData 3D V1 (spec 6.4, provisional); legacy only.
+Family load3dV1Family(isa::ProfileId profile);
+
 /// LoadDataWithSparse (spec 7.3); NotSupported off a2.
 Family loadSparseFamily(isa::ProfileId profile);
 

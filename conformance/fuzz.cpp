@@ -64,6 +64,7 @@ CertifyResult fuzz(dut::Dut& dut, const FuzzOptions& o) {
     FamilyResult fr;
     fr.name = f->name;
     fr.openPoints = f->openPoints;
+    fr.provisional = f->provisional;
     for (std::size_t p = 0; p < f->properties.size(); ++p) {
       fr.properties.push_back({f->properties[p]->name(), f->properties[p]->summary(), {}, 0});
       slots.push_back({families.size(), p});

@@ -15,7 +15,8 @@ std::uint64_t caseSeed(std::uint64_t seed, std::string_view name, std::uint64_t 
 
 bool isImplemented(std::string_view family) {
   return family == "load2d" || family == "load2d_v2" || family == "load2d_bitmode" ||
-         family == "load_sparse" || family == "mmad_sparse";
+         family == "load_sparse" || family == "mmad_sparse" || family == "load3d_v2" ||
+         family == "load3d_v2pro" || family == "load3d_v1";
 }
 
 std::optional<Family> makeFamily(std::string_view family, isa::ProfileId profile) {
@@ -24,6 +25,9 @@ std::optional<Family> makeFamily(std::string_view family, isa::ProfileId profile
   if (family == "load2d_bitmode") return load2dBitModeFamily(profile);
   if (family == "load_sparse") return loadSparseFamily(profile);
   if (family == "mmad_sparse") return mmadSparseFamily(profile);
+  if (family == "load3d_v2") return load3dV2Family(profile);
+  if (family == "load3d_v2pro") return load3dV2ProFamily(profile);
+  if (family == "load3d_v1") return load3dV1Family(profile);
   return std::nullopt;
 }
 

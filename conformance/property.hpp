@@ -165,6 +165,9 @@ class TypedProperty final : public Property {
 struct Family {
   std::string name;
   std::vector<std::string> openPoints;
+  /// Set when the family certifies against a provisional model (spec 6.4): the report says a
+  /// pass is agreement with that model, not with the hardware.
+  std::string provisional;
   /// Set when the profile lacks the family's instructions: every case is NotSupported with
   /// this reason and nothing is run.
   std::string unsupported;

@@ -98,6 +98,9 @@ void printReport(std::ostream& os, const CertifyResult& r) {
       }
       os << '\n';
     }
+    if (!f.provisional.empty() && f.verdict() != "not supported") {
+      os << f.name << " is PROVISIONAL: " << f.provisional << '\n';
+    }
     if (!f.openPoints.empty() && f.verdict() != "not supported") {
       os << f.name << " verdict rests on the default reading of:";
       for (const std::string& p : f.openPoints) os << ' ' << p;
@@ -163,6 +166,7 @@ std::string toJson(const CertifyResult& r) {
     fj["verdict"] = f.verdict();
     fj.update(countsJson(f.counts));
     fj["open_points"] = f.openPoints;
+    if (!f.provisional.empty()) fj["provisional"] = f.provisional;
     fj["properties"] = nlohmann::ordered_json::array();
     for (const PropertyResult& p : f.properties) {
       nlohmann::ordered_json pj;
@@ -473,6 +477,7 @@ std::string mergeReports(const std::vector<std::string>& reports) {
                               f.value("timeouts", std::uint64_t{0});
     f["verdict"] = bad > 0                                    ? "nonconformant"
                    : f.value("passed", std::uint64_t{0}) == 0 ? "not supported"
+                   : f.contains("provisional")                ? "conformant (provisional)"
                                                               : "conformant";
     conformant = conformant && bad == 0;
     passed += f.value("passed", std::uint64_t{0});

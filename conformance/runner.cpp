@@ -87,7 +87,7 @@ std::string FamilyResult::verdict() const {
   if (counts.failures() > 0) return "nonconformant";
   if (!coverageGaps.empty()) return "nonconformant";
   if (counts.of(Outcome::Pass) == 0) return "not supported";
-  return "conformant";
+  return provisional.empty() ? "conformant" : "conformant (provisional)";
 }
 
 bool CertifyResult::conformant() const {
@@ -140,6 +140,7 @@ CertifyResult certify(dut::Dut& dut, const RunOptions& o) {
     FamilyResult fr;
     fr.name = family->name;
     fr.openPoints = family->openPoints;
+    fr.provisional = family->provisional;
     for (const auto& prop : family->properties) {
       if (o.property && *o.property != prop->name()) continue;
       PropertyResult pr{prop->name(), prop->summary(), {}, 0};

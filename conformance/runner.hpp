@@ -72,6 +72,7 @@ struct PropertyResult {
 struct FamilyResult {
   std::string name;
   std::vector<std::string> openPoints;
+  std::string provisional;  ///< see Family::provisional
   std::vector<PropertyResult> properties;
   Counts counts;
   std::map<std::string, std::size_t> coverage;        ///< tag -> cases that ran (not NotSupported)
@@ -86,7 +87,7 @@ struct FamilyResult {
   /// family nonconformant: the run did not test what it must.
   std::vector<std::pair<std::string, std::size_t>> coverageGaps;
   std::size_t coverageQuota = 0;
-  /// conformant / nonconformant / not supported (nothing ran)
+  /// conformant / conformant (provisional) / nonconformant / not supported (nothing ran)
   std::string verdict() const;
   /// Counts one case of property `property` (one of this family's): its outcome, coverage tags
   /// (ran or not run), not-supported reason and probe note. True when the case failed.

@@ -66,6 +66,23 @@ const std::vector<Mutant>& mutants() {
        Fault::V2TransposedRowMajor},
       {"v2-steps-swapped", "load2d_v2", isa::ProfileId::Ascend950, "m_step and k_step exchanged",
        Fault::V2StepsSwapped},
+      {"load3d-pad-zero", "load3d_v2", isa::ProfileId::A2,
+       "padded cells hold 0 instead of the pad value", Fault::Load3DPadZero},
+      {"load3d-pad-order-tblr", "load3d_v2", isa::ProfileId::A2,
+       "pad list read as [top, bottom, left, right] instead of [left, right, top, bottom]",
+       Fault::Load3DPadOrderTBLR},
+      {"load3d-k-order-kh-kw-c1", "load3d_v2", isa::ProfileId::A2,
+       "im2col columns in (Kh, Kw, C1, C0) order instead of (C1, Kh, Kw, C0)",
+       Fault::Load3DKOrderKhKwC1},
+      {"load3d-dilation-on-stride", "load3d_v2", isa::ProfileId::Ascend950,
+       "dilation multiplies the stride instead of the kernel tap", Fault::Load3DDilationOnStride},
+      {"load3d-fmatrix-ctrl-ignored", "load3d_v2", isa::ProfileId::A2,
+       "f_matrix_ctrl ignored: FMATRIX_B is never read", Fault::Load3DFmatrixCtrlIgnored},
+      {"load3d-v2pro-ext-swapped", "load3d_v2pro", isa::ProfileId::Ascend950,
+       "ext_config's m and k fields exchanged", Fault::Load3DV2ProExtSwapped},
+      {"load3d-v1-jump-ignored", "load3d_v1", isa::ProfileId::Legacy,
+       "V1 repeat_mode 1 writes fractals contiguously, ignoring jump_stride",
+       Fault::Load3DV1JumpIgnored},
   };
   return kMutants;
 }
