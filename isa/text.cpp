@@ -76,7 +76,15 @@ std::string toText(const Instruction& ins) {
           [&](const SetFmatrix& x) {
             os << "set_fmatrix " << int{x.right} << ' ' << x.value.word();
           },
-          [&](const SetPadding& x) { os << "set_padding " << nameOf(x.dtype) << ' ' << x.value; }},
+          [&](const SetPadding& x) { os << "set_padding " << nameOf(x.dtype) << ' ' << x.value; },
+          [&](const Mmad& x) {
+            os << "mmad " << nameOf(x.dtype) << ' ' << x.cAddr << ' ' << x.aAddr << ' ' << x.bAddr
+               << ' ' << x.m << ' ' << x.k << ' ' << x.n << ' ' << int{x.unitFlag} << ' '
+               << int{x.kDirectionAlign} << ' ' << int{x.cmatrixSource} << ' '
+               << int{x.cmatrixInitVal} << ' ' << int{x.isBias} << ' ' << x.biasAddr << ' '
+               << int{x.disableGemv};
+          },
+          [&](const SetHF32& x) { os << "set_hf32 " << int{x.enable} << ' ' << int{x.transMode}; }},
       ins);
   return os.str();
 }
@@ -281,6 +289,23 @@ std::optional<Instruction> parseInstruction(const std::string& line, std::string
     std::uint64_t w = 0;
     if (count(3) && f.flag(1, x.right, "right") && f.num(2, w, "fmatrix", 0, ~0ULL)) {
       x.value = FMatrix::fromWord(w);
+      return x;
+    }
+  } else if (op == "mmad") {
+    Mmad x;
+    if (count(15) && f.dtype(1, x.dtype) && f.num(2, x.cAddr, "c", 0, kAddr) &&
+        f.num(3, x.aAddr, "a", 0, kAddr) && f.num(4, x.bAddr, "b", 0, kAddr) &&
+        f.num(5, x.m, "m", 0, 0xFFFF) && f.num(6, x.k, "k", 0, 0xFFFF) &&
+        f.num(7, x.n, "n", 0, 0xFFFF) && f.num(8, x.unitFlag, "unit_flag", 0, 0xFF) &&
+        f.flag(9, x.kDirectionAlign, "k_direction_align") &&
+        f.flag(10, x.cmatrixSource, "cmatrix_source") &&
+        f.flag(11, x.cmatrixInitVal, "cmatrix_init_val") && f.flag(12, x.isBias, "is_bias") &&
+        f.num(13, x.biasAddr, "bias", 0, kAddr) && f.flag(14, x.disableGemv, "disable_gemv")) {
+      return x;
+    }
+  } else if (op == "set_hf32") {
+    SetHF32 x;
+    if (count(3) && f.flag(1, x.enable, "enable") && f.num(2, x.transMode, "trans_mode", 0, 0xFF)) {
       return x;
     }
   } else if (op == "set_padding") {

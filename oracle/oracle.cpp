@@ -407,6 +407,11 @@ Expected expect(const isa::Program& program) {
               auto open = applyV1(mem, l);
               if (!e.uncertified) e.uncertified = open;
             },
+            [&](const isa::SetHF32&) {},
+            [&](const isa::Mmad&) {
+              throw std::logic_error(
+                  "oracle::expect: Mmad needs the logical operands; use oracle::mmadResult");
+            },
             [&](const isa::MmadSparse&) {
               // Arithmetic is derived from the logical operands (oracle/sparse.hpp),
               // never read back from the packed bytes of a program.

@@ -1,8 +1,12 @@
 #include "dut_adapters/reference/reference_dut.hpp"
 
+#include <Eigen/Core>
 #include <algorithm>
 #include <array>
+#include <bit>
+#include <cfloat>
 #include <climits>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <exception>
@@ -33,6 +37,9 @@ class State {
   /// until a program writes them.
   std::array<std::optional<std::uint64_t>, 2> fmatrix;
   std::optional<std::uint32_t> padding;
+  /// SetHF32Mode / SetHF32TransMode (spec 8): off until a program turns it on.
+  bool hf32 = false;
+  std::uint8_t hf32Mode = 0;
 
  private:
   std::vector<isa::Segment> segments_;
@@ -592,6 +599,129 @@ std::optional<isa::Violation> execLoad3DV1(State& state, const isa::Load3DV1& l,
   return std::nullopt;
 }
 
+/// An operand element's value: integers exactly, floats through Eigen's half and bfloat16.
+double operandValue(std::uint32_t bits, isa::DType t) {
+  switch (t) {
+    case isa::DType::S8:
+      return static_cast<std::int8_t>(bits);
+    case isa::DType::S4:
+      return static_cast<int>(bits & 0x7) - static_cast<int>(bits & 0x8);
+    case isa::DType::F16:
+      return static_cast<float>(
+          Eigen::numext::bit_cast<Eigen::half>(static_cast<std::uint16_t>(bits)));
+    case isa::DType::BF16:
+      return static_cast<float>(
+          Eigen::numext::bit_cast<Eigen::bfloat16>(static_cast<std::uint16_t>(bits)));
+    default:
+      return std::bit_cast<float>(bits);
+  }
+}
+
+/// f32 rounded to HF32, the suite's OPEN-7 default reading: 11 fraction bits; trans mode 0 to
+/// nearest with ties to even, 1 to nearest with ties away from zero (the Matmul SetHF32 page).
+float toHf32(float v, std::uint8_t mode) {
+  const std::uint32_t u = std::bit_cast<std::uint32_t>(v);
+  if ((u & 0x7F800000u) == 0x7F800000u) return v;  // inf, nan
+  constexpr int kDrop = 23 - 11;
+  const std::uint32_t sign = u & 0x80000000u;
+  std::uint32_t mag = u & 0x7FFFFFFFu;
+  const std::uint32_t half = 1u << (kDrop - 1);
+  mag += mode == 0 ? half - 1 + ((mag >> kDrop) & 1u) : half;
+  mag &= ~((1u << kDrop) - 1);
+  return std::bit_cast<float>(sign | mag);
+}
+
+/// Spec 8 by addresses: A from L0A (Zz on a2, Nz on 950, a contiguous vector in GEMV), B from
+/// L0B (Zn), init from zero, L0C, the bias table or the bias tensor; integers accumulated in 64
+/// bits and saturated once (OPEN-7), floats accumulated in f32 in ascending k and saturated to
+/// +-FLT_MAX with NaN as 0 (spec 8's saturation mode); C written as Nz fractals of 16 x 16.
+std::optional<isa::Violation> execMmad(State& state, isa::ProfileId profile, const isa::Mmad& x,
+                                       Fault fault) {
+  if (x.m == 0 || x.k == 0 || x.n == 0) return std::nullopt;
+  const bool gemv = isa::isGemv(profile, x) && fault != Fault::MmadGemvIgnored;
+  const bool nz = isa::profile(profile).l0aIsNz;
+  const int bits = isa::bitsOf(x.dtype);
+  const std::uint64_t k0 = isa::mmadK0(x.dtype);
+  const std::uint64_t m1 = ceilDiv(x.m, 16), n1 = ceilDiv(x.n, 16);
+  const std::uint64_t aRow = isa::mmadARowFractals(profile, x);
+  const std::uint64_t aBytes =
+      gemv ? ceilDiv(std::uint64_t{x.k} * static_cast<std::uint64_t>(bits), 8)
+           : m1 * aRow * kFractal;
+  const std::uint8_t* a = state.at(Memory::L0A, x.aAddr, aBytes);
+  if (a == nullptr) return undefined(Memory::L0A, x.aAddr, aBytes, "reads");
+  const std::uint64_t bBytes = isa::mmadBBytes(x);
+  const std::uint8_t* b = state.at(Memory::L0B, x.bAddr, bBytes);
+  if (b == nullptr) return undefined(Memory::L0B, x.bAddr, bBytes, "reads");
+  std::uint8_t* c = state.at(Memory::L0C, x.cAddr, m1 * n1 * 1024);
+  if (c == nullptr) return undefined(Memory::L0C, x.cAddr, m1 * n1 * 1024, "writes");
+  isa::MmadInit init = isa::initOf(x);
+  if (fault == Fault::MmadInitIgnored && !x.isBias) init = isa::MmadInit::Zero;
+  const bool perRow = fault == Fault::MmadBiasPerRow;
+  const std::uint8_t* bias = nullptr;
+  if (init == isa::MmadInit::BiasTable || init == isa::MmadInit::BiasTensor) {
+    const std::uint64_t at = init == isa::MmadInit::BiasTensor ? x.biasAddr : 0;  // OPEN-6
+    const std::uint64_t len = std::uint64_t{perRow ? x.m : x.n} * 4;
+    bias = state.at(Memory::BiasTable, at, len);
+    if (bias == nullptr) return undefined(Memory::BiasTable, at, len, "reads");
+  }
+  const bool integer = isa::accumulatorOf(x.dtype) == isa::DType::S32;
+  const bool hf32 = state.hf32 && x.dtype == isa::DType::F32;
+  // K past k inside the last fractal is padding: never read, unless the mutant reads it.
+  const std::uint64_t kEnd =
+      fault == Fault::MmadKBeyondAccumulated && !gemv ? ceilDiv(x.k, k0) * k0 : x.k;
+  auto aAt = [&](std::uint64_t r, std::uint64_t col) {
+    std::uint64_t e;
+    if (gemv) {
+      e = col;
+    } else if (nz) {
+      e = ((col / k0) * m1 + r / 16) * 16 * k0 + (r % 16) * k0 + col % k0;
+    } else {
+      e = ((r / 16) * aRow + col / k0) * 16 * k0 + (r % 16) * k0 + col % k0;
+    }
+    return operandValue(getElement(a, e, bits), x.dtype);
+  };
+  std::vector<double> bCol(kEnd);
+  for (std::uint64_t col = 0; col < x.n; ++col) {
+    for (std::uint64_t kk = 0; kk < kEnd; ++kk) {
+      const std::uint64_t e = ((kk / k0) * n1 + col / 16) * 16 * k0 + (col % 16) * k0 + kk % k0;
+      bCol[kk] = operandValue(getElement(b, e, bits), x.dtype);
+    }
+    for (std::uint64_t row = 0; row < x.m; ++row) {
+      const std::uint64_t fractal =
+          fault == Fault::MmadCRowMajor ? (row / 16) * n1 + col / 16 : (col / 16) * m1 + row / 16;
+      std::uint8_t* out = c + fractal * 1024 + ((row % 16) * 16 + col % 16) * 4;
+      std::uint32_t start = 0;  // the init's bits
+      if (init == isa::MmadInit::Accumulate) std::memcpy(&start, out, 4);
+      if (bias != nullptr) std::memcpy(&start, bias + 4 * (perRow ? row : col), 4);
+      std::uint32_t result;
+      if (integer) {
+        std::int64_t acc = static_cast<std::int32_t>(start);
+        for (std::uint64_t kk = 0; kk < kEnd; ++kk) {
+          acc += static_cast<std::int64_t>(aAt(row, kk)) * static_cast<std::int64_t>(bCol[kk]);
+        }
+        const std::int64_t sat = std::clamp<std::int64_t>(acc, INT32_MIN, INT32_MAX);
+        result = static_cast<std::uint32_t>(fault == Fault::MmadWrapNotSaturate ? acc : sat);
+      } else {
+        float acc = std::bit_cast<float>(start);
+        for (std::uint64_t kk = 0; kk < kEnd; ++kk) {
+          float av = static_cast<float>(aAt(row, kk)), bv = static_cast<float>(bCol[kk]);
+          if (hf32) {
+            av = toHf32(av, state.hf32Mode);
+            bv = toHf32(bv, state.hf32Mode);
+          }
+          acc += av * bv;
+          if (fault == Fault::MmadF16Accumulation) acc = static_cast<float>(Eigen::half(acc));
+        }
+        if (std::isnan(acc)) acc = 0.0f;
+        if (std::isinf(acc)) acc = acc > 0 ? FLT_MAX : -FLT_MAX;
+        result = std::bit_cast<std::uint32_t>(acc);
+      }
+      std::memcpy(out, &result, 4);
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 ReferenceDut::ReferenceDut(Fault fault) : fault_(fault) {
@@ -637,6 +767,12 @@ RunResult ReferenceDut::run(const isa::Program& program) {
               },
               [&](const isa::SetPadding& x) -> std::optional<isa::Violation> {
                 state.padding = x.value;
+                return std::nullopt;
+              },
+              [&](const isa::Mmad& x) { return execMmad(state, program.profile, x, fault_); },
+              [&](const isa::SetHF32& x) -> std::optional<isa::Violation> {
+                state.hf32 = x.enable;
+                state.hf32Mode = x.transMode;
                 return std::nullopt;
               }},
           ins);

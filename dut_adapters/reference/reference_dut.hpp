@@ -44,6 +44,13 @@ enum class Fault : std::uint8_t {
   Load3DFmatrixCtrlIgnored,     ///< f_matrix_ctrl ignored: always reads FMATRIX
   Load3DV2ProExtSwapped,        ///< ext_config's m and k fields exchanged
   Load3DV1JumpIgnored,          ///< V1 repeat_mode 1 writes fractals contiguously
+  MmadInitIgnored,              ///< cmatrix_init_val false treated as true: C from zero
+  MmadWrapNotSaturate,          ///< int32 accumulation wraps instead of saturating (OPEN-7)
+  MmadKBeyondAccumulated,       ///< the padding past k in the last K fractal is accumulated
+  MmadGemvIgnored,              ///< m = 1 read as an ordinary fractal operand, not a vector
+  MmadF16Accumulation,          ///< float products accumulated in f16 instead of f32
+  MmadCRowMajor,                ///< L0C fractals written row-major (Zz) instead of Nz
+  MmadBiasPerRow,               ///< bias indexed by row m instead of broadcast over M
 };
 
 /// The built-in reference model. With a Fault it is a mutant: same capabilities, one defect.

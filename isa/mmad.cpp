@@ -1,0 +1,143 @@
+#include "isa/mmad.hpp"
+
+#include <sstream>
+
+#include "isa/memory.hpp"
+
+namespace cubecheck::isa {
+namespace {
+
+std::uint64_t ceilDiv(std::uint64_t a, std::uint64_t b) {
+  return (a + b - 1) / b;
+}
+
+std::optional<Violation> fits(const Profile& profile, Memory mem, std::uint64_t addr,
+                              std::uint64_t bytes, const char* what) {
+  const std::uint64_t align = profile.alignmentOf(mem);
+  if (align > 1 && addr % align != 0) {
+    return Violation{ViolationCode::Alignment, std::string(what) + " " + std::to_string(addr) +
+                                                   " not " + std::to_string(align) + "-B aligned"};
+  }
+  if (addr > profile.capacityOf(mem) || bytes > profile.capacityOf(mem) - addr) {
+    return Violation{ViolationCode::Capacity, std::string(what) + " " + std::to_string(bytes) +
+                                                  " bytes at " + std::to_string(addr) +
+                                                  " end past " + std::string(nameOf(mem))};
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+MmadInit initOf(const Mmad& x) {
+  if (x.isBias) return MmadInit::BiasTensor;
+  if (x.cmatrixInitVal) return MmadInit::Zero;
+  return x.cmatrixSource ? MmadInit::BiasTable : MmadInit::Accumulate;
+}
+
+std::string_view nameOf(MmadInit i) {
+  switch (i) {
+    case MmadInit::Zero:
+      return "zero";
+    case MmadInit::Accumulate:
+      return "accumulate";
+    case MmadInit::BiasTable:
+      return "bias_table";
+    case MmadInit::BiasTensor:
+      return "bias_tensor";
+  }
+  return "?";
+}
+
+bool mmadHasDType(DType t) {
+  return t == DType::S8 || t == DType::S4 || t == DType::F16 || t == DType::BF16 || t == DType::F32;
+}
+
+DType accumulatorOf(DType t) {
+  return t == DType::S8 || t == DType::S4 ? DType::S32 : DType::F32;
+}
+
+bool isGemv(ProfileId profile, const Mmad& x) {
+  return x.m == 1 && (profile != ProfileId::Ascend950 || !x.disableGemv);
+}
+
+std::uint64_t mmadK0(DType t) {
+  return static_cast<std::uint64_t>(c0Of(t));
+}
+
+std::uint64_t mmadARowFractals(ProfileId profile, const Mmad& x) {
+  if (x.kDirectionAlign && x.dtype == DType::F32 && profile == ProfileId::A2) {
+    return 2 * ceilDiv(x.k, 16);
+  }
+  return ceilDiv(x.k, mmadK0(x.dtype));
+}
+
+std::uint64_t mmadABytes(ProfileId profile, const Mmad& x) {
+  if (isGemv(profile, x)) return ceilDiv(std::uint64_t{x.k} * bitsOf(x.dtype), 8);
+  return ceilDiv(x.m, 16) * mmadARowFractals(profile, x) * 512;
+}
+
+std::uint64_t mmadBBytes(const Mmad& x) {
+  return ceilDiv(x.k, mmadK0(x.dtype)) * ceilDiv(x.n, 16) * 512;
+}
+
+std::uint64_t mmadCBytes(const Mmad& x) {
+  return ceilDiv(x.m, 16) * ceilDiv(x.n, 16) * 1024;
+}
+
+std::optional<Violation> validate(const Profile& profile, const Mmad& x) {
+  if (!profile.hasDType(x.dtype) || !mmadHasDType(x.dtype)) {
+    return Violation{ViolationCode::DTypeUnsupported,
+                     "Mmad of " + std::string(nameOf(x.dtype)) +
+                         ": s8, s4, f16, bf16 and f32 (fp8/hif8/fp4 are not modelled)"};
+  }
+  if (x.m > 4095 || x.k > 4095 || x.n > 4095) {
+    return Violation{ViolationCode::Range, "m/k/n " + std::to_string(x.m) + "/" +
+                                               std::to_string(x.k) + "/" + std::to_string(x.n) +
+                                               " above 4095"};
+  }
+  if (x.dtype == DType::S4 && x.k % 2 != 0) {
+    return Violation{ViolationCode::Range, "s4 Mmad with odd k " + std::to_string(x.k)};
+  }
+  if (x.unitFlag != 0 && x.unitFlag != 2 && x.unitFlag != 3) {
+    return Violation{ViolationCode::Range,
+                     "unit_flag " + std::to_string(x.unitFlag) + " is not 0, 2 or 3"};
+  }
+  if (x.m == 0 || x.k == 0 || x.n == 0) return std::nullopt;  // a no-op touches nothing
+  if (auto v = fits(profile, Memory::L0A, x.aAddr, mmadABytes(profile.id, x), "A")) return v;
+  if (auto v = fits(profile, Memory::L0B, x.bAddr, mmadBBytes(x), "B")) return v;
+  if (auto v = fits(profile, Memory::L0C, x.cAddr, mmadCBytes(x), "C")) return v;
+  const MmadInit init = initOf(x);
+  if (init == MmadInit::BiasTensor || init == MmadInit::BiasTable) {
+    const std::uint64_t at = init == MmadInit::BiasTensor ? x.biasAddr : 0;  // OPEN-6
+    if (auto v = fits(profile, Memory::BiasTable, at, std::uint64_t{x.n} * 4, "bias")) return v;
+  }
+  return std::nullopt;
+}
+
+std::optional<Violation> validate(const Profile& profile, const SetHF32& x) {
+  if (profile.id == ProfileId::Legacy) {
+    return Violation{ViolationCode::PathUnsupported, "HF32 mode exists on a2 and 950 only"};
+  }
+  if (x.transMode > 1) {
+    return Violation{ViolationCode::Range,
+                     "HF32 trans mode " + std::to_string(x.transMode) + " is neither 0 nor 1"};
+  }
+  return std::nullopt;
+}
+
+std::string describe(const Mmad& x) {
+  std::ostringstream os;
+  os << "Mmad " << nameOf(x.dtype) << " c=" << x.cAddr << " a=" << x.aAddr << " b=" << x.bAddr
+     << " m=" << x.m << " k=" << x.k << " n=" << x.n << " unit_flag=" << int{x.unitFlag}
+     << " k_direction_align=" << x.kDirectionAlign << " cmatrix_source=" << x.cmatrixSource
+     << " cmatrix_init_val=" << x.cmatrixInitVal << " is_bias=" << x.isBias
+     << " bias=" << x.biasAddr << " disable_gemv=" << x.disableGemv;
+  return os.str();
+}
+
+std::string describe(const SetHF32& x) {
+  return "SetHF32Mode " + std::string(x.enable ? "on" : "off") + " trans_mode " +
+         std::to_string(x.transMode);
+}
+
+}  // namespace cubecheck::isa

@@ -1,0 +1,70 @@
+// Dense Mmad (spec 8) and the HF32 mode registers it reads.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "isa/dtype.hpp"
+#include "isa/profile.hpp"
+#include "isa/violation.hpp"
+
+namespace cubecheck::isa {
+
+/// Mmad: C (L0C, Nz, 16 x 16 fractals of s32/f32) = init + A (L0A) * B (L0B).
+struct Mmad {
+  static constexpr std::string_view kOpcode = "mmad";
+  DType dtype = DType::F16;      ///< the operand type: s8, s4 -> s32; f16, bf16, f32 -> f32
+  std::uint64_t cAddr = 0;       ///< L0C, 1024-byte aligned
+  std::uint64_t aAddr = 0;       ///< L0A, 512-byte aligned
+  std::uint64_t bAddr = 0;       ///< L0B, 512-byte aligned
+  std::uint16_t m = 0;           ///< 0..4095; 0 is a no-op; 1 is GEMV (spec 8)
+  std::uint16_t k = 0;           ///< 0..4095 (even for s4)
+  std::uint16_t n = 0;           ///< 0..4095
+  std::uint8_t unitFlag = 0;     ///< 0, 2 or 3: synchronisation only
+  bool kDirectionAlign = false;  ///< f32 on a2: A's row stride 2*ceil(k/16) fractals
+  bool cmatrixSource = false;    ///< with !cmatrixInitVal: bias table (true) or L0C (false)
+  bool cmatrixInitVal = true;    ///< zero init, unless isBias
+  bool isBias = false;           ///< init from the bias tensor at biasAddr (bias table)
+  std::uint64_t biasAddr = 0;    ///< bias table byte address of the bias tensor (isBias)
+  bool disableGemv = false;      ///< 950: m = 1 is an ordinary Nz operand
+
+  friend bool operator==(const Mmad&, const Mmad&) = default;
+};
+
+/// SetHF32Mode / SetHF32TransMode: whether f32 operands are rounded to HF32 before the multiply,
+/// and how (0: to nearest, ties to even; 1: the documented alternative, OPEN-7).
+struct SetHF32 {
+  static constexpr std::string_view kOpcode = "set_hf32";
+  bool enable = false;
+  std::uint8_t transMode = 0;
+  friend bool operator==(const SetHF32&, const SetHF32&) = default;
+};
+
+/// Where C's init comes from (spec 8: cmatrix_init_val && !isBias is zero).
+enum class MmadInit : std::uint8_t { Zero, Accumulate, BiasTable, BiasTensor };
+MmadInit initOf(const Mmad& x);
+std::string_view nameOf(MmadInit i);
+
+/// The types Mmad multiplies on a profile (fp8/hif8/fp4 on 950 are not modelled by this version).
+bool mmadHasDType(DType t);
+/// The accumulator type: s32 for s8/s4, f32 otherwise.
+DType accumulatorOf(DType t);
+/// Whether the instruction runs as GEMV (m = 1, on 950 unless disableGemv).
+bool isGemv(ProfileId profile, const Mmad& x);
+/// K elements per A/B fractal row: C0 of the operand type.
+std::uint64_t mmadK0(DType t);
+/// A's fractals per M1 row: ceil(k/K0), or 2*ceil(k/16) with k_direction_align (f32, a2).
+std::uint64_t mmadARowFractals(ProfileId profile, const Mmad& x);
+/// Bytes each operand occupies from its address.
+std::uint64_t mmadABytes(ProfileId profile, const Mmad& x);
+std::uint64_t mmadBBytes(const Mmad& x);
+std::uint64_t mmadCBytes(const Mmad& x);
+
+std::optional<Violation> validate(const Profile& profile, const Mmad& x);
+std::optional<Violation> validate(const Profile& profile, const SetHF32& x);
+std::string describe(const Mmad& x);
+std::string describe(const SetHF32& x);
+
+}  // namespace cubecheck::isa

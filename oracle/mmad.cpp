@@ -1,0 +1,202 @@
+#include "oracle/mmad.hpp"
+
+#include <algorithm>
+#include <cfloat>
+#include <climits>
+#include <cmath>
+#include <stdexcept>
+
+namespace cubecheck::oracle {
+
+std::string Hf32Reading::name() const {
+  static const char* kRound[] = {"nearest-even", "nearest-ties-away", "nearest-ties-toward-zero",
+                                 "toward-zero"};
+  return "HF32 with " + std::to_string(fractionBits) + " fraction bits, " +
+         kRound[static_cast<int>(round)];
+}
+
+Hf32Reading defaultHf32(std::uint8_t transMode) {
+  return {11, transMode == 0 ? Hf32Reading::Round::NearestEven : Hf32Reading::Round::NearestAway};
+}
+
+double roundHf32(double v, const Hf32Reading& r) {
+  if (!std::isfinite(v) || v == 0) return v;
+  int e = 0;
+  std::frexp(v, &e);                                            // |v| in [2^(e-1), 2^e)
+  const double unit = std::ldexp(1.0, e - 1 - r.fractionBits);  // one ulp at this binade
+  const double q = v / unit;                                    // exact: a power-of-two scale
+  double whole = std::trunc(q);
+  const double frac = std::fabs(q - whole);
+  const double away = whole + (q < 0 ? -1 : 1);
+  switch (r.round) {
+    case Hf32Reading::Round::TowardZero:
+      break;
+    case Hf32Reading::Round::NearestEven:
+      if (frac > 0.5 || (frac == 0.5 && std::fmod(whole, 2) != 0)) whole = away;
+      break;
+    case Hf32Reading::Round::NearestAway:
+      if (frac >= 0.5) whole = away;
+      break;
+    case Hf32Reading::Round::NearestTowardZero:
+      if (frac > 0.5) whole = away;
+      break;
+  }
+  return whole * unit;
+}
+
+MatrixD valuesOf(const ElemMatrix& bits, isa::DType t) {
+  MatrixD v(bits.rows(), bits.cols());
+  for (Eigen::Index i = 0; i < bits.size(); ++i) {
+    const std::uint32_t b = bits(i);
+    switch (t) {
+      case isa::DType::S8:
+        v(i) = static_cast<std::int8_t>(static_cast<std::uint8_t>(b));
+        break;
+      case isa::DType::S4:
+        v(i) = (b & 0x8) != 0 ? static_cast<double>(b & 0xF) - 16 : static_cast<double>(b & 0xF);
+        break;
+      case isa::DType::S32:
+        v(i) = static_cast<std::int32_t>(b);
+        break;
+      case isa::DType::F16:
+        v(i) = static_cast<double>(static_cast<float>(
+            Eigen::numext::bit_cast<Eigen::half>(static_cast<std::uint16_t>(b))));
+        break;
+      case isa::DType::BF16:
+        v(i) = static_cast<double>(static_cast<float>(
+            Eigen::numext::bit_cast<Eigen::bfloat16>(static_cast<std::uint16_t>(b))));
+        break;
+      case isa::DType::F32:
+        v(i) = static_cast<double>(Eigen::numext::bit_cast<float>(b));
+        break;
+      default:
+        throw std::logic_error("oracle::valuesOf: not an Mmad type");
+    }
+  }
+  return v;
+}
+
+ElemMatrix bitsOf(const MatrixD& values, isa::DType t) {
+  ElemMatrix b(values.rows(), values.cols());
+  for (Eigen::Index i = 0; i < values.size(); ++i) {
+    const double v = values(i);
+    switch (t) {
+      case isa::DType::S8:
+        b(i) = static_cast<std::uint8_t>(static_cast<std::int8_t>(v));
+        break;
+      case isa::DType::S4:
+        b(i) = static_cast<std::uint32_t>(static_cast<int>(v)) & 0xF;
+        break;
+      case isa::DType::S32:
+        b(i) = static_cast<std::uint32_t>(static_cast<std::int32_t>(v));
+        break;
+      case isa::DType::F16:
+        b(i) = Eigen::numext::bit_cast<std::uint16_t>(Eigen::half(static_cast<float>(v)));
+        break;
+      case isa::DType::BF16:
+        b(i) = Eigen::numext::bit_cast<std::uint16_t>(Eigen::bfloat16(static_cast<float>(v)));
+        break;
+      case isa::DType::F32:
+        b(i) = Eigen::numext::bit_cast<std::uint32_t>(static_cast<float>(v));
+        break;
+      default:
+        throw std::logic_error("oracle::bitsOf: not an Mmad type");
+    }
+  }
+  return b;
+}
+
+ElemMatrix mmadResult(isa::DType t, const MatrixD& a, const MatrixD& b, const MatrixD& init,
+                      Saturation sat, const Hf32Reading* hf32) {
+  const bool integer = t == isa::DType::S8 || t == isa::DType::S4;
+  ElemMatrix c(init.rows(), init.cols());
+  if (integer) {
+    using MatrixL = Eigen::Matrix<std::int64_t, Eigen::Dynamic, Eigen::Dynamic>;
+    const MatrixL al = a.cast<std::int64_t>(), bl = b.cast<std::int64_t>();
+    const MatrixL il = init.cast<std::int64_t>();
+    MatrixL sum;
+    if (sat == Saturation::Final) {
+      sum = il + al * bl;  // |products| <= 4095 * 2^14: no overflow in 64 bits
+    } else {
+      sum = il;
+      for (Eigen::Index k = 0; k < al.cols(); ++k) {
+        sum = (sum + al.col(k) * bl.row(k))
+                  .unaryExpr([](std::int64_t v) {
+                    return std::clamp<std::int64_t>(v, INT32_MIN, INT32_MAX);
+                  })
+                  .eval();
+      }
+    }
+    for (Eigen::Index i = 0; i < c.size(); ++i) {
+      c(i) = static_cast<std::uint32_t>(
+          static_cast<std::int32_t>(std::clamp<std::int64_t>(sum(i), INT32_MIN, INT32_MAX)));
+    }
+    return c;
+  }
+  MatrixD ar = a, br = b;
+  if (hf32 != nullptr && t == isa::DType::F32) {
+    ar = a.unaryExpr([hf32](double v) { return roundHf32(v, *hf32); });
+    br = b.unaryExpr([hf32](double v) { return roundHf32(v, *hf32); });
+  }
+  const MatrixD sum = init + ar * br;
+  for (Eigen::Index i = 0; i < c.size(); ++i) {
+    double v = sum(i);
+    if (std::isnan(v)) v = 0;
+    v = std::clamp<double>(v, -FLT_MAX, FLT_MAX);  // saturation mode: +-inf to +-FLT_MAX
+    c(i) = Eigen::numext::bit_cast<std::uint32_t>(static_cast<float>(v));
+  }
+  return c;
+}
+
+Expected expectC(const isa::Program& program, std::size_t region, const ElemMatrix& c,
+                 std::uint64_t cAddr) {
+  const isa::Region& r = program.observe.at(region);
+  const isa::Segment* s = isa::findSegment(program.segments, r.memory, r.addr, r.size);
+  if (s == nullptr) throw std::logic_error("oracle::expectC: observed region without a segment");
+  Expected e;
+  e.regions.assign(program.observe.size(), {});
+  e.written.assign(program.observe.size(), {});
+  e.formats.assign(program.observe.size(), {});
+  e.dontCare.assign(program.observe.size(), {});
+  for (std::size_t i = 0; i < program.observe.size(); ++i) {
+    const isa::Region& o = program.observe[i];
+    const isa::Segment* os = isa::findSegment(program.segments, o.memory, o.addr, o.size);
+    const auto from = os->bytes.begin() + static_cast<std::ptrdiff_t>(o.addr - os->addr);
+    e.regions[i].assign(from, from + static_cast<std::ptrdiff_t>(o.size));
+    e.written[i].assign(o.size, 0);
+    e.dontCare[i].assign(o.size, 0);
+  }
+  const std::uint64_t m1 = (static_cast<std::uint64_t>(c.rows()) + 15) / 16;
+  const std::uint64_t n1 = (static_cast<std::uint64_t>(c.cols()) + 15) / 16;
+  for (std::uint64_t row = 0; row < m1 * 16; ++row) {
+    for (std::uint64_t col = 0; col < n1 * 16; ++col) {
+      // L0C: Nz of 16 x 16 fractals of 4-byte elements (spec 2, 3).
+      const std::uint64_t at =
+          cAddr + (((col / 16) * m1 + row / 16) * 256 + (row % 16) * 16 + col % 16) * 4;
+      if (at < r.addr || at + 4 > r.addr + r.size) {
+        throw std::logic_error("oracle::expectC: C footprint outside the observed region");
+      }
+      const std::uint64_t off = at - r.addr;
+      const bool inside =
+          row < static_cast<std::uint64_t>(c.rows()) && col < static_cast<std::uint64_t>(c.cols());
+      for (int k = 0; k < 4; ++k) {
+        e.written[region][off + static_cast<std::uint64_t>(k)] = 1;
+        e.dontCare[region][off + static_cast<std::uint64_t>(k)] = inside ? 0 : 1;
+      }
+      if (inside) {
+        const std::uint32_t v = c(static_cast<Eigen::Index>(row), static_cast<Eigen::Index>(col));
+        for (int k = 0; k < 4; ++k) {
+          e.regions[region][off + static_cast<std::uint64_t>(k)] =
+              static_cast<std::uint8_t>(v >> (8 * k));
+        }
+      }
+    }
+  }
+  e.formats[region] = RegionFormat{isa::DType::S32, false, cAddr, 1024};
+  const bool anyDontCare = std::any_of(e.dontCare[region].begin(), e.dontCare[region].end(),
+                                       [](std::uint8_t b) { return b != 0; });
+  if (!anyDontCare) e.dontCare.clear();
+  return e;
+}
+
+}  // namespace cubecheck::oracle

@@ -1,0 +1,58 @@
+// The semantics of dense Mmad on logical matrices (spec 8, 9): what C must be, from the values of
+// A, B and the init, never from the bytes of a program.
+#pragma once
+
+#include <Eigen/Core>
+#include <cstdint>
+#include <string>
+
+#include "isa/dtype.hpp"
+#include "isa/program.hpp"
+#include "oracle/expected.hpp"
+#include "oracle/tile.hpp"
+
+namespace cubecheck::oracle {
+
+/// Operand and init values; every value the suite draws is exactly representable in double.
+using MatrixD = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic>;
+
+/// How int32 accumulation saturates (OPEN-7): once at the end (the default), or after every
+/// partial sum in ascending k starting from the init.
+enum class Saturation { Final, PerPartialSum };
+
+/// One reading of HF32 (OPEN-7: its width on a2 is undocumented, and the two trans-mode pages
+/// disagree on mode 1): fraction bits kept, and how f32 is rounded to them.
+struct Hf32Reading {
+  int fractionBits = 11;
+  enum class Round {
+    NearestEven,
+    NearestAway,
+    NearestTowardZero,
+    TowardZero
+  } round = Round::NearestEven;
+  std::string name() const;
+};
+/// The suite's default: 11 fraction bits; mode 0 nearest-even, mode 1 nearest, ties away.
+Hf32Reading defaultHf32(std::uint8_t transMode);
+
+/// `v` rounded to the reading's HF32 (by scaling, not by bit masks).
+double roundHf32(double v, const Hf32Reading& r);
+
+/// Element values from bit patterns of type t (integers sign-extended; f16/bf16 via Eigen).
+MatrixD valuesOf(const ElemMatrix& bits, isa::DType t);
+/// Bit patterns of values of type t; the values must be representable.
+ElemMatrix bitsOf(const MatrixD& values, isa::DType t);
+
+/// C = init + A * B (spec 8) as accumulator bit patterns (s32 for s8/s4, f32 otherwise): the
+/// exact sum (int64 or double), saturated to int32 per `sat`, or converted to f32 with the
+/// saturation mode (+-inf to +-FLT_MAX, NaN to 0). With `hf32`, f32 operands are first rounded.
+ElemMatrix mmadResult(isa::DType t, const MatrixD& a, const MatrixD& b, const MatrixD& init,
+                      Saturation sat = Saturation::Final, const Hf32Reading* hf32 = nullptr);
+
+/// The expectation for an L0C region after a Mmad writing C (m x n accumulator bit patterns) at
+/// cAddr: the region's initial bytes with C's Nz fractals in place; cells of the C footprint
+/// outside m x n are don't-care (OPEN-8); nothing else changes.
+Expected expectC(const isa::Program& program, std::size_t region, const ElemMatrix& c,
+                 std::uint64_t cAddr);
+
+}  // namespace cubecheck::oracle
