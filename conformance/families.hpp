@@ -40,6 +40,9 @@ Family load3dV2ProFamily(isa::ProfileId profile);
 /// LoadData 3D V1 (spec 6.4, provisional); legacy only.
 Family load3dV1Family(isa::ProfileId profile);
 
+/// Dense Mmad (spec 8, 9); NotSupported on legacy.
+Family mmadFamily(isa::ProfileId profile);
+
 /// LoadDataWithSparse (spec 7.3); NotSupported off a2.
 Family loadSparseFamily(isa::ProfileId profile);
 

@@ -6,6 +6,7 @@
 #include "conformance/families.hpp"
 #include "generators/sparse.hpp"
 #include "oracle/layout.hpp"
+#include "oracle/mmad.hpp"
 #include "oracle/oracle.hpp"
 #include "oracle/sparse.hpp"
 
@@ -22,43 +23,11 @@ std::string notOnProfile(isa::ProfileId p) {
          " has no LoadDataWithSparse / MmadWithSparse (spec 1)";
 }
 
-/// The observed L0C region after C (M x N) is written at cAddr in Nz (16 x 16 s32 fractals):
-/// the whole ceil16(M) x ceil16(N) footprint is written, and the cells beyond m, n inside it are
-/// don't-care (OPEN-8).
+/// The observed L0C region (region 0) after C is written at cAddr; an empty C for a no-op.
 oracle::Expected expectC(const isa::Program& p, const oracle::MatrixS32& c, std::uint64_t cAddr,
                          bool noOp) {
-  const isa::Region& r = p.observe.at(0);
-  const isa::Segment* seg = isa::findSegment(p.segments, r.memory, r.addr, r.size);
-  oracle::Expected e;
-  isa::Bytes bytes(seg->bytes.begin() + static_cast<std::ptrdiff_t>(r.addr - seg->addr),
-                   seg->bytes.begin() + static_cast<std::ptrdiff_t>(r.addr - seg->addr + r.size));
-  isa::Bytes written(r.size, 0);
-  isa::Bytes dontCare(r.size, 0);
-  if (!noOp) {
-    const std::uint64_t m = static_cast<std::uint64_t>(c.rows());
-    const std::uint64_t n = static_cast<std::uint64_t>(c.cols());
-    const std::uint64_t footprint = isa::ceilDiv(m, 16) * isa::ceilDiv(n, 16) * 1024;
-    const std::uint64_t base = cAddr - r.addr;
-    std::fill_n(written.begin() + static_cast<std::ptrdiff_t>(base), footprint, 1);
-    std::fill_n(dontCare.begin() + static_cast<std::ptrdiff_t>(base), footprint, 1);
-    for (std::uint64_t j = 0; j < n; ++j) {
-      for (std::uint64_t i = 0; i < m; ++i) {
-        const std::uint64_t at =
-            base + 4 * oracle::elementOffsetC0(oracle::Layout::Nz, 16, m, n, i, j);
-        const auto v = static_cast<std::uint32_t>(
-            c(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j)));
-        for (int b = 0; b < 4; ++b) {
-          bytes[at + b] = static_cast<std::uint8_t>(v >> (8 * b));
-          dontCare[at + b] = 0;
-        }
-      }
-    }
-  }
-  e.regions = {std::move(bytes)};
-  e.written = {std::move(written)};
-  e.dontCare = {std::move(dontCare)};
-  e.formats = {{isa::DType::S32, false, cAddr, 1024}};
-  return e;
+  return oracle::expectC(
+      p, 0, noOp ? oracle::ElemMatrix() : oracle::ElemMatrix(c.cast<std::uint32_t>()), cAddr);
 }
 
 /// Spec 7.4 from the logical operands: C = init + A * B' with B' = B truncated to the first two

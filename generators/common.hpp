@@ -37,6 +37,13 @@ inline isa::Segment filled(isa::Memory m, std::uint64_t lo, std::uint64_t hi, st
   return s;
 }
 
+/// [lo - margin, hi + margin) clipped to [0, cap]: a footprint with its canary margin.
+inline std::pair<std::uint64_t, std::uint64_t> withMargin(std::uint64_t lo, std::uint64_t hi,
+                                                          std::uint64_t margin,
+                                                          std::uint64_t cap) {
+  return {lo >= margin ? lo - margin : 0, std::min(cap, hi + margin)};
+}
+
 /// Segments holding the 512-byte fractals `fractals` (ascending) of base `base` in memory m,
 /// each with one fractal of margin either side, so a DUT reading a neighbour gets wrong data
 /// rather than an undefined-memory error; merged into runs, clipped to [0, capacity).

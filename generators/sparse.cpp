@@ -18,12 +18,6 @@ namespace {
 
 constexpr std::uint64_t kFrac = 512;
 
-/// [lo - margin, hi + margin) clipped to [0, cap].
-std::pair<std::uint64_t, std::uint64_t> withMargin(std::uint64_t lo, std::uint64_t hi,
-                                                   std::uint64_t margin, std::uint64_t cap) {
-  return {lo >= margin ? lo - margin : 0, std::min(cap, hi + margin)};
-}
-
 std::int8_t nonZero(SplitMix64& g) {
   const std::uint64_t r = g.next();
   switch (r % 16) {

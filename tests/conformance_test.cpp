@@ -42,8 +42,9 @@ TEST_P(Conformance, EveryImplementedPropertyPasses) {
     const bool v2 = f.name == "load2d_v2" || f.name == "load2d_bitmode";
     const bool img2col = f.name == "load3d_v2" || f.name == "load3d_v2pro";
     const bool v1 = f.name == "load3d_v1";
+    const bool mmad = f.name == "mmad" || f.name == "pipeline";
     if ((sparse && profile != isa::ProfileId::A2) || (v2 && profile != isa::ProfileId::Ascend950) ||
-        (img2col && profile == isa::ProfileId::Legacy) ||
+        ((img2col || mmad) && profile == isa::ProfileId::Legacy) ||
         (v1 && profile != isa::ProfileId::Legacy)) {
       EXPECT_EQ(f.verdict(), "not supported") << f.name;
       continue;

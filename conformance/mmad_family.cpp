@@ -1,0 +1,202 @@
+// Properties of dense Mmad (spec 8) under the numeric policies of spec 9.
+#include <cmath>
+#include <cstring>
+#include <sstream>
+
+#include "conformance/checks.hpp"
+#include "conformance/families.hpp"
+#include "generators/mmad.hpp"
+#include "oracle/layout.hpp"
+
+namespace cubecheck::conf {
+namespace {
+
+using gen::IllegalMmadCase;
+using gen::MmadCase;
+using gen::MmadValues;
+
+VectorCase mmadVector(const MmadCase& c) {
+  isa::Program p = gen::buildProgram(c);
+  const gen::MmadOperands o = gen::operandsOf(c);
+  oracle::Expected e = oracle::expectC(p, 0, gen::expectedC(c, o), c.cAddr);
+  return expectationVector(std::move(p), std::move(e));
+}
+
+/// OPEN-7 probes: each reading's C; any passes, and the note says which one the DUT follows.
+VectorCase probeVector(const MmadCase& c) {
+  VectorCase v;
+  v.program = gen::buildProgram(c);
+  const gen::MmadOperands o = gen::operandsOf(c);
+  if (c.values == MmadValues::SaturationProbe) {
+    v.alternatives.emplace_back(
+        "OPEN-7: int32 saturates once, at the end (default)",
+        oracle::expectC(v.program, 0, gen::expectedC(c, o, oracle::Saturation::Final), c.cAddr));
+    v.alternatives.emplace_back(
+        "OPEN-7: int32 saturates every partial sum, k ascending",
+        oracle::expectC(v.program, 0, gen::expectedC(c, o, oracle::Saturation::PerPartialSum),
+                        c.cAddr));
+    return v;
+  }
+  using R = oracle::Hf32Reading::Round;
+  const oracle::Hf32Reading def = oracle::defaultHf32(c.hf32Mode);
+  std::vector<oracle::Hf32Reading> readings{def};
+  for (int bits : {11, 10}) {
+    for (R r : {R::NearestEven, R::NearestAway, R::NearestTowardZero, R::TowardZero}) {
+      if (bits != def.fractionBits || r != def.round) readings.push_back({bits, r});
+    }
+  }
+  for (const oracle::Hf32Reading& r : readings) {
+    v.alternatives.emplace_back(
+        "OPEN-7: trans mode " + std::to_string(c.hf32Mode) + " is " + r.name(),
+        oracle::expectC(v.program, 0, gen::expectedC(c, o, oracle::Saturation::Final, &r),
+                        c.cAddr));
+  }
+  return v;
+}
+
+/// Spec 9's bounded regime. With u = 2^-24 (f32 accumulation), C = fl(init + sum_k a_k b_k)
+/// computed by any order of f32 additions of f32-rounded products satisfies (Higham, the
+/// recursive-summation bound over the k products and the init, k + 1 roundings of sums plus one
+/// of each product)
+///     |C - C_exact| <= gamma_{k+2} * (|init| + sum_k |a_k| |b_k|),  gamma_j = j u / (1 - j u).
+/// f16 and bf16 products are exact in f32, so the bound is generous for them. With HF32 each f32
+/// input is first rounded with a relative error below 2^-10 (10 or 11 fraction bits, any
+/// rounding), adding (2 * 2^-10 + 2^-20) * sum_k |a_k| |b_k|. C_exact is computed in double
+/// (products exact, sums with relative error below k * 2^-53, covered by a 2^-50 slack).
+Verdict checkBounded(dut::Dut& d, const MmadCase& c) {
+  const isa::Program p = gen::buildProgram(c);
+  isa::Observed observed;
+  if (auto v = runLegal(d, p, observed)) return *v;
+  if (c.m == 0 || c.k == 0 || c.n == 0) return {Outcome::Pass};
+  const gen::MmadOperands o = gen::operandsOf(c);
+  const oracle::MatrixD init = o.init(c.init);
+  const oracle::MatrixD exact = init + o.a * o.b;
+  const oracle::MatrixD mag = init.cwiseAbs() + o.a.cwiseAbs() * o.b.cwiseAbs();
+  const double u = std::ldexp(1.0, -24);
+  const double j = c.k + 2.0;
+  double gamma = j * u / (1 - j * u) + std::ldexp(1.0, -50);
+  if (c.hf32 && c.dtype == isa::DType::F32)
+    gamma += 2 * std::ldexp(1.0, -10) + std::ldexp(1.0, -20);
+  const isa::Region& r = p.observe[0];
+  double worstUlp = 0;
+  std::ostringstream bad;
+  int badCount = 0;
+  for (std::uint64_t col = 0; col < c.n; ++col) {
+    for (std::uint64_t row = 0; row < c.m; ++row) {
+      const std::uint64_t at =
+          c.cAddr - r.addr +
+          4 * oracle::elementOffsetC0(oracle::Layout::Nz, 16, c.m, c.n, row, col);
+      std::uint32_t bits = 0;
+      for (int b = 0; b < 4; ++b) bits |= std::uint32_t{observed[0][at + b]} << (8 * b);
+      float got;
+      std::memcpy(&got, &bits, 4);
+      const auto i = static_cast<Eigen::Index>(row), jj = static_cast<Eigen::Index>(col);
+      const double want = exact(i, jj), bound = gamma * mag(i, jj);
+      const double err = std::fabs(static_cast<double>(got) - want);
+      const float rounded = static_cast<float>(want);
+      const double ulp =
+          std::fabs(static_cast<double>(std::nextafter(rounded, INFINITY)) - rounded);
+      if (std::isfinite(got)) worstUlp = std::max(worstUlp, err / ulp);
+      if (!(err <= bound)) {
+        if (badCount++ < 8) {
+          bad << "C[" << row << "][" << col << "]: observed " << got << ", exact " << want
+              << ", error " << err << " above the bound " << bound << "\n";
+        }
+      }
+    }
+  }
+  if (badCount > 0) {
+    return {Outcome::Mismatch, std::to_string(badCount) +
+                                   " element(s) outside the derived bound "
+                                   "(gamma_{k+2} * (|init| + sum |a||b|)):\n" +
+                                   bad.str()};
+  }
+  // Coarse buckets, so the report's probe list stays short; near-cancelling sums have tiny
+  // ULPs and land in the last one.
+  const char* bucket = worstUlp <= 1      ? "<= 1 ULP"
+                       : worstUlp <= 4    ? "<= 4 ULP"
+                       : worstUlp <= 64   ? "<= 64 ULP"
+                       : worstUlp <= 4096 ? "<= 4096 ULP"
+                                          : "> 4096 ULP (a sum that nearly cancels)";
+  return {Outcome::Pass, {}, std::string("worst f32 error in the case ") + bucket};
+}
+
+std::vector<std::string> mmadTags(const MmadCase& c) {
+  return gen::tagsOf(c);
+}
+
+std::vector<std::string> illegalTags(const IllegalMmadCase& c) {
+  return {"illegal:" + std::string(isa::nameOf(c.expected))};
+}
+
+}  // namespace
+
+Family mmadFamily(isa::ProfileId profile) {
+  Family f;
+  f.name = "mmad";
+  f.openPoints = {"OPEN-6", "OPEN-7", "OPEN-8"};
+  for (isa::DType t : gen::mmadDTypes())
+    f.requiredBins.push_back("dtype:" + std::string(isa::nameOf(t)));
+  for (const char* b : {"init:zero",
+                        "init:accumulate",
+                        "init:bias_table",
+                        "init:bias_tensor",
+                        "gemv",
+                        "m:partial_fractal",
+                        "n:partial_fractal",
+                        "k:partial_fractal",
+                        "hf32:mode0",
+                        "hf32:mode1",
+                        "zero_dimension",
+                        "values:saturate",
+                        "values:subnormal",
+                        "values:max_finite",
+                        "values:infinity",
+                        "values:bounded",
+                        "probe:saturation",
+                        "probe:hf32",
+                        "illegal:Range",
+                        "illegal:Alignment",
+                        "illegal:Capacity",
+                        "illegal:DTypeUnsupported"}) {
+    f.requiredBins.emplace_back(b);
+  }
+  if (profile == isa::ProfileId::A2) f.requiredBins.emplace_back("k_direction_align");
+  if (profile == isa::ProfileId::Ascend950) f.requiredBins.emplace_back("gemv_disabled");
+  if (profile == isa::ProfileId::Legacy) {
+    f.unsupported = "profile legacy: Mmad is modelled for a2 and 950 only in this version";
+  }
+  const isa::ProfileId gp = profile == isa::ProfileId::Legacy ? isa::ProfileId::A2 : profile;
+  f.properties.push_back(TypedProperty<MmadCase>::fromVector(
+      "MatchesOracle",
+      "C = init + A * B from the logical operands, exact-regime values (any accumulation order "
+      "gives the same bits), partial fractals don't-care, padding ignored",
+      gen::mmadBoundaries(gp), gen::legalMmad(gp), 150, mmadVector, mmadTags));
+  f.properties.push_back(std::make_unique<TypedProperty<MmadCase>>(
+      "BoundedError",
+      "unrestricted floats: every element within the derived bound of the exact result; the "
+      "worst ULP error is reported",
+      std::vector<MmadCase>{}, gen::legalMmad(gp, MmadValues::Bounded), 100, checkBounded,
+      mmadTags));
+  f.properties.push_back(TypedProperty<IllegalMmadCase>::fromVector(
+      "RejectsIllegal", "dimensions, odd s4 k, unit_flag, types, alignment and capacity",
+      std::vector<IllegalMmadCase>{}, gen::illegalMmad(gp), 100,
+      [](const IllegalMmadCase& c) {
+        isa::Program p = gen::buildProgram(c.c);
+        p.instructions.back() = c.mmad;
+        return rejectionVector(std::move(p), c.expected);
+      },
+      illegalTags));
+  f.properties.push_back(TypedProperty<MmadCase>::fromVector(
+      "SaturationProbe",
+      "OPEN-7: a partial sum passes INT32_MAX, the final sum does not: reports the reading",
+      std::vector<MmadCase>{}, gen::mmadProbe(gp, MmadValues::SaturationProbe), 10, probeVector,
+      [](const MmadCase&) { return std::vector<std::string>{"probe:saturation"}; }));
+  f.properties.push_back(TypedProperty<MmadCase>::fromVector(
+      "Hf32Probe", "OPEN-7: f32 values between HF32 steps: reports the width and rounding",
+      std::vector<MmadCase>{}, gen::mmadProbe(gp, MmadValues::Hf32Probe), 10, probeVector,
+      [](const MmadCase&) { return std::vector<std::string>{"probe:hf32"}; }));
+  return f;
+}
+
+}  // namespace cubecheck::conf

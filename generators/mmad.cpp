@@ -1,0 +1,639 @@
+#include "generators/mmad.hpp"
+
+#include <algorithm>
+#include <climits>
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <ostream>
+
+#include "generators/common.hpp"
+#include "generators/fill.hpp"
+#include "oracle/layout.hpp"
+
+namespace cubecheck::gen {
+
+using isa::DType;
+using isa::Memory;
+using isa::MmadInit;
+using isa::ProfileId;
+using oracle::MatrixD;
+
+namespace {
+
+constexpr std::uint64_t kFrac = 512;
+
+bool isInt(DType t) {
+  return t == DType::S8 || t == DType::S4;
+}
+
+/// Uniform integer in [lo, hi] from the generator (for operand values, not for RapidCheck).
+std::int64_t uniform(SplitMix64& g, std::int64_t lo, std::int64_t hi) {
+  return lo + static_cast<std::int64_t>(g.next() % static_cast<std::uint64_t>(hi - lo + 1));
+}
+
+MatrixD fill(Eigen::Index r, Eigen::Index c, SplitMix64& g, auto draw) {
+  MatrixD m(r, c);
+  for (Eigen::Index j = 0; j < c; ++j) {
+    for (Eigen::Index i = 0; i < r; ++i) m(i, j) = draw(g, i, j);
+  }
+  return m;
+}
+
+/// The values a type can hold exactly, after rounding a double to it.
+double roundTo(double v, DType t) {
+  return oracle::valuesOf(oracle::bitsOf(MatrixD::Constant(1, 1, v), t), t)(0, 0);
+}
+
+/// A padded operand: the logical values' bit patterns in the top-left corner, random bits of
+/// the type elsewhere (padding a DUT must ignore).
+oracle::ElemMatrix padded(const MatrixD& values, DType t, Eigen::Index rows, Eigen::Index cols,
+                          std::uint64_t seed) {
+  oracle::ElemMatrix m = randomElements(rows, cols, t, seed);
+  if (values.size() > 0) m.topLeftCorner(values.rows(), values.cols()) = oracle::bitsOf(values, t);
+  return m;
+}
+
+
+}  // namespace
+
+std::string_view nameOf(MmadValues v) {
+  switch (v) {
+    case MmadValues::Exact:
+      return "exact";
+    case MmadValues::Bounded:
+      return "bounded";
+    case MmadValues::Saturate:
+      return "saturate";
+    case MmadValues::Subnormal:
+      return "subnormal";
+    case MmadValues::MaxFinite:
+      return "max_finite";
+    case MmadValues::Infinity:
+      return "infinity";
+    case MmadValues::SaturationProbe:
+      return "saturation_probe";
+    case MmadValues::Hf32Probe:
+      return "hf32_probe";
+  }
+  return "?";
+}
+
+std::vector<DType> mmadDTypes() {
+  return {DType::S8, DType::S4, DType::F16, DType::BF16, DType::F32};
+}
+
+std::ostream& operator<<(std::ostream& os, const MmadCase& c) {
+  std::string what = isa::describe(mmadOf(c)) + " values=" + std::string(nameOf(c.values));
+  if (c.hf32) what += " hf32_mode=" + std::to_string(c.hf32Mode);
+  return printCase(os, c.profile, what, c.contentSeed, c.why);
+}
+
+isa::Mmad mmadOf(const MmadCase& c) {
+  isa::Mmad x;
+  x.dtype = c.dtype;
+  x.cAddr = c.cAddr;
+  x.aAddr = c.aAddr;
+  x.bAddr = c.bAddr;
+  x.m = c.m;
+  x.k = c.k;
+  x.n = c.n;
+  x.unitFlag = c.unitFlag;
+  x.kDirectionAlign = c.kAlign;
+  x.disableGemv = c.disableGemv;
+  x.biasAddr = c.biasAddr;
+  x.isBias = c.init == MmadInit::BiasTensor;
+  x.cmatrixInitVal = c.init == MmadInit::Zero;
+  x.cmatrixSource = c.init == MmadInit::BiasTable || (c.init == MmadInit::Zero && c.ignoredSource);
+  return x;
+}
+
+MatrixD MmadOperands::init(MmadInit mode) const {
+  switch (mode) {
+    case MmadInit::Zero:
+      return MatrixD::Zero(c0.rows(), c0.cols());
+    case MmadInit::Accumulate:
+      return c0;
+    default:
+      return bias.replicate(c0.rows(), 1);
+  }
+}
+
+MmadOperands operandsOf(const MmadCase& c) {
+  SplitMix64 g(subSeed(c.contentSeed, 100));
+  const Eigen::Index m = c.m, k = c.k, n = c.n;
+  MmadOperands o;
+  const std::int64_t lo = c.dtype == DType::S4 ? -8 : -128, hi = c.dtype == DType::S4 ? 7 : 127;
+  // Exact floats: multiples of 2^-2 up to 8 in A and B (6 significant bits: exact in f16, bf16
+  // and any HF32), init multiples of 2^-4 below 2^18. Every product is a multiple of 2^-4 below
+  // 64 and every partial sum stays below 2^18 + 4095 * 64 < 2^20: 24 bits, exact in f32 whatever
+  // the order of accumulation.
+  auto exactF = [](SplitMix64& r, Eigen::Index, Eigen::Index) {
+    return static_cast<double>(uniform(r, -32, 32)) / 4;
+  };
+  auto exactInitF = [](SplitMix64& r, Eigen::Index, Eigen::Index) {
+    return static_cast<double>(uniform(r, -(1 << 22), 1 << 22)) / 16;
+  };
+  auto exactI = [&](SplitMix64& r, Eigen::Index, Eigen::Index) {
+    return static_cast<double>(uniform(r, lo, hi));
+  };
+  auto exactInitI = [](SplitMix64& r, Eigen::Index, Eigen::Index) {
+    return static_cast<double>(uniform(r, -(1ll << 30), 1ll << 30));
+  };
+  const bool integer = isInt(c.dtype);
+  o.a = fill(m, k, g, integer ? std::function(exactI) : std::function(exactF));
+  o.b = fill(k, n, g, integer ? std::function(exactI) : std::function(exactF));
+  o.c0 = fill(m, n, g, integer ? std::function(exactInitI) : std::function(exactInitF));
+  o.bias = fill(1, n, g, integer ? std::function(exactInitI) : std::function(exactInitF));
+  switch (c.values) {
+    case MmadValues::Exact:
+      break;
+    case MmadValues::Bounded: {
+      auto u = [&](SplitMix64& r, Eigen::Index, Eigen::Index) {
+        return roundTo(static_cast<double>(r.next() >> 11) * 0x1p-53 * 4 - 2, c.dtype);
+      };
+      auto ui = [](SplitMix64& r, Eigen::Index, Eigen::Index) {
+        return static_cast<double>(
+            static_cast<float>(static_cast<double>(r.next() >> 11) * 0x1p-53 * 8 - 4));
+      };
+      o.a = fill(m, k, g, u);
+      o.b = fill(k, n, g, u);
+      o.c0 = fill(m, n, g, ui);
+      o.bias = fill(1, n, g, ui);
+      break;
+    }
+    case MmadValues::Saturate: {
+      // All products one sign, init within 16 of the limit they run towards: every reading of
+      // OPEN-7 saturates to the same value.
+      const bool up = (g.next() & 1) != 0;
+      const std::int64_t big = hi / 2 + 1;
+      o.a = fill(m, k, g, [&](SplitMix64& r, Eigen::Index, Eigen::Index) {
+        return static_cast<double>(uniform(r, big, hi));
+      });
+      o.b = fill(k, n, g, [&](SplitMix64& r, Eigen::Index, Eigen::Index) {
+        return static_cast<double>(up ? uniform(r, big, hi) : -uniform(r, big, hi));
+      });
+      auto edge = [up](SplitMix64& r, Eigen::Index, Eigen::Index) {
+        return static_cast<double>(up ? INT32_MAX - uniform(r, 1, 15)
+                                      : INT32_MIN + uniform(r, 1, 15));
+      };
+      o.c0 = fill(m, n, g, edge);
+      o.bias = fill(1, n, g, edge);
+      break;
+    }
+    case MmadValues::Subnormal:
+      // f16 subnormals s * 2^-24 times integers up to 4: multiples of 2^-24 below 2^-12 per
+      // product, below 1 in any sum of 4095: exact in f32 (normal range).
+      o.a = fill(m, k, g, [](SplitMix64& r, Eigen::Index, Eigen::Index) {
+        return std::ldexp(static_cast<double>(uniform(r, -1023, 1023)), -24);
+      });
+      o.b = fill(k, n, g, [](SplitMix64& r, Eigen::Index, Eigen::Index) {
+        return static_cast<double>(uniform(r, -4, 4));
+      });
+      o.c0 = fill(m, n, g, [](SplitMix64& r, Eigen::Index, Eigen::Index) {
+        return std::ldexp(static_cast<double>(uniform(r, -(1 << 20), 1 << 20)), -24);
+      });
+      o.bias = o.c0.topRows(std::min<Eigen::Index>(1, m));
+      if (o.bias.rows() == 0) o.bias = MatrixD::Zero(1, n);
+      break;
+    case MmadValues::MaxFinite:
+      // Multiples of 32 up to 65504 times integers up to 2: sums below 2^29 on a grid of 32.
+      o.a = fill(m, k, g, [](SplitMix64& r, Eigen::Index, Eigen::Index) {
+        const std::int64_t pick = uniform(r, 0, 3);
+        return pick == 0 ? 65504.0 : pick == 1 ? -65504.0 : 32.0 * uniform(r, -2047, 2047);
+      });
+      o.b = fill(k, n, g, [](SplitMix64& r, Eigen::Index, Eigen::Index) {
+        return static_cast<double>(uniform(r, -2, 2));
+      });
+      o.c0 = fill(m, n, g, [](SplitMix64& r, Eigen::Index, Eigen::Index) {
+        return 32.0 * static_cast<double>(uniform(r, -(1 << 18), 1 << 18));
+      });
+      o.bias = fill(1, n, g, [](SplitMix64& r, Eigen::Index, Eigen::Index) {
+        return 32.0 * static_cast<double>(uniform(r, -(1 << 18), 1 << 18));
+      });
+      break;
+    case MmadValues::Infinity:
+      if (m > 0 && k > 0) {
+        o.a(0, 0) = std::numeric_limits<double>::infinity();
+        if (m > 1) o.a(1, 0) = -std::numeric_limits<double>::infinity();
+        o.b.row(0).setOnes();  // never inf * 0
+      }
+      break;
+    case MmadValues::SaturationProbe: {
+      // init = INT32_MAX - hi^2/2; k/2 products +hi^2 first, then k/2 of -hi^2 with the last
+      // -hi(hi-1): the first partial sum passes INT32_MAX, the exact total is +hi. Saturating
+      // once gives init + hi (below the limit, and not the init); saturating every partial sum
+      // gives INT32_MAX - (k/2 - 1) hi^2 - hi(hi - 1).
+      o.a.setConstant(static_cast<double>(hi));
+      for (Eigen::Index kk = 0; kk < k; ++kk) {
+        o.b.row(kk).setConstant(static_cast<double>(kk < k / 2 ? hi : kk + 1 < k ? -hi : 1 - hi));
+      }
+      const double start = static_cast<double>(INT32_MAX - hi * hi / 2);
+      o.c0.setConstant(start);
+      o.bias.setConstant(start);
+      break;
+    }
+    case MmadValues::Hf32Probe:
+      // f32 values 1 + t * 2^-13 (scaled by 2^e): between HF32 steps for 10 or 11 fraction bits,
+      // some exactly half-way; B small integers: every sum exact in f32.
+      o.a = fill(m, k, g, [](SplitMix64& r, Eigen::Index, Eigen::Index) {
+        const double v = 1 + std::ldexp(static_cast<double>(uniform(r, 0, 63)), -13);
+        return std::ldexp((r.next() & 1) != 0 ? v : -v, static_cast<int>(uniform(r, -2, 2)));
+      });
+      o.b = fill(k, n, g, [](SplitMix64& r, Eigen::Index, Eigen::Index) {
+        return static_cast<double>(uniform(r, 1, 3));
+      });
+      o.c0.setZero();
+      o.bias.setZero();
+      break;
+  }
+  // A C equal to its init would make the case vacuous (spec 9: never trivially true): make
+  // sure C(0, 0) = init + sum_k a(0, k) b(k, 0) moves, staying on each regime's value grid.
+  const bool grid = c.values == MmadValues::Exact || c.values == MmadValues::Subnormal ||
+                    c.values == MmadValues::MaxFinite;
+  if (grid && m > 0 && k > 0 && n > 0) {
+    const double unitA = integer                             ? 1
+                         : c.values == MmadValues::Subnormal ? 0x1p-24
+                         : c.values == MmadValues::MaxFinite ? 32
+                                                             : 0.25;
+    const double unitB = integer || c.values != MmadValues::Exact ? 1 : 0.25;
+    for (int attempt = 0; attempt < 8 && o.a.row(0).dot(o.b.col(0)) == 0; ++attempt) {
+      o.a(0, 0) = o.a(0, 0) > 0 ? o.a(0, 0) - unitA : o.a(0, 0) + unitA;
+      if (o.b(0, 0) == 0) o.b(0, 0) = unitB;
+    }
+  }
+  return o;
+}
+
+void storeC(isa::Segment& l0c, std::uint64_t cAddr, const oracle::ElemMatrix& c) {
+  const std::uint64_t m = static_cast<std::uint64_t>(c.rows()),
+                      n = static_cast<std::uint64_t>(c.cols());
+  for (std::uint64_t j = 0; j < n; ++j) {
+    for (std::uint64_t i = 0; i < m; ++i) {
+      const std::uint64_t at =
+          cAddr - l0c.addr + 4 * oracle::elementOffsetC0(oracle::Layout::Nz, 16, m, n, i, j);
+      if (at + 4 > l0c.bytes.size()) continue;  // past the memory: an illegal program's C
+      const std::uint32_t v = c(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j));
+      for (int b = 0; b < 4; ++b) l0c.bytes[at + b] = static_cast<std::uint8_t>(v >> (8 * b));
+    }
+  }
+}
+
+isa::Program buildProgram(const MmadCase& c) {
+  const isa::Profile& prof = isa::profile(c.profile);
+  const isa::Mmad x = mmadOf(c);
+  const MmadOperands o = operandsOf(c);
+  const DType acc = isa::accumulatorOf(c.dtype);
+  isa::Program p;
+  p.profile = c.profile;
+  const bool noOp = c.m == 0 || c.k == 0 || c.n == 0;
+  const Eigen::Index k0 = static_cast<Eigen::Index>(isa::mmadK0(c.dtype));
+  const Eigen::Index m1 = (c.m + 15) / 16, n1 = (c.n + 15) / 16, kb = (c.k + k0 - 1) / k0;
+  if (!noOp) {
+    if (isa::isGemv(c.profile, x)) {
+      // A as a 1 x k vector at aAddr, in a fractal-aligned run of random bytes.
+      const std::uint64_t bytes = isa::mmadABytes(c.profile, x);
+      isa::Segment a = filled(Memory::L0A, c.aAddr, c.aAddr + (bytes + kFrac - 1) / kFrac * kFrac,
+                              subSeed(c.contentSeed, 1));
+      const oracle::ElemMatrix bits = oracle::bitsOf(o.a, c.dtype);
+      for (Eigen::Index kk = 0; kk < c.k; ++kk) {
+        oracle::writeElement(a.bytes.data(), static_cast<std::size_t>(kk), c.dtype, bits(0, kk));
+      }
+      p.segments.push_back(std::move(a));
+    } else {
+      const Eigen::Index cols = static_cast<Eigen::Index>(isa::mmadARowFractals(c.profile, x)) * k0;
+      p.segments.push_back(
+          {Memory::L0A, c.aAddr,
+           oracle::encode(padded(o.a, c.dtype, m1 * 16, cols, subSeed(c.contentSeed, 1)),
+                          prof.l0aIsNz ? oracle::Layout::Nz : oracle::Layout::Zz, c.dtype)});
+    }
+    p.segments.push_back(
+        {Memory::L0B, c.bAddr,
+         oracle::encode(padded(o.b, c.dtype, kb * k0, n1 * 16, subSeed(c.contentSeed, 2)),
+                        oracle::Layout::Zn, c.dtype)});
+  }
+  const std::uint64_t cBytes = std::max<std::uint64_t>(isa::mmadCBytes(x), 1024);
+  const auto [lo, hi] = withMargin(c.cAddr, c.cAddr + cBytes, 1024, prof.capacityOf(Memory::L0C));
+  isa::Segment l0c = filled(Memory::L0C, lo, hi, subSeed(c.contentSeed, 3));
+  if (c.init == MmadInit::Accumulate && !noOp) storeC(l0c, c.cAddr, oracle::bitsOf(o.c0, acc));
+  p.segments.push_back(std::move(l0c));
+  if (c.init == MmadInit::BiasTable || c.init == MmadInit::BiasTensor) {
+    isa::Segment bt =
+        filled(Memory::BiasTable, 0, prof.capacityOf(Memory::BiasTable), subSeed(c.contentSeed, 4));
+    const std::uint64_t at = c.init == MmadInit::BiasTensor ? c.biasAddr : 0;  // OPEN-6
+    const oracle::ElemMatrix bits = oracle::bitsOf(o.bias, acc);
+    for (Eigen::Index j = 0; j < c.n; ++j) {
+      for (int b = 0; b < 4; ++b) {
+        bt.bytes[at + 4 * static_cast<std::uint64_t>(j) + static_cast<std::uint64_t>(b)] =
+            static_cast<std::uint8_t>(bits(0, j) >> (8 * b));
+      }
+    }
+    p.segments.push_back(std::move(bt));
+  }
+  if (c.hf32) p.instructions.emplace_back(isa::SetHF32{true, c.hf32Mode});
+  p.instructions.emplace_back(x);
+  p.observe = {{Memory::L0C, lo, hi - lo}};
+  return p;
+}
+
+oracle::ElemMatrix expectedC(const MmadCase& c, const MmadOperands& o, oracle::Saturation sat,
+                             const oracle::Hf32Reading* hf32) {
+  if (c.m == 0 || c.k == 0 || c.n == 0) return {};
+  const oracle::Hf32Reading def = oracle::defaultHf32(c.hf32Mode);
+  const oracle::Hf32Reading* reading = c.hf32 ? (hf32 != nullptr ? hf32 : &def) : nullptr;
+  return oracle::mmadResult(c.dtype, o.a, o.b, o.init(c.init), sat, reading);
+}
+
+std::vector<std::string> tagsOf(const MmadCase& c) {
+  const isa::Mmad x = mmadOf(c);
+  std::vector<std::string> t{"dtype:" + std::string(isa::nameOf(c.dtype)),
+                             "init:" + std::string(isa::nameOf(c.init)),
+                             "values:" + std::string(nameOf(c.values))};
+  if (c.m == 0 || c.k == 0 || c.n == 0) {
+    t.emplace_back("zero_dimension");
+    return t;
+  }
+  if (isa::isGemv(c.profile, x)) t.emplace_back("gemv");
+  if (c.m == 1 && !isa::isGemv(c.profile, x)) t.emplace_back("gemv_disabled");
+  if (c.m % 16 != 0) t.emplace_back("m:partial_fractal");
+  if (c.n % 16 != 0) t.emplace_back("n:partial_fractal");
+  if (c.k % isa::mmadK0(c.dtype) != 0) t.emplace_back("k:partial_fractal");
+  if (c.kAlign && c.dtype == DType::F32 && c.profile == ProfileId::A2) {
+    t.emplace_back("k_direction_align");
+  }
+  if (c.hf32) t.emplace_back(c.hf32Mode == 0 ? "hf32:mode0" : "hf32:mode1");
+  if (c.k >= 2048) t.emplace_back("k:>=2048");
+  return t;
+}
+
+rc::Gen<MmadCase> legalMmad(ProfileId id, MmadValues values) {
+  return rc::gen::exec([id, values] {
+    const isa::Profile& prof = isa::profile(id);
+    MmadCase c;
+    c.profile = id;
+    c.values = values;
+    c.dtype = values == MmadValues::Bounded ? *rc::gen::element(DType::F16, DType::BF16, DType::F32)
+                                            : *rc::gen::elementOf(mmadDTypes());
+    auto dim = [] {
+      return static_cast<std::uint16_t>(
+          *rc::gen::weightedOneOf<std::uint64_t>({{1, rc::gen::just<std::uint64_t>(1)},
+                                                  {4, upTo(2, 16)},
+                                                  {3, upTo(17, 64)},
+                                                  {1, upTo(65, 128)}}));
+    };
+    c.m = dim();
+    c.n = dim();
+    c.k = static_cast<std::uint16_t>(*rc::gen::weightedOneOf<std::uint64_t>(
+        {{2, upTo(1, 32)}, {4, upTo(33, 256)}, {1, upTo(257, 1024)}}));
+    if (c.dtype == DType::S4 && c.k % 2 != 0) ++c.k;
+    c.kAlign = c.dtype == DType::F32 && *rc::gen::weightedElement<bool>({{2, false}, {1, true}});
+    c.disableGemv = id == ProfileId::Ascend950 && c.m == 1 && *rc::gen::arbitrary<bool>();
+    // Operands fit in half of L0A/L0B and C in half of L0C: shrink k, then m and n.
+    auto fits = [&] {
+      const isa::Mmad x = mmadOf(c);
+      return isa::mmadABytes(id, x) <= prof.capacityOf(Memory::L0A) / 2 &&
+             isa::mmadBBytes(x) <= prof.capacityOf(Memory::L0B) / 2 &&
+             isa::mmadCBytes(x) <= prof.capacityOf(Memory::L0C) / 2;
+    };
+    while (!fits()) {
+      if (c.k > 64) {
+        c.k = static_cast<std::uint16_t>(c.k / 2 + (c.dtype == DType::S4 ? c.k / 2 % 2 : 0));
+      } else if (c.m > 16) {
+        c.m = static_cast<std::uint16_t>(c.m / 2);
+      } else {
+        c.n = static_cast<std::uint16_t>(c.n / 2);
+      }
+    }
+    c.init = *rc::gen::weightedElement<MmadInit>({{3, MmadInit::Zero},
+                                                  {3, MmadInit::Accumulate},
+                                                  {1, MmadInit::BiasTable},
+                                                  {2, MmadInit::BiasTensor}});
+    c.ignoredSource = c.init == MmadInit::Zero && *rc::gen::arbitrary<bool>();
+    if (values == MmadValues::Exact && isInt(c.dtype) && c.init != MmadInit::Zero &&
+        *rc::gen::weightedElement<bool>({{5, false}, {1, true}})) {
+      c.values = MmadValues::Saturate;
+    }
+    // Special values (spec 8's boundary list), drawn too so that every level meets its quota.
+    if (values == MmadValues::Exact && (c.dtype == DType::F16 || c.dtype == DType::BF16)) {
+      const int pick = *rc::gen::inRange(0, 12);
+      if (pick == 0) c.values = MmadValues::Infinity;
+      if (c.dtype == DType::F16 && pick == 1) c.values = MmadValues::Subnormal;
+      if (c.dtype == DType::F16 && pick == 2) c.values = MmadValues::MaxFinite;
+    }
+    if (c.dtype == DType::F32 && id != ProfileId::Legacy) {
+      c.hf32 = *rc::gen::weightedElement<bool>({{2, false}, {1, true}});
+      c.hf32Mode = static_cast<std::uint8_t>(*upTo(0, 1));
+    }
+    if (*rc::gen::weightedElement<bool>({{29, false}, {1, true}})) {
+      switch (*rc::gen::inRange(0, 3)) {
+        case 0:
+          c.m = 0;
+          break;
+        case 1:
+          c.k = 0;
+          break;
+        default:
+          c.n = 0;
+      }
+    }
+    c.unitFlag = static_cast<std::uint8_t>(*rc::gen::element<std::uint64_t>(0, 2, 3));
+    const isa::Mmad x = mmadOf(c);
+    c.aAddr = kFrac * *edgy(0, (prof.capacityOf(Memory::L0A) - isa::mmadABytes(id, x)) / kFrac);
+    c.bAddr = kFrac * *edgy(0, (prof.capacityOf(Memory::L0B) - isa::mmadBBytes(x)) / kFrac);
+    const std::uint64_t cBytes = std::max<std::uint64_t>(isa::mmadCBytes(x), 1024);
+    c.cAddr = 1024 * *edgy(0, (prof.capacityOf(Memory::L0C) - cBytes) / 1024);
+    c.biasAddr = 64 * *upTo(0, (prof.capacityOf(Memory::BiasTable) - 4ull * c.n) / 64);
+    c.contentSeed = *rc::gen::arbitrary<std::uint64_t>();
+    return c;
+  });
+}
+
+std::vector<MmadCase> mmadBoundaries(ProfileId id) {
+  std::vector<MmadCase> t;
+  std::uint64_t seed = 0x3AD;
+  auto add = [&](MmadCase c, std::string why) {
+    c.profile = id;
+    c.contentSeed = seed++;
+    c.why = std::move(why);
+    t.push_back(std::move(c));
+  };
+  for (DType d : mmadDTypes()) {
+    const std::string name(isa::nameOf(d));
+    const auto k0 = static_cast<std::uint16_t>(isa::mmadK0(d));
+    MmadCase c;
+    c.dtype = d;
+    c.k = static_cast<std::uint16_t>(2 * k0);
+    add(c, name + ": 16 x " + std::to_string(c.k) + " x 16 from zero");
+    c.init = MmadInit::Accumulate;
+    add(c, name + ": accumulate onto L0C");
+    c.init = MmadInit::BiasTensor;
+    c.biasAddr = 128;
+    add(c, name + ": bias tensor at bias-table address 128, broadcast over M");
+    c.init = MmadInit::BiasTable;
+    add(c, name + ": cmatrix_source from the bias table (OPEN-6: address 0)");
+    c.init = MmadInit::Zero;
+    c.ignoredSource = true;
+    add(c, name + ": cmatrix_init_val overrides cmatrix_source");
+    c.ignoredSource = false;
+    c.m = 1;
+    c.k = static_cast<std::uint16_t>(3 * k0 + 2);
+    add(c, name + ": m = 1 is GEMV: A a contiguous vector of k = 3*K0+2");
+    if (id == ProfileId::Ascend950) {
+      c.disableGemv = true;
+      add(c, name + ": m = 1 with disableGemv: an ordinary Nz operand");
+      c.disableGemv = false;
+    }
+    c.m = 17;
+    c.n = 33;
+    c.k = static_cast<std::uint16_t>(k0 + 2);
+    c.init = MmadInit::Accumulate;
+    add(c, name + ": m 17, n 33, k K0+2: partial fractals, padding ignored, rest don't-care");
+  }
+  {
+    MmadCase c;
+    c.dtype = DType::F32;
+    c.k = 20;
+    c.kAlign = true;
+    add(c, "f32 with k_direction_align: A rows 2*ceil(k/16) fractals apart on a2");
+    c.kAlign = false;
+    c.hf32 = true;
+    add(c, "f32 with HF32 on, trans mode 0, exact-regime values (unchanged by HF32)");
+    c.hf32Mode = 1;
+    add(c, "f32 with HF32 on, trans mode 1");
+  }
+  for (DType d : {DType::S8, DType::S4}) {
+    MmadCase c;
+    c.dtype = d;
+    c.k = 64;
+    c.values = MmadValues::Saturate;
+    c.init = MmadInit::Accumulate;
+    add(c, std::string(isa::nameOf(d)) + ": monotone sums past the int32 limits saturate");
+    c.init = MmadInit::BiasTensor;
+    add(c, std::string(isa::nameOf(d)) + ": saturation from a bias near the limit");
+  }
+  {
+    MmadCase c;
+    c.dtype = DType::S8;
+    c.k = 4095;
+    c.n = 16;
+    add(c, "k 4095, its maximum: A and B fill L0A and L0B");
+    c.k = 64;
+    for (int z = 0; z < 3; ++z) {
+      MmadCase e = c;
+      (z == 0 ? e.m : z == 1 ? e.k : e.n) = 0;
+      add(e, std::string("no-op: ") + (z == 0 ? "m" : z == 1 ? "k" : "n") + " = 0");
+    }
+    c.cAddr = isa::profile(id).capacityOf(Memory::L0C) - 1024 * 4;
+    c.m = 32;
+    c.n = 32;
+    add(c, "C ends at the last byte of L0C");
+  }
+  {
+    MmadCase c;
+    c.dtype = DType::F16;
+    c.values = MmadValues::Subnormal;
+    c.k = 48;
+    c.init = MmadInit::Accumulate;
+    add(c, "f16 subnormal A: exact in f32");
+    c.values = MmadValues::MaxFinite;
+    add(c, "f16 A at +-65504, max finite");
+    c.values = MmadValues::Infinity;
+    c.init = MmadInit::Zero;
+    add(c, "f16 A(0,0) = +inf, A(1,0) = -inf: rows 0 and 1 saturate to +-FLT_MAX");
+    c.dtype = DType::BF16;
+    add(c, "bf16 infinities saturate to +-FLT_MAX");
+  }
+  return t;
+}
+
+rc::Gen<MmadCase> mmadProbe(ProfileId id, MmadValues probe) {
+  return rc::gen::exec([id, probe] {
+    MmadCase c;
+    c.profile = id;
+    c.values = probe;
+    c.m = static_cast<std::uint16_t>(*upTo(2, 32));
+    c.n = static_cast<std::uint16_t>(*upTo(1, 32));
+    if (probe == MmadValues::SaturationProbe) {
+      c.dtype = *rc::gen::element(DType::S8, DType::S4);
+      c.k = static_cast<std::uint16_t>(2 * *upTo(1, 64));
+      c.init = *rc::gen::element(MmadInit::Accumulate, MmadInit::BiasTensor);
+    } else {
+      c.dtype = DType::F32;
+      c.k = static_cast<std::uint16_t>(*upTo(1, 16));
+      c.hf32 = true;
+      c.hf32Mode = static_cast<std::uint8_t>(*upTo(0, 1));
+    }
+    c.contentSeed = *rc::gen::arbitrary<std::uint64_t>();
+    return c;
+  });
+}
+
+std::ostream& operator<<(std::ostream& os, const IllegalMmadCase& c) {
+  return os << c.c << " instruction: " << isa::describe(c.mmad)
+            << " expected_rejection=" << isa::nameOf(c.expected);
+}
+
+rc::Gen<IllegalMmadCase> illegalMmad(ProfileId id) {
+  using V = isa::ViolationCode;
+  return rc::gen::exec([id] {
+    const isa::Profile& prof = isa::profile(id);
+    IllegalMmadCase ic;
+    ic.c = *legalMmad(id);
+    MmadCase& c = ic.c;
+    if (c.m == 0) c.m = 16;
+    if (c.k == 0) c.k = 32;
+    if (c.n == 0) c.n = 16;
+    // The fixed dimensions may need more room than the drawn addresses leave.
+    const isa::Mmad grown = mmadOf(c);
+    auto clampTo = [](std::uint64_t addr, std::uint64_t bytes, std::uint64_t cap,
+                      std::uint64_t align) {
+      return std::min(addr, (cap - std::min(cap, bytes)) / align * align);
+    };
+    c.aAddr = clampTo(c.aAddr, isa::mmadABytes(id, grown), prof.capacityOf(Memory::L0A), kFrac);
+    c.bAddr = clampTo(c.bAddr, isa::mmadBBytes(grown), prof.capacityOf(Memory::L0B), kFrac);
+    c.cAddr = clampTo(c.cAddr, isa::mmadCBytes(grown), prof.capacityOf(Memory::L0C), 1024);
+    ic.mmad = mmadOf(c);
+    isa::Mmad& x = ic.mmad;
+    switch (*rc::gen::inRange(0, 7)) {
+      case 0:
+        (*rc::gen::arbitrary<bool>()   ? x.m
+         : *rc::gen::arbitrary<bool>() ? x.k
+                                       : x.n) = static_cast<std::uint16_t>(*upTo(4096, 65535));
+        ic.expected = V::Range;
+        break;
+      case 1:
+        x.dtype = DType::S4;
+        x.k = static_cast<std::uint16_t>(2 * *upTo(0, 30) + 1);
+        ic.expected = V::Range;
+        break;
+      case 2:
+        x.unitFlag = static_cast<std::uint8_t>(*rc::gen::element<std::uint64_t>(1, 4, 255));
+        ic.expected = V::Range;
+        break;
+      case 3: {
+        const int which = *rc::gen::inRange(0, 3);
+        std::uint64_t& addr = which == 0 ? x.aAddr : which == 1 ? x.bAddr : x.cAddr;
+        const std::uint64_t align = which == 2 ? 1024 : 512;
+        addr = (addr >= align ? addr - align : 0) + *upTo(1, align - 1);
+        ic.expected = V::Alignment;
+        break;
+      }
+      case 4:
+        x.cAddr = prof.capacityOf(Memory::L0C) - isa::mmadCBytes(x) + 1024;
+        ic.expected = V::Capacity;
+        break;
+      case 5:
+        x.dtype = *rc::gen::element(DType::U8, DType::S32, DType::U16, DType::S16);
+        ic.expected = V::DTypeUnsupported;
+        break;
+      default:
+        x.isBias = true;
+        x.biasAddr = 64 * *upTo(0, 15) + *upTo(1, 63);
+        x.n = static_cast<std::uint16_t>(std::min<std::uint64_t>(x.n, 128));
+        ic.expected = V::Alignment;
+    }
+    return ic;
+  });
+}
+
+}  // namespace cubecheck::gen

@@ -1,0 +1,87 @@
+// Generators for dense Mmad (spec 8) and its numeric regimes (spec 9).
+#pragma once
+
+#include <rapidcheck.h>
+
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "isa/mmad.hpp"
+#include "isa/program.hpp"
+#include "oracle/mmad.hpp"
+
+namespace cubecheck::gen {
+
+/// What the operand values are drawn from.
+enum class MmadValues : std::uint8_t {
+  Exact,      ///< every product and partial sum exactly representable (spec 9's exact regime)
+  Bounded,    ///< unrestricted floats in [-2, 2]: compared within a derived bound
+  Saturate,   ///< integers: monotone sums past INT32_MAX/MIN (both OPEN-7 readings agree)
+  Subnormal,  ///< f16 subnormal A, exact
+  MaxFinite,  ///< f16 A at +-65504, exact
+  Infinity,   ///< f16/bf16: A(0,0) = +inf, A(1,0) = -inf, B(0,:) = 1: rows saturate to +-FLT_MAX
+  SaturationProbe,  ///< OPEN-7: a partial sum passes INT32_MAX, the final sum does not
+  Hf32Probe,        ///< OPEN-7: f32 values between HF32 steps, HF32 on
+};
+std::string_view nameOf(MmadValues v);
+
+struct MmadCase {
+  isa::ProfileId profile = isa::ProfileId::A2;
+  isa::DType dtype = isa::DType::F16;
+  std::uint16_t m = 16, k = 16, n = 16;
+  isa::MmadInit init = isa::MmadInit::Zero;
+  bool ignoredSource = false;  ///< cmatrix_source set although cmatrix_init_val makes it moot
+  bool hf32 = false;
+  std::uint8_t hf32Mode = 0;
+  bool kAlign = false;
+  bool disableGemv = false;
+  std::uint8_t unitFlag = 0;
+  std::uint64_t aAddr = 0, bAddr = 0, cAddr = 0, biasAddr = 0;
+  MmadValues values = MmadValues::Exact;
+  std::uint64_t contentSeed = 0;
+  std::string why;
+};
+std::ostream& operator<<(std::ostream& os, const MmadCase& c);
+
+/// The logical operands, from the case's seed: A (m x k), B (k x n), the L0C contents before
+/// the multiply (m x n) and the bias row (1 x n), as values.
+struct MmadOperands {
+  oracle::MatrixD a, b, c0, bias;
+  /// The init the spec selects (zero, c0, or the bias row broadcast over M).
+  oracle::MatrixD init(isa::MmadInit mode) const;
+};
+MmadOperands operandsOf(const MmadCase& c);
+
+isa::Mmad mmadOf(const MmadCase& c);
+/// A in L0A (Zz on a2, Nz on 950, a vector in GEMV) and B in L0B (Zn) with random padding that
+/// must be ignored, L0C with a fractal of canary either side (the init values in place when
+/// accumulating), the bias, SetHF32 when asked, the Mmad; L0C observed.
+isa::Program buildProgram(const MmadCase& c);
+std::vector<std::string> tagsOf(const MmadCase& c);
+
+/// The accumulator values C must hold, per the default readings.
+oracle::ElemMatrix expectedC(const MmadCase& c, const MmadOperands& o,
+                             oracle::Saturation sat = oracle::Saturation::Final,
+                             const oracle::Hf32Reading* hf32 = nullptr);
+
+rc::Gen<MmadCase> legalMmad(isa::ProfileId profile, MmadValues values = MmadValues::Exact);
+std::vector<MmadCase> mmadBoundaries(isa::ProfileId profile);
+rc::Gen<MmadCase> mmadProbe(isa::ProfileId profile, MmadValues probe);
+
+struct IllegalMmadCase {
+  MmadCase c;
+  isa::Mmad mmad;  ///< the instruction actually run
+  isa::ViolationCode expected = isa::ViolationCode::Range;
+};
+std::ostream& operator<<(std::ostream& os, const IllegalMmadCase& c);
+rc::Gen<IllegalMmadCase> illegalMmad(isa::ProfileId profile);
+
+/// Operand types Mmad is certified for.
+std::vector<isa::DType> mmadDTypes();
+
+/// Writes an accumulator matrix (bit patterns) into L0C bytes at cAddr as Nz fractals.
+void storeC(isa::Segment& l0c, std::uint64_t cAddr, const oracle::ElemMatrix& c);
+
+}  // namespace cubecheck::gen

@@ -1,0 +1,171 @@
+// Dense Mmad (spec 8): known answers worked out by hand, the OPEN-7 readings, legality.
+#include <gtest/gtest.h>
+
+#include <cfloat>
+#include <climits>
+#include <cmath>
+#include <cstring>
+
+#include "dut_adapters/registry.hpp"
+#include "generators/mmad.hpp"
+#include "isa/text.hpp"
+#include "oracle/mmad.hpp"
+
+namespace cubecheck {
+namespace {
+
+using isa::DType;
+using isa::Memory;
+
+std::int32_t s32At(const isa::Bytes& b, std::size_t byte) {
+  std::int32_t v;
+  std::memcpy(&v, &b[byte], 4);
+  return v;
+}
+
+TEST(MmadKnownAnswer, TwoByTwoS8ByHand) {
+  // A = [1 2; 3 4], B = [5 6; 7 8]: C = [19 22; 43 50]. a2: A Zz (a(r, c) at r*32 + c in one
+  // 16 x 32 fractal), B Zn (b(k, n) at n*32 + k), C Nz (c(m, n) at (m*16 + n)*4).
+  isa::Program p;
+  p.profile = isa::ProfileId::A2;
+  isa::Bytes a(512, 0x11), b(512, 0x22);
+  a[0] = 1, a[1] = 2, a[32] = 3, a[33] = 4;
+  b[0] = 5, b[1] = 7, b[32] = 6, b[33] = 8;
+  p.segments = {{Memory::L0A, 0, a}, {Memory::L0B, 0, b}, {Memory::L0C, 0, isa::Bytes(1024, 0xEE)}};
+  isa::Mmad x;
+  x.dtype = DType::S8;
+  x.m = 2, x.k = 2, x.n = 2;
+  p.instructions = {x};
+  p.observe = {{Memory::L0C, 0, 1024}};
+  auto ref = dut::makeDut("reference");
+  const dut::RunResult r = ref->run(p);
+  ASSERT_EQ(r.status, dut::RunStatus::Ok) << r.message;
+  EXPECT_EQ(s32At(r.observed[0], 0), 19);
+  EXPECT_EQ(s32At(r.observed[0], 4), 22);
+  EXPECT_EQ(s32At(r.observed[0], 64), 43);
+  EXPECT_EQ(s32At(r.observed[0], 68), 50);
+  EXPECT_EQ(r.observed[0][8], 0xEE);  // column 2 is outside n: not written
+  // The oracle, from the values alone.
+  oracle::MatrixD av(2, 2), bv(2, 2);
+  av << 1, 2, 3, 4;
+  bv << 5, 6, 7, 8;
+  const oracle::ElemMatrix c = oracle::mmadResult(DType::S8, av, bv, oracle::MatrixD::Zero(2, 2));
+  EXPECT_EQ(static_cast<std::int32_t>(c(1, 1)), 50);
+}
+
+TEST(MmadKnownAnswer, GemvReadsAContiguousVectorByHand) {
+  // m = 1, k = 40 (two s8 K fractals): A(0, c) = 1 at byte c; B(k, n) = k + n in Zn
+  // (((k/32)*1 + 0)*512 + n*32 + k%32): C(0, n) = sum_k (k + n) = 780 + 40 n.
+  isa::Program p;
+  p.profile = isa::ProfileId::A2;
+  isa::Bytes a(512, 0x7F), b(1024, 0);
+  for (int c = 0; c < 40; ++c) a[c] = 1;
+  for (int k = 0; k < 40; ++k) {
+    for (int n = 0; n < 16; ++n)
+      b[(k / 32) * 512 + n * 32 + k % 32] = static_cast<std::uint8_t>(k + n);
+  }
+  p.segments = {{Memory::L0A, 0, a}, {Memory::L0B, 0, b}, {Memory::L0C, 0, isa::Bytes(1024, 0)}};
+  isa::Mmad x;
+  x.dtype = DType::S8;
+  x.m = 1, x.k = 40, x.n = 16;
+  p.instructions = {x};
+  p.observe = {{Memory::L0C, 0, 1024}};
+  auto ref = dut::makeDut("reference");
+  const dut::RunResult r = ref->run(p);
+  ASSERT_EQ(r.status, dut::RunStatus::Ok) << r.message;
+  for (int n = 0; n < 16; ++n) EXPECT_EQ(s32At(r.observed[0], 4 * n), 780 + 40 * n) << n;
+  // The same bytes read as a Zz fractal (the mutant) take row 1 of the fractal for k >= 32.
+  auto mutant = dut::makeDut("mutant:mmad-gemv-ignored");
+  EXPECT_NE(mutant->run(p).observed, r.observed);
+}
+
+TEST(MmadKnownAnswer, InfinitySaturatesToMaxFinite) {
+  oracle::MatrixD a(1, 1), b(1, 1);
+  a << INFINITY;
+  b << 1;
+  const oracle::ElemMatrix c = oracle::mmadResult(DType::F16, a, b, oracle::MatrixD::Zero(1, 1));
+  float v;
+  std::memcpy(&v, &c(0, 0), 4);
+  EXPECT_EQ(v, FLT_MAX);
+}
+
+TEST(MmadReadings, TheSaturationProbeSeparatesTheReadings) {
+  gen::MmadCase c;
+  c.dtype = DType::S8;
+  c.k = 2;
+  c.m = 2;
+  c.n = 2;
+  c.init = isa::MmadInit::Accumulate;
+  c.values = gen::MmadValues::SaturationProbe;
+  const gen::MmadOperands o = gen::operandsOf(c);
+  // By hand: init 2147483647 - 8064; products +16129, -16002.
+  const auto once = gen::expectedC(c, o, oracle::Saturation::Final);
+  const auto each = gen::expectedC(c, o, oracle::Saturation::PerPartialSum);
+  EXPECT_EQ(static_cast<std::int32_t>(once(0, 0)), INT32_MAX - 8064 + 127);
+  EXPECT_EQ(static_cast<std::int32_t>(each(0, 0)), INT32_MAX - 16002);
+}
+
+TEST(MmadReadings, SaturationOnceOrPerPartialSumByHand) {
+  // init INT32_MAX - 100, products +16129 then -16129: once at the end gives INT32_MAX - 100;
+  // per partial sum the first step clamps to INT32_MAX, the second leaves INT32_MAX - 16129.
+  oracle::MatrixD a(1, 2), b(2, 1), init(1, 1);
+  a << 127, 127;
+  b << 127, -127;
+  init << INT32_MAX - 100.0;
+  const auto once = oracle::mmadResult(DType::S8, a, b, init, oracle::Saturation::Final);
+  const auto each = oracle::mmadResult(DType::S8, a, b, init, oracle::Saturation::PerPartialSum);
+  EXPECT_EQ(static_cast<std::int32_t>(once(0, 0)), INT32_MAX - 100);
+  EXPECT_EQ(static_cast<std::int32_t>(each(0, 0)), INT32_MAX - 16129);
+}
+
+TEST(MmadReadings, Hf32RoundingByHand) {
+  using R = oracle::Hf32Reading::Round;
+  const double tie11 = 1 + std::ldexp(1.0, -12);  // half an 11-bit step above 1
+  EXPECT_EQ(oracle::roundHf32(tie11, {11, R::NearestEven}), 1.0);
+  EXPECT_EQ(oracle::roundHf32(tie11, {11, R::NearestAway}), 1 + std::ldexp(1.0, -11));
+  EXPECT_EQ(oracle::roundHf32(tie11, {11, R::NearestTowardZero}), 1.0);
+  EXPECT_EQ(oracle::roundHf32(-tie11, {11, R::NearestAway}), -(1 + std::ldexp(1.0, -11)));
+  const double above = 1 + 3 * std::ldexp(1.0, -13);  // 0.75 of an 11-bit step
+  EXPECT_EQ(oracle::roundHf32(above, {11, R::TowardZero}), 1.0);
+  EXPECT_EQ(oracle::roundHf32(above, {11, R::NearestEven}), 1 + std::ldexp(1.0, -11));
+  EXPECT_EQ(oracle::roundHf32(above, {10, R::NearestEven}), 1.0);  // 0.375 of a 10-bit step
+}
+
+TEST(MmadValidate, EachRuleHasItsCode) {
+  const isa::Profile& a2 = isa::profile(isa::ProfileId::A2);
+  isa::Mmad x;
+  x.dtype = DType::S4;
+  x.m = 16, x.k = 33, x.n = 16;
+  EXPECT_EQ(isa::validate(a2, x)->code, isa::ViolationCode::Range);  // odd k for s4
+  x.k = 32;
+  EXPECT_FALSE(isa::validate(a2, x));
+  x.unitFlag = 1;
+  EXPECT_EQ(isa::validate(a2, x)->code, isa::ViolationCode::Range);
+  x.unitFlag = 0;
+  x.cAddr = 512;
+  EXPECT_EQ(isa::validate(a2, x)->code, isa::ViolationCode::Alignment);
+  x.cAddr = a2.capacityOf(Memory::L0C);
+  EXPECT_EQ(isa::validate(a2, x)->code, isa::ViolationCode::Capacity);
+  x.cAddr = 0;
+  x.dtype = DType::U8;
+  EXPECT_EQ(isa::validate(a2, x)->code, isa::ViolationCode::DTypeUnsupported);
+}
+
+TEST(MmadText, RoundTrips) {
+  isa::Mmad x;
+  x.dtype = DType::BF16;
+  x.m = 4095, x.k = 7, x.n = 1;
+  x.isBias = true;
+  x.biasAddr = 64;
+  x.disableGemv = true;
+  for (const isa::Instruction& ins :
+       {isa::Instruction{x}, isa::Instruction{isa::SetHF32{true, 1}}}) {
+    std::string error;
+    const auto back = isa::parseInstruction(isa::toText(ins), error);
+    ASSERT_TRUE(back) << error;
+    EXPECT_EQ(*back, ins);
+  }
+}
+
+}  // namespace
+}  // namespace cubecheck
