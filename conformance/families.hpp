@@ -43,6 +43,9 @@ Family load3dV1Family(isa::ProfileId profile);
 /// Dense Mmad (spec 8, 9); NotSupported on legacy.
 Family mmadFamily(isa::ProfileId profile);
 
+/// Whole-pipeline programs and their metamorphic relations; NotSupported on legacy.
+Family pipelineFamily(isa::ProfileId profile);
+
 /// LoadDataWithSparse (spec 7.3); NotSupported off a2.
 Family loadSparseFamily(isa::ProfileId profile);
 

@@ -16,7 +16,8 @@ std::uint64_t caseSeed(std::uint64_t seed, std::string_view name, std::uint64_t 
 bool isImplemented(std::string_view family) {
   return family == "load2d" || family == "load2d_v2" || family == "load2d_bitmode" ||
          family == "load_sparse" || family == "mmad_sparse" || family == "load3d_v2" ||
-         family == "load3d_v2pro" || family == "load3d_v1" || family == "mmad";
+         family == "load3d_v2pro" || family == "load3d_v1" || family == "mmad" ||
+         family == "pipeline";
 }
 
 std::optional<Family> makeFamily(std::string_view family, isa::ProfileId profile) {
@@ -29,6 +30,7 @@ std::optional<Family> makeFamily(std::string_view family, isa::ProfileId profile
   if (family == "load3d_v2pro") return load3dV2ProFamily(profile);
   if (family == "load3d_v1") return load3dV1Family(profile);
   if (family == "mmad") return mmadFamily(profile);
+  if (family == "pipeline") return pipelineFamily(profile);
   return std::nullopt;
 }
 

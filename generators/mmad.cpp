@@ -45,17 +45,14 @@ double roundTo(double v, DType t) {
   return oracle::valuesOf(oracle::bitsOf(MatrixD::Constant(1, 1, v), t), t)(0, 0);
 }
 
-/// A padded operand: the logical values' bit patterns in the top-left corner, random bits of
-/// the type elsewhere (padding a DUT must ignore).
+}  // namespace
+
 oracle::ElemMatrix padded(const MatrixD& values, DType t, Eigen::Index rows, Eigen::Index cols,
                           std::uint64_t seed) {
   oracle::ElemMatrix m = randomElements(rows, cols, t, seed);
   if (values.size() > 0) m.topLeftCorner(values.rows(), values.cols()) = oracle::bitsOf(values, t);
   return m;
 }
-
-
-}  // namespace
 
 std::string_view nameOf(MmadValues v) {
   switch (v) {

@@ -81,6 +81,11 @@ rc::Gen<IllegalMmadCase> illegalMmad(isa::ProfileId profile);
 /// Operand types Mmad is certified for.
 std::vector<isa::DType> mmadDTypes();
 
+/// A rows x cols operand: the values' bit patterns in the top-left corner, random bits of the
+/// type elsewhere (fractal padding a DUT must ignore).
+oracle::ElemMatrix padded(const oracle::MatrixD& values, isa::DType t, Eigen::Index rows,
+                          Eigen::Index cols, std::uint64_t seed);
+
 /// Writes an accumulator matrix (bit patterns) into L0C bytes at cAddr as Nz fractals.
 void storeC(isa::Segment& l0c, std::uint64_t cAddr, const oracle::ElemMatrix& c);
 

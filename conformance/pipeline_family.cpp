@@ -1,0 +1,124 @@
+// Whole-pipeline programs (spec 4-9): GM -> L1 -> L0 -> Mmad -> L0C, checked against the
+// logical matrices, plus the metamorphic properties that relate pipelines to each other.
+#include "conformance/checks.hpp"
+#include "conformance/families.hpp"
+#include "generators/pipeline.hpp"
+
+namespace cubecheck::conf {
+namespace {
+
+using gen::PipelineCase;
+using gen::PipelineKind;
+
+oracle::Expected expectationOf(const isa::Program& p, const PipelineCase& c) {
+  return oracle::expectC(p, 0, gen::expectedC(c, gen::operandsOf(c)), gen::kPipelineCAddr);
+}
+
+VectorCase pipelineVector(const PipelineCase& c) {
+  isa::Program p = gen::buildProgram(c);
+  oracle::Expected e = expectationOf(p, c);
+  return expectationVector(std::move(p), std::move(e));
+}
+
+/// Metamorphic: two pipelines for the same logical product leave the same C (the cells the spec
+/// leaves unspecified stay masked), whatever either is against the oracle.
+Verdict sameC(dut::Dut& d, const PipelineCase& c, const isa::Program& one, const isa::Program& two,
+              const std::string& what) {
+  isa::Observed first, second;
+  if (auto v = runLegal(d, one, first)) return *v;
+  if (auto v = runLegal(d, two, second)) return *v;
+  oracle::Expected e = expectationOf(one, c);
+  e.regions = first;
+  const oracle::Comparison cmp = oracle::compareExact(one, e, second);
+  if (cmp.equal) return {Outcome::Pass};
+  return {Outcome::Mismatch, what + "\n" + cmp.report};
+}
+
+std::vector<std::string> metamorphicTag(const char* name) {
+  return {std::string("metamorphic:") + name};
+}
+
+}  // namespace
+
+Family pipelineFamily(isa::ProfileId profile) {
+  Family f;
+  f.name = "pipeline";
+  f.openPoints = {"OPEN-6", "OPEN-7", "OPEN-8"};
+  const bool a2 = profile == isa::ProfileId::A2;
+  std::vector<std::string> kinds{"direct", "transposed_a", "k_split", "conv"};
+  if (a2) {
+    kinds.emplace_back("reversed_l1");
+    kinds.emplace_back("sparse");
+    f.openPoints.emplace_back("OPEN-1");
+    f.openPoints.emplace_back("OPEN-4");
+  }
+  for (const std::string& k : kinds) f.requiredBins.push_back("kind:" + k);
+  for (const char* b : {"dtype:f16", "dtype:bf16", "dtype:s8", "dtype:f32", "init:zero",
+                        "init:accumulate", "init:bias_table", "init:bias_tensor", "partial_fractal",
+                        "metamorphic:k_split", "metamorphic:transposed"}) {
+    f.requiredBins.emplace_back(b);
+  }
+  if (a2) {
+    f.requiredBins.emplace_back("dtype:s4");
+    f.requiredBins.emplace_back("metamorphic:sparse_dense");
+  } else {
+    f.requiredBins.emplace_back("l1_to_l0:load2d");
+    f.requiredBins.emplace_back("metamorphic:load2d_v2");
+  }
+  if (profile == isa::ProfileId::Legacy) {
+    f.unsupported = "profile legacy: Mmad is modelled for a2 and 950 only in this version";
+  }
+  const isa::ProfileId gp = profile == isa::ProfileId::Legacy ? isa::ProfileId::A2 : profile;
+  f.properties.push_back(TypedProperty<PipelineCase>::fromVector(
+      "MatchesOracle",
+      "programs from GM through L1 and L0 into Mmad give C = init + A*B (A*B', im2col x W) from "
+      "the logical matrices only",
+      gen::pipelineBoundaries(gp), gen::legalPipeline(gp), 60, pipelineVector,
+      [](const PipelineCase& c) { return gen::tagsOf(c); }));
+  f.properties.push_back(std::make_unique<TypedProperty<PipelineCase>>(
+      "KSplitEqualsOne", "K in tiles accumulating through L0C equals one Mmad over all of K",
+      std::vector<PipelineCase>{}, gen::pipelineFor(gp, PipelineKind::KSplit), 30,
+      [](dut::Dut& d, const PipelineCase& c) {
+        return sameC(d, c, gen::buildProgram(c, PipelineKind::Direct, c.load2dOn950),
+                     gen::buildProgram(c, PipelineKind::KSplit, c.load2dOn950),
+                     "K in tiles (observed) differs from one Mmad (expected):");
+      },
+      [](const PipelineCase&) { return metamorphicTag("k_split"); }));
+  f.properties.push_back(std::make_unique<TypedProperty<PipelineCase>>(
+      "TransposedEqualsDirect",
+      "A supplied as A^T and transposed on the way equals A loaded directly",
+      std::vector<PipelineCase>{}, gen::pipelineFor(gp, PipelineKind::TransposedA), 30,
+      [](dut::Dut& d, const PipelineCase& c) {
+        return sameC(d, c, gen::buildProgram(c, PipelineKind::Direct, false),
+                     gen::buildProgram(c, PipelineKind::TransposedA, false),
+                     "the A^T path (observed) differs from the direct path (expected):");
+      },
+      [](const PipelineCase&) { return metamorphicTag("transposed"); }));
+  if (a2) {
+    f.properties.push_back(std::make_unique<TypedProperty<PipelineCase>>(
+        "SparseEqualsDense", "the 2:4 pipeline equals the dense pipeline on the decompressed B'",
+        std::vector<PipelineCase>{}, gen::pipelineFor(gp, PipelineKind::Sparse), 30,
+        [](dut::Dut& d, const PipelineCase& c) {
+          return sameC(d, c, gen::buildProgram(c, PipelineKind::Direct, false),
+                       gen::buildProgram(c, PipelineKind::Sparse, false),
+                       "the sparse pipeline (observed) differs from the dense one on B' "
+                       "(expected):");
+        },
+        [](const PipelineCase&) { return metamorphicTag("sparse_dense"); }));
+  } else {
+    f.properties.push_back(std::make_unique<TypedProperty<PipelineCase>>(
+        "Load2DEqualsV2",
+        "L1 -> L0 by LoadData2DParams and by LoadData2DParamsV2 give the same C (M1 = 1)",
+        std::vector<PipelineCase>{}, gen::pipelineFor(gp, PipelineKind::Direct), 30,
+        [](dut::Dut& d, PipelineCase c) {
+          c.m = static_cast<std::uint16_t>(std::min<int>(c.m, 16));
+          return sameC(d, c, gen::buildProgram(c, PipelineKind::Direct, false),
+                       gen::buildProgram(c, PipelineKind::Direct, true),
+                       "the LoadData2D path (observed) differs from the V2 path (expected):");
+        },
+        [](const PipelineCase&) { return metamorphicTag("load2d_v2"); }));
+  }
+  return f;
+}
+
+}  // namespace cubecheck::conf

@@ -1,0 +1,572 @@
+#include "generators/pipeline.hpp"
+
+#include <algorithm>
+#include <ostream>
+
+#include "generators/common.hpp"
+#include "generators/fill.hpp"
+#include "generators/mmad.hpp"
+#include "generators/sparse.hpp"
+#include "oracle/layout.hpp"
+#include "oracle/sparse.hpp"
+
+namespace cubecheck::gen {
+
+using isa::DType;
+using isa::Load2DPath;
+using isa::Memory;
+using isa::MmadInit;
+using isa::ProfileId;
+using oracle::MatrixD;
+
+namespace {
+
+constexpr std::uint64_t kFrac = 512;
+// Fixed places: the unit families vary addresses; pipelines vary what travels through them.
+constexpr std::uint64_t kGmA = 0, kGmB = 1 << 20;
+constexpr std::uint64_t kL1A = 0, kL1B = 256 << 10, kL1Idx = 384 << 10;
+constexpr std::uint64_t kBiasTensor = 64;
+
+std::uint64_t ceilDiv(std::uint64_t a, std::uint64_t b) {
+  return (a + b - 1) / b;
+}
+
+struct ConvShape {
+  std::uint64_t c, ho, wo, kdim;
+};
+
+ConvShape convShape(const PipelineCase& c) {
+  const std::uint64_t ch = c.convC1 * static_cast<std::uint64_t>(isa::c0Of(c.dtype));
+  const std::uint64_t ho = (c.convH + c.convPad[2] + c.convPad[3] - c.convKh) / c.convStride + 1;
+  const std::uint64_t wo = (c.convW + c.convPad[0] + c.convPad[1] - c.convKw) / c.convStride + 1;
+  return {ch, ho, wo, ch * c.convKh * c.convKw};
+}
+
+/// im2col on logical values (spec 6.1), written as the definition reads: row (ho, wo), column
+/// (c1, kh, kw, c0), a pad value outside the map. Independent of the Load3D models.
+MatrixD im2col(const PipelineCase& c, const std::vector<MatrixD>& map, double pad) {
+  const ConvShape s = convShape(c);
+  const std::uint64_t c0 = static_cast<std::uint64_t>(isa::c0Of(c.dtype));
+  MatrixD x(static_cast<Eigen::Index>(s.ho * s.wo), static_cast<Eigen::Index>(s.kdim));
+  for (std::uint64_t ho = 0; ho < s.ho; ++ho) {
+    for (std::uint64_t wo = 0; wo < s.wo; ++wo) {
+      for (std::uint64_t col = 0; col < s.kdim; ++col) {
+        const std::uint64_t ch = (col / c0 / c.convKw / c.convKh) * c0 + col % c0;
+        const std::uint64_t kh = col / c0 / c.convKw % c.convKh, kw = col / c0 % c.convKw;
+        const std::int64_t h = static_cast<std::int64_t>(ho * c.convStride + kh) - c.convPad[2];
+        const std::int64_t w = static_cast<std::int64_t>(wo * c.convStride + kw) - c.convPad[0];
+        const bool in = h >= 0 && w >= 0 && h < c.convH && w < c.convW;
+        x(static_cast<Eigen::Index>(ho * s.wo + wo), static_cast<Eigen::Index>(col)) =
+            in ? map[ch](h, w) : pad;
+      }
+    }
+  }
+  return x;
+}
+
+isa::Load2D load2d(Load2DPath path, DType t, std::uint64_t src, std::uint64_t dst,
+                   std::uint64_t start, std::uint64_t repeat, std::uint64_t stride,
+                   bool transpose = false, std::uint8_t addrMode = 0) {
+  isa::Load2D l;
+  l.path = path;
+  l.dtype = t;
+  l.srcAddr = src;
+  l.dstAddr = dst;
+  l.params.startIndex = static_cast<std::uint16_t>(start);
+  l.params.repeatTimes = static_cast<std::uint8_t>(repeat);
+  l.params.srcStride = static_cast<std::uint16_t>(stride);
+  l.params.ifTranspose = transpose;
+  l.params.addrMode = addrMode;
+  return l;
+}
+
+/// V2: the source's fractal rectangle (m_step x k_step of an Nz with column stride src) to an
+/// Nz destination with column stride dst.
+isa::LoadV2 v2(Load2DPath path, DType t, std::uint64_t src, std::uint64_t dstAddr,
+               std::uint64_t kStart, std::uint64_t mStep, std::uint64_t kStep,
+               std::uint64_t srcStride, std::uint64_t dstStride, bool transpose = false) {
+  isa::LoadV2 l;
+  l.path = path;
+  l.dtype = t;
+  l.srcAddr = src;
+  l.dstAddr = dstAddr;
+  l.params = {0,
+              static_cast<std::uint32_t>(kStart),
+              static_cast<std::uint16_t>(mStep),
+              static_cast<std::uint16_t>(kStep),
+              static_cast<std::int32_t>(srcStride),
+              static_cast<std::uint16_t>(dstStride),
+              transpose,
+              0};
+  return l;
+}
+
+/// GM -> L1 copy of `fractals` contiguous fractals: LoadData2D on a2, V2 on 950.
+isa::Instruction copyToL1(ProfileId p, Load2DPath path, DType t, std::uint64_t src,
+                          std::uint64_t dst, std::uint64_t fractals) {
+  if (p == ProfileId::Ascend950) return v2(path, t, src, dst, 0, fractals, 1, fractals, fractals);
+  return load2d(path, t, src, dst, 0, fractals, 1);
+}
+
+}  // namespace
+
+std::string_view nameOf(PipelineKind k) {
+  switch (k) {
+    case PipelineKind::Direct:
+      return "direct";
+    case PipelineKind::TransposedA:
+      return "transposed_a";
+    case PipelineKind::ReversedL1:
+      return "reversed_l1";
+    case PipelineKind::KSplit:
+      return "k_split";
+    case PipelineKind::Sparse:
+      return "sparse";
+    case PipelineKind::Conv:
+      return "conv";
+  }
+  return "?";
+}
+
+std::ostream& operator<<(std::ostream& os, const PipelineCase& c) {
+  std::string what = "pipeline " + std::string(nameOf(c.kind)) + " " +
+                     std::string(isa::nameOf(c.dtype)) + " m=" + std::to_string(c.m) +
+                     " k=" + std::to_string(c.k) + " n=" + std::to_string(c.n) +
+                     " init=" + std::string(isa::nameOf(c.init));
+  if (c.kind == PipelineKind::KSplit) what += " k_tiles=" + std::to_string(c.kTiles);
+  if (c.load2dOn950) what += " l1_to_l0=load2d";
+  if (c.kind == PipelineKind::Conv) {
+    what += " map=" + std::to_string(c.convC1) + "x" + std::to_string(c.convH) + "x" +
+            std::to_string(c.convW) + " kernel=" + std::to_string(c.convKh) + "x" +
+            std::to_string(c.convKw) + " stride=" + std::to_string(c.convStride) + " pad=[" +
+            std::to_string(c.convPad[0]) + "," + std::to_string(c.convPad[1]) + "," +
+            std::to_string(c.convPad[2]) + "," + std::to_string(c.convPad[3]) + "]";
+  }
+  return printCase(os, c.profile, what, c.contentSeed, c.why);
+}
+
+std::pair<std::uint16_t, std::uint16_t> cShape(const PipelineCase& c) {
+  if (c.kind != PipelineKind::Conv) return {c.m, c.n};
+  const ConvShape s = convShape(c);
+  return {static_cast<std::uint16_t>(s.ho * s.wo), c.n};
+}
+
+MatrixD PipelineOperands::init(MmadInit mode) const {
+  switch (mode) {
+    case MmadInit::Zero:
+      return MatrixD::Zero(c0.rows(), c0.cols());
+    case MmadInit::Accumulate:
+      return c0;
+    default:
+      return bias.replicate(c0.rows(), 1);
+  }
+}
+
+PipelineOperands operandsOf(const PipelineCase& c) {
+  // The exact-regime values of the mmad family (generators/mmad.cpp): any order of accumulation
+  // gives the same bits.
+  MmadCase mc;
+  mc.dtype = c.dtype;
+  const auto [m, n] = cShape(c);
+  mc.m = m;
+  mc.n = n;
+  mc.k = c.kind == PipelineKind::Conv ? static_cast<std::uint16_t>(convShape(c).kdim) : c.k;
+  mc.contentSeed = c.contentSeed;
+  const MmadOperands mo = gen::operandsOf(mc);
+  PipelineOperands o{mo.a, mo.b, mo.c0, mo.bias, {}, 0};
+  if (c.kind == PipelineKind::Sparse) {
+    o.b = random24(c.k, c.n, subSeed(c.contentSeed, 7)).cast<double>();
+  }
+  if (c.kind == PipelineKind::Conv) {
+    const ConvShape s = convShape(c);
+    SplitMix64 g(subSeed(c.contentSeed, 8));
+    const bool integer = c.dtype == DType::S8;
+    auto value = [&] {
+      const std::int64_t r = static_cast<std::int64_t>(g.next() % 65) - 32;
+      return integer ? static_cast<double>(r) : static_cast<double>(r) / 4;
+    };
+    for (std::uint64_t ch = 0; ch < s.c; ++ch) {
+      MatrixD plane(c.convH, c.convW);
+      for (Eigen::Index i = 0; i < plane.size(); ++i) plane(i) = value();
+      o.map.push_back(std::move(plane));
+    }
+    o.padValue = integer ? -7 : 1.75;  // not zero: a DUT padding with zero is caught
+    o.a = im2col(c, o.map, o.padValue);
+  }
+  return o;
+}
+
+oracle::ElemMatrix expectedC(const PipelineCase& c, const PipelineOperands& o) {
+  MatrixD b = o.b;
+  if (c.kind == PipelineKind::Sparse) {
+    b = oracle::truncate24(o.b.cast<std::int8_t>()).cast<double>();  // spec 7.2: B'
+  }
+  return oracle::mmadResult(c.dtype, o.a, b, o.init(c.init));
+}
+
+isa::Program buildProgram(const PipelineCase& c) {
+  return buildProgram(c, c.kind, c.load2dOn950);
+}
+
+isa::Program buildProgram(const PipelineCase& c, PipelineKind kind, bool load2dOn950) {
+  const isa::Profile& prof = isa::profile(c.profile);
+  const bool on950 = c.profile == ProfileId::Ascend950;
+  const PipelineOperands o = operandsOf(c);
+  const DType t = c.dtype;
+  const DType acc = isa::accumulatorOf(t);
+  const auto [m, n] = cShape(c);
+  const std::uint64_t k = static_cast<std::uint64_t>(o.a.cols());
+  const std::uint64_t k0 = isa::mmadK0(t);
+  const std::uint64_t m1 = ceilDiv(m, 16), n1 = ceilDiv(n, 16), k1 = ceilDiv(k, k0);
+  isa::Program p;
+  p.profile = c.profile;
+  // B as the dense pipeline sees it: B' when pairing with a sparse case (spec 7.2).
+  MatrixD b = o.b;
+  if (c.kind == PipelineKind::Sparse && kind != PipelineKind::Sparse) {
+    b = oracle::truncate24(o.b.cast<std::int8_t>()).cast<double>();
+  }
+  const oracle::ElemMatrix aPad =
+      padded(o.a, t, static_cast<Eigen::Index>(m1 * 16), static_cast<Eigen::Index>(k1 * k0),
+             subSeed(c.contentSeed, 11));
+  const oracle::ElemMatrix bPad =
+      padded(b, t, static_cast<Eigen::Index>(k1 * k0), static_cast<Eigen::Index>(n1 * 16),
+             subSeed(c.contentSeed, 12));
+  const std::uint64_t aFr = m1 * k1, bFr = k1 * n1;
+  // GM: A (Nz), or A^T (Nz) for the transposed path, or the feature map; B^T (Nz) = Zn of B.
+  if (kind == PipelineKind::TransposedA) {
+    p.segments.push_back(
+        {Memory::GM, kGmA, oracle::encode(aPad.transpose(), oracle::Layout::Nz, t)});
+  } else if (kind == PipelineKind::Conv) {
+    oracle::ElemMatrix chw(static_cast<Eigen::Index>(o.map.size()), c.convH * c.convW);
+    for (std::size_t ch = 0; ch < o.map.size(); ++ch) {
+      const oracle::ElemMatrix bits = oracle::bitsOf(o.map[ch], t);
+      for (Eigen::Index y = 0; y < c.convH; ++y) {
+        for (Eigen::Index x = 0; x < c.convW; ++x) {
+          chw(static_cast<Eigen::Index>(ch), y * c.convW + x) = bits(y, x);
+        }
+      }
+    }
+    p.segments.push_back({Memory::GM, kGmA, oracle::encodeNC1HWC0(chw, c.convH, c.convW, t)});
+  } else {
+    p.segments.push_back({Memory::GM, kGmA, oracle::encode(aPad, oracle::Layout::Nz, t)});
+  }
+  const std::uint64_t gmAFr = p.segments.back().bytes.size() / kFrac;
+  std::uint64_t dFr = 0;  // dense fractals of a sparse B
+  isa::Bytes index;
+  if (kind == PipelineKind::Sparse) {
+    const PackedB packed = packB(densify(b.cast<std::int8_t>()));
+    dFr = packed.dense.size() / kFrac;
+    p.segments.push_back({Memory::GM, kGmB, packed.dense});
+    index = packed.index;
+  } else {
+    p.segments.push_back({Memory::GM, kGmB, oracle::encode(bPad, oracle::Layout::Zn, t)});
+  }
+  // L1, L0A, L0B: defined (random) where the loads write.
+  const std::uint64_t aL0Bytes =
+      kind == PipelineKind::Conv
+          ? isa::load3dDstFractals(Load2DPath::A1toA2, t, false, m, k) * kFrac
+          : aFr * kFrac;
+  p.segments.push_back(filled(Memory::L1, kL1A, kL1A + gmAFr * kFrac, subSeed(c.contentSeed, 13)));
+  p.segments.push_back(
+      filled(Memory::L1, kL1B, kL1B + std::max(bFr, dFr) * kFrac, subSeed(c.contentSeed, 14)));
+  p.segments.push_back(filled(Memory::L0A, 0, aL0Bytes, subSeed(c.contentSeed, 15)));
+  p.segments.push_back(
+      filled(Memory::L0B, 0, std::max(bFr, dFr) * kFrac, subSeed(c.contentSeed, 16)));
+  if (kind == PipelineKind::Sparse) {
+    p.segments.push_back({Memory::L1, kL1Idx, index});
+    p.segments.push_back(filled(Memory::SparseIndex, 0, dFr * 128, subSeed(c.contentSeed, 17)));
+  }
+  const std::uint64_t cBytes = m1 * n1 * 1024;
+  isa::Segment l0c = filled(Memory::L0C, 0, cBytes + 1024, subSeed(c.contentSeed, 18));
+  if (c.init == MmadInit::Accumulate) storeC(l0c, kPipelineCAddr, oracle::bitsOf(o.c0, acc));
+  p.segments.push_back(std::move(l0c));
+  if (c.init == MmadInit::BiasTable || c.init == MmadInit::BiasTensor) {
+    isa::Segment bt = filled(Memory::BiasTable, 0, prof.capacityOf(Memory::BiasTable),
+                             subSeed(c.contentSeed, 19));
+    const std::uint64_t at = c.init == MmadInit::BiasTensor ? kBiasTensor : 0;
+    const oracle::ElemMatrix bits = oracle::bitsOf(o.bias, acc);
+    for (Eigen::Index j = 0; j < bits.cols(); ++j) {
+      for (int byte = 0; byte < 4; ++byte) {
+        bt.bytes[at + 4 * static_cast<std::uint64_t>(j) + static_cast<std::uint64_t>(byte)] =
+            static_cast<std::uint8_t>(bits(0, j) >> (8 * byte));
+      }
+    }
+    p.segments.push_back(std::move(bt));
+  }
+
+  auto mmad = [&](std::uint64_t kk, bool first) {
+    isa::Mmad x;
+    x.dtype = t;
+    x.m = m;
+    x.k = static_cast<std::uint16_t>(kk);
+    x.n = n;
+    const MmadInit init = first ? c.init : MmadInit::Accumulate;
+    x.isBias = init == MmadInit::BiasTensor;
+    x.biasAddr = kBiasTensor;
+    x.cmatrixInitVal = init == MmadInit::Zero;
+    x.cmatrixSource = init == MmadInit::BiasTable;
+    return x;
+  };
+  auto& ins = p.instructions;
+  // A: GM -> L1.
+  if (kind == PipelineKind::ReversedL1) {
+    // addr_mode 1: L1 fractal j is GM fractal gmAFr - 1 - j (spec 4, GM -> A1 only).
+    ins.emplace_back(load2d(Load2DPath::GMtoA1, t, kGmA, kL1A, gmAFr - 1, gmAFr, 1, false, 1));
+  } else if (kind == PipelineKind::TransposedA && on950) {
+    // A^T is K x M: K/16 fractal rows, M1 columns.
+    const std::uint64_t kr = k1 * k0 / 16;
+    ins.emplace_back(v2(Load2DPath::GMtoA1, t, kGmA, kL1A, 0, kr, m1, kr, kr));
+  } else if (kind == PipelineKind::Conv || kind == PipelineKind::TransposedA || !on950) {
+    ins.emplace_back(copyToL1(c.profile, Load2DPath::GMtoA1, t, kGmA, kL1A, gmAFr));
+  } else {
+    ins.emplace_back(v2(Load2DPath::GMtoA1, t, kGmA, kL1A, 0, m1, k1, m1, m1));
+  }
+  // B: GM -> L1.
+  if (kind == PipelineKind::Sparse) {
+    ins.emplace_back(load2d(Load2DPath::GMtoB1, DType::S8, kGmB, kL1B, 0, dFr, 1));
+  } else if (on950) {
+    ins.emplace_back(v2(Load2DPath::GMtoB1, t, kGmB, kL1B, 0, n1, k1, n1, n1));
+  } else {
+    ins.emplace_back(load2d(Load2DPath::GMtoB1, t, kGmB, kL1B, 0, bFr, 1));
+  }
+  // L1 -> L0, then the multiply(s).
+  auto loadA = [&](std::uint64_t f0, std::uint64_t f1) {  // K fractals [f0, f1) into Zz/Nz
+    const std::uint64_t w = f1 - f0;
+    if (on950 && !load2dOn950) {
+      ins.emplace_back(v2(Load2DPath::A1toA2, t, kL1A, 0, f0, m1, w, m1, m1));
+    } else {
+      for (std::uint64_t i = 0; i < m1; ++i) {
+        ins.emplace_back(load2d(Load2DPath::A1toA2, t, kL1A, i * w * kFrac, f0 * m1 + i, w, m1));
+      }
+    }
+  };
+  auto loadB = [&](std::uint64_t f0, std::uint64_t f1) {
+    if (on950 && !load2dOn950) {
+      ins.emplace_back(v2(Load2DPath::B1toB2, t, kL1B, 0, f0, n1, f1 - f0, n1, n1));
+    } else {
+      ins.emplace_back(load2d(Load2DPath::B1toB2, t, kL1B, 0, f0 * n1, (f1 - f0) * n1, 1));
+    }
+  };
+  switch (kind) {
+    case PipelineKind::Direct:
+    case PipelineKind::KSplit: {
+      const std::uint64_t tiles =
+          kind == PipelineKind::KSplit ? static_cast<std::uint64_t>(c.kTiles) : 1;
+      for (std::uint64_t tile = 0; tile < tiles; ++tile) {
+        const std::uint64_t f0 = k1 * tile / tiles, f1 = k1 * (tile + 1) / tiles;
+        loadA(f0, f1);
+        loadB(f0, f1);
+        ins.emplace_back(mmad(std::min(k, f1 * k0) - f0 * k0, tile == 0));
+      }
+      break;
+    }
+    case PipelineKind::ReversedL1:
+      for (std::uint64_t i = 0; i < m1; ++i) {
+        for (std::uint64_t kb = 0; kb < k1; ++kb) {
+          const std::uint64_t nzFractal = kb * m1 + i;
+          ins.emplace_back(load2d(Load2DPath::A1toA2, t, kL1A, (i * k1 + kb) * kFrac,
+                                  gmAFr - 1 - nzFractal, 1, 0));
+        }
+      }
+      loadB(0, k1);
+      ins.emplace_back(mmad(k, true));
+      break;
+    case PipelineKind::TransposedA:
+      if (on950) {
+        const std::uint64_t kr = k1 * k0 / 16;
+        ins.emplace_back(v2(Load2DPath::A1toA2, t, kL1A, 0, 0, kr, m1, kr, m1, true));
+      } else {
+        // Spec 4's recipe: m-block i of A is column block i of A^T, K1 fractals from i*K1.
+        for (std::uint64_t i = 0; i < m1; ++i) {
+          ins.emplace_back(
+              load2d(Load2DPath::A1toA2, t, kL1A, i * k1 * kFrac, i * k1, k1, 1, true));
+        }
+      }
+      loadB(0, k1);
+      ins.emplace_back(mmad(k, true));
+      break;
+    case PipelineKind::Sparse: {
+      loadA(0, k1);
+      isa::LoadSparse ls;
+      ls.srcAddr = kL1B;
+      ls.idxAddr = kL1Idx;
+      ls.dstAddr = 0;
+      ls.params.repeatTimes = static_cast<std::uint8_t>(dFr);
+      ins.emplace_back(ls);
+      isa::MmadSparse x;
+      x.m = m;
+      x.k = static_cast<std::uint16_t>(k);
+      x.n = n;
+      x.cmatrixInitVal = c.init == MmadInit::Zero;
+      x.cmatrixSource = c.init == MmadInit::BiasTable;
+      ins.emplace_back(x);
+      break;
+    }
+    case PipelineKind::Conv: {
+      isa::Load3DV2 l;
+      l.path = Load2DPath::A1toA2;
+      l.dtype = t;
+      l.srcAddr = kL1A;
+      l.dstAddr = 0;
+      l.params.padList = c.convPad;
+      l.params.l1H = c.convH;
+      l.params.l1W = c.convW;
+      l.params.channelSize = static_cast<std::uint16_t>(convShape(c).c);
+      l.params.kExtension = static_cast<std::uint16_t>(k);
+      l.params.mExtension = m;
+      l.params.strideH = l.params.strideW = c.convStride;
+      l.params.filterH = c.convKh;
+      l.params.filterW = c.convKw;
+      l.params.padValue = oracle::bitsOf(MatrixD::Constant(1, 1, o.padValue), t)(0, 0);
+      ins.emplace_back(l);
+      loadB(0, k1);
+      ins.emplace_back(mmad(k, true));
+      break;
+    }
+  }
+  p.observe = {{Memory::L0C, 0, cBytes + 1024}};
+  return p;
+}
+
+std::vector<std::string> tagsOf(const PipelineCase& c) {
+  const auto [m, n] = cShape(c);
+  std::vector<std::string> t{"kind:" + std::string(nameOf(c.kind)),
+                             "dtype:" + std::string(isa::nameOf(c.dtype)),
+                             "init:" + std::string(isa::nameOf(c.init))};
+  if (m % 16 != 0 || n % 16 != 0) t.emplace_back("partial_fractal");
+  if (c.load2dOn950) t.emplace_back("l1_to_l0:load2d");
+  return t;
+}
+
+namespace {
+
+PipelineCase drawn(ProfileId id, PipelineKind kind) {
+  PipelineCase c;
+  c.profile = id;
+  c.kind = kind;
+  const bool on950 = id == ProfileId::Ascend950;
+  switch (kind) {
+    case PipelineKind::TransposedA:
+      c.dtype = *rc::gen::element(DType::F16, DType::BF16);
+      break;
+    case PipelineKind::Sparse:
+      c.dtype = DType::S8;
+      break;
+    case PipelineKind::Conv:
+      c.dtype = *rc::gen::element(DType::F16, DType::S8);
+      break;
+    default: {
+      std::vector<DType> types = mmadDTypes();
+      if (on950) types.erase(std::find(types.begin(), types.end(), DType::S4));  // no V2 int4
+      c.dtype = *rc::gen::elementOf(types);
+    }
+  }
+  const std::uint64_t k0 = isa::mmadK0(c.dtype);
+  c.m = static_cast<std::uint16_t>(*upTo(2, 64));
+  c.n = static_cast<std::uint16_t>(*upTo(1, 64));
+  c.k = static_cast<std::uint16_t>(*upTo(1, 6 * k0));
+  if (c.dtype == DType::S4 && c.k % 2 != 0) ++c.k;
+  if (kind == PipelineKind::Sparse) c.k = static_cast<std::uint16_t>(4 * *upTo(1, 48));
+  if (kind == PipelineKind::KSplit) {
+    c.k = static_cast<std::uint16_t>(std::max<std::uint64_t>(c.k, 2 * k0));
+    c.kTiles = static_cast<int>(*upTo(2, std::min<std::uint64_t>(4, ceilDiv(c.k, k0))));
+  }
+  if (on950 && *rc::gen::weightedElement<bool>({{3, false}, {1, true}}) &&
+      (kind == PipelineKind::Direct || kind == PipelineKind::KSplit)) {
+    c.load2dOn950 = true;  // M1 = 1: LoadData2D's start 0 and stride 1 avoid OPEN-9
+    c.m = static_cast<std::uint16_t>(*upTo(2, 16));
+  }
+  if (kind == PipelineKind::Conv) {
+    c.convC1 = static_cast<std::uint16_t>(*upTo(1, 2));
+    c.convKh = static_cast<std::uint8_t>(*upTo(1, 3));
+    c.convKw = static_cast<std::uint8_t>(*upTo(1, 3));
+    c.convStride = static_cast<std::uint8_t>(*upTo(1, 2));
+    for (auto& pad : c.convPad) pad = static_cast<std::uint8_t>(*upTo(0, 1));
+    // H*W*C1 a multiple of 16 (the map is whole fractals in GM); Ho*Wo between 2 and 64.
+    c.convH = static_cast<std::uint16_t>(*upTo(c.convKh, 6));
+    c.convW = static_cast<std::uint16_t>(c.convC1 == 2 ? 8 : 16);
+    while (convShape(c).ho * convShape(c).wo > 64 && c.convH > c.convKh) --c.convH;
+    while ((c.convH * c.convW * c.convC1) % 16 != 0) ++c.convH;
+    if (convShape(c).ho * convShape(c).wo > 64) c.convStride = 2;
+  }
+  const std::vector<MmadInit> inits =
+      kind == PipelineKind::Sparse
+          ? std::vector<MmadInit>{MmadInit::Zero, MmadInit::Accumulate, MmadInit::BiasTable}
+          : std::vector<MmadInit>{MmadInit::Zero, MmadInit::Accumulate, MmadInit::BiasTable,
+                                  MmadInit::BiasTensor};
+  c.init = *rc::gen::elementOf(inits);
+  c.contentSeed = *rc::gen::arbitrary<std::uint64_t>();
+  return c;
+}
+
+}  // namespace
+
+rc::Gen<PipelineCase> pipelineFor(ProfileId id, PipelineKind kind) {
+  return rc::gen::exec([id, kind] { return drawn(id, kind); });
+}
+
+rc::Gen<PipelineCase> legalPipeline(ProfileId id) {
+  return rc::gen::exec([id] {
+    std::vector<PipelineKind> kinds{PipelineKind::Direct, PipelineKind::TransposedA,
+                                    PipelineKind::KSplit, PipelineKind::Conv};
+    if (id == ProfileId::A2) {
+      kinds.push_back(PipelineKind::ReversedL1);
+      kinds.push_back(PipelineKind::Sparse);
+    }
+    return drawn(id, *rc::gen::elementOf(kinds));
+  });
+}
+
+std::vector<PipelineCase> pipelineBoundaries(ProfileId id) {
+  std::vector<PipelineCase> t;
+  std::uint64_t seed = 0x919;
+  auto add = [&](PipelineCase c, std::string why) {
+    c.profile = id;
+    c.contentSeed = seed++;
+    c.why = std::move(why);
+    t.push_back(std::move(c));
+  };
+  PipelineCase c;
+  add(c, "f16 32 x 16 x 16: A and B^T from GM through L1 into L0A/L0B, one Mmad");
+  c.dtype = DType::S8;
+  c.m = 20;
+  c.k = 70;
+  c.n = 24;
+  c.init = MmadInit::Accumulate;
+  add(c, "s8 with partial fractals, accumulating onto L0C");
+  c.kind = PipelineKind::KSplit;
+  c.kTiles = 3;
+  add(c, "K in 3 tiles of whole fractals, the last partial, accumulating through L0C");
+  c.dtype = DType::F16;
+  c.kind = PipelineKind::TransposedA;
+  c.init = MmadInit::BiasTensor;
+  add(c, "A supplied as A^T and transposed into L0A, bias tensor");
+  c.kind = PipelineKind::Conv;
+  c.init = MmadInit::Zero;
+  c.convH = 4;
+  c.convW = 4;
+  add(c, "conv: 16 channels of 4 x 4, 3 x 3 kernel, pads of 1 (pad value 1.75) via img2col");
+  if (id == ProfileId::A2) {
+    PipelineCase r;
+    r.kind = PipelineKind::ReversedL1;
+    r.dtype = DType::BF16;
+    r.m = 33;
+    r.k = 40;
+    add(r, "A copied GM -> L1 with addr_mode decrement, then fractal by fractal into L0A");
+    PipelineCase s;
+    s.kind = PipelineKind::Sparse;
+    s.dtype = DType::S8;
+    s.k = 128;
+    s.init = MmadInit::BiasTable;
+    add(s, "2:4 B packed in GM, LoadDataWithSparse + MmadWithSparse, bias table");
+  } else {
+    PipelineCase l;
+    l.dtype = DType::F32;
+    l.m = 9;
+    l.load2dOn950 = true;
+    add(l, "950: L1 -> L0 by LoadData2DParams (start 0, stride 1: OPEN-9 agrees)");
+  }
+  return t;
+}
+
+}  // namespace cubecheck::gen

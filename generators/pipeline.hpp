@@ -1,0 +1,74 @@
+// Whole-pipeline programs (spec 4-9): operands start in GM, travel GM -> L1 -> L0A/L0B through
+// the 2D, V2, 3D or sparse loads, are multiplied by Mmad or MmadWithSparse into L0C, and only
+// L0C is observed. What C must be comes from the logical matrices alone.
+#pragma once
+
+#include <rapidcheck.h>
+
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "isa/mmad.hpp"
+#include "isa/program.hpp"
+#include "oracle/mmad.hpp"
+
+namespace cubecheck::gen {
+
+enum class PipelineKind : std::uint8_t {
+  Direct,       ///< A (Nz) and B^T (Nz = Zn of B) copied GM -> L1 -> L0 whole, one Mmad
+  TransposedA,  ///< A supplied as A^T (Nz) and transposed on the way into L0A (16-bit types)
+  ReversedL1,   ///< a2: A copied GM -> L1 with addr_mode decrement, then fractal by fractal
+  KSplit,       ///< K cut into tiles, each loaded and multiplied, accumulating in L0C
+  Sparse,       ///< a2, s8: B 2:4, packed; LoadDataWithSparse + MmadWithSparse
+  Conv,         ///< A = im2col of a feature map (LoadData 3D V2), B the weights
+};
+std::string_view nameOf(PipelineKind k);
+
+struct PipelineCase {
+  isa::ProfileId profile = isa::ProfileId::A2;
+  PipelineKind kind = PipelineKind::Direct;
+  isa::DType dtype = isa::DType::F16;
+  std::uint16_t m = 16, k = 32, n = 16;  ///< for Conv, m and k follow from the geometry
+  isa::MmadInit init = isa::MmadInit::Zero;
+  int kTiles = 1;            ///< KSplit: tiles of whole K fractals, the last may be partial
+  bool load2dOn950 = false;  ///< 950: L1 -> L0 by LoadData2DParams (M, N <= 16: OPEN-9 agrees)
+  // Conv geometry: C x H x W map, kernel, stride, pads [left, right, top, bottom], pad value.
+  std::uint16_t convC1 = 1, convH = 4, convW = 4;
+  std::uint8_t convKh = 3, convKw = 3, convStride = 1;
+  std::array<std::uint8_t, 4> convPad{1, 1, 1, 1};
+  std::uint64_t contentSeed = 0;
+  std::string why;
+};
+std::ostream& operator<<(std::ostream& os, const PipelineCase& c);
+
+/// The logical operands: A (m x k), B (k x n), C's initial L0C contents and bias (values), and
+/// for Conv the feature map (channel c as an H x W matrix) and its pad value.
+struct PipelineOperands {
+  oracle::MatrixD a, b, c0, bias;
+  std::vector<oracle::MatrixD> map;
+  double padValue = 0;
+  oracle::MatrixD init(isa::MmadInit mode) const;
+};
+PipelineOperands operandsOf(const PipelineCase& c);
+
+/// The program; `denseB` replaces a Sparse case's B by the dense pipeline on B' (the operand
+/// the sparse pipeline must equal), `kind` overrides the case's kind (for metamorphic pairs).
+isa::Program buildProgram(const PipelineCase& c);
+isa::Program buildProgram(const PipelineCase& c, PipelineKind kind, bool load2dOn950);
+
+/// C = init + A * B (A * B' for Sparse, im2col(F) * W for Conv) as accumulator bit patterns.
+oracle::ElemMatrix expectedC(const PipelineCase& c, const PipelineOperands& o);
+/// (m, n) of C: for Conv, m = Ho*Wo.
+std::pair<std::uint16_t, std::uint16_t> cShape(const PipelineCase& c);
+std::vector<std::string> tagsOf(const PipelineCase& c);
+
+rc::Gen<PipelineCase> legalPipeline(isa::ProfileId profile);
+/// Legal cases restricted to what a metamorphic pair needs.
+rc::Gen<PipelineCase> pipelineFor(isa::ProfileId profile, PipelineKind kind);
+std::vector<PipelineCase> pipelineBoundaries(isa::ProfileId profile);
+
+constexpr std::uint64_t kPipelineCAddr = 0;  ///< where every pipeline writes C in L0C
+
+}  // namespace cubecheck::gen
