@@ -680,6 +680,11 @@ std::optional<isa::Violation> execMmad(State& state, isa::ProfileId profile, con
     }
     return operandValue(getElement(a, e, bits), x.dtype);
   };
+  // Every A element once (the loops below read each m * n times).
+  std::vector<double> aVal(std::uint64_t{x.m} * kEnd);
+  for (std::uint64_t row = 0; row < x.m; ++row) {
+    for (std::uint64_t kk = 0; kk < kEnd; ++kk) aVal[row * kEnd + kk] = aAt(row, kk);
+  }
   std::vector<double> bCol(kEnd);
   for (std::uint64_t col = 0; col < x.n; ++col) {
     for (std::uint64_t kk = 0; kk < kEnd; ++kk) {
@@ -697,14 +702,15 @@ std::optional<isa::Violation> execMmad(State& state, isa::ProfileId profile, con
       if (integer) {
         std::int64_t acc = static_cast<std::int32_t>(start);
         for (std::uint64_t kk = 0; kk < kEnd; ++kk) {
-          acc += static_cast<std::int64_t>(aAt(row, kk)) * static_cast<std::int64_t>(bCol[kk]);
+          acc += static_cast<std::int64_t>(aVal[row * kEnd + kk]) *
+                 static_cast<std::int64_t>(bCol[kk]);
         }
         const std::int64_t sat = std::clamp<std::int64_t>(acc, INT32_MIN, INT32_MAX);
         result = static_cast<std::uint32_t>(fault == Fault::MmadWrapNotSaturate ? acc : sat);
       } else {
         float acc = std::bit_cast<float>(start);
         for (std::uint64_t kk = 0; kk < kEnd; ++kk) {
-          float av = static_cast<float>(aAt(row, kk)), bv = static_cast<float>(bCol[kk]);
+          float av = static_cast<float>(aVal[row * kEnd + kk]), bv = static_cast<float>(bCol[kk]);
           if (hf32) {
             av = toHf32(av, state.hf32Mode);
             bv = toHf32(bv, state.hf32Mode);
