@@ -39,8 +39,7 @@ inline isa::Segment filled(isa::Memory m, std::uint64_t lo, std::uint64_t hi, st
 
 /// [lo - margin, hi + margin) clipped to [0, cap]: a footprint with its canary margin.
 inline std::pair<std::uint64_t, std::uint64_t> withMargin(std::uint64_t lo, std::uint64_t hi,
-                                                          std::uint64_t margin,
-                                                          std::uint64_t cap) {
+                                                          std::uint64_t margin, std::uint64_t cap) {
   return {lo >= margin ? lo - margin : 0, std::min(cap, hi + margin)};
 }
 
