@@ -207,3 +207,35 @@ TEST(Coverage, ALevelSetsTheQuota) {
 
 }  // namespace
 }  // namespace cubecheck::conf
+
+namespace cubecheck::conf {
+namespace {
+
+// Pipelines reach every load and both multiplies: a defect in any of them must show there too,
+// through MatchesOracle or through a metamorphic property alone.
+TEST(Pipeline, CatchesDefectsOfTheUnitFamilies) {
+  const struct {
+    const char* mutant;
+    isa::ProfileId profile;
+    const char* property;
+  } kCases[] = {
+      {"mmad-c-row-major", isa::ProfileId::A2, "MatchesOracle"},
+      {"load2d-transpose-anti-diagonal", isa::ProfileId::A2, "TransposedEqualsDirect"},
+      {"sparse-slot1-no-offset", isa::ProfileId::A2, "SparseEqualsDense"},
+      {"mmad-init-ignored", isa::ProfileId::A2, "KSplitEqualsOne"},
+      {"load2d-addr-mode-ignored", isa::ProfileId::A2, "MatchesOracle"},
+      {"v2-transposed-row-major", isa::ProfileId::Ascend950, "TransposedEqualsDirect"},
+  };
+  for (const auto& k : kCases) {
+    auto dut = dut::makeDut(std::string("mutant:") + k.mutant);
+    RunOptions o = smoke(k.profile);
+    o.families = {"pipeline"};
+    o.property = k.property;
+    const CertifyResult r = certify(*dut, o);
+    ASSERT_EQ(r.families.size(), 1u);
+    EXPECT_GT(r.families[0].counts.of(Outcome::Mismatch), 0u) << k.mutant << " via " << k.property;
+  }
+}
+
+}  // namespace
+}  // namespace cubecheck::conf
