@@ -151,17 +151,6 @@ std::pair<std::uint16_t, std::uint16_t> cShape(const PipelineCase& c) {
   return {static_cast<std::uint16_t>(s.ho * s.wo), c.n};
 }
 
-MatrixD PipelineOperands::init(MmadInit mode) const {
-  switch (mode) {
-    case MmadInit::Zero:
-      return MatrixD::Zero(c0.rows(), c0.cols());
-    case MmadInit::Accumulate:
-      return c0;
-    default:
-      return bias.replicate(c0.rows(), 1);
-  }
-}
-
 PipelineOperands operandsOf(const PipelineCase& c) {
   // The exact-regime values of the mmad family (generators/mmad.cpp): any order of accumulation
   // gives the same bits.
@@ -172,8 +161,8 @@ PipelineOperands operandsOf(const PipelineCase& c) {
   mc.n = n;
   mc.k = c.kind == PipelineKind::Conv ? static_cast<std::uint16_t>(convShape(c).kdim) : c.k;
   mc.contentSeed = c.contentSeed;
-  const MmadOperands mo = gen::operandsOf(mc);
-  PipelineOperands o{mo.a, mo.b, mo.c0, mo.bias, {}, 0};
+  PipelineOperands o;
+  static_cast<MmadOperands&>(o) = gen::operandsOf(mc);
   if (c.kind == PipelineKind::Sparse) {
     o.b = random24(c.k, c.n, subSeed(c.contentSeed, 7)).cast<double>();
   }

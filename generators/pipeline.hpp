@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "generators/mmad.hpp"
 #include "isa/mmad.hpp"
 #include "isa/program.hpp"
 #include "oracle/mmad.hpp"
@@ -45,11 +46,9 @@ std::ostream& operator<<(std::ostream& os, const PipelineCase& c);
 
 /// The logical operands: A (m x k), B (k x n), C's initial L0C contents and bias (values), and
 /// for Conv the feature map (channel c as an H x W matrix) and its pad value.
-struct PipelineOperands {
-  oracle::MatrixD a, b, c0, bias;
+struct PipelineOperands : MmadOperands {
   std::vector<oracle::MatrixD> map;
   double padValue = 0;
-  oracle::MatrixD init(isa::MmadInit mode) const;
 };
 PipelineOperands operandsOf(const PipelineCase& c);
 
