@@ -203,7 +203,8 @@ isa::Program buildProgram(const PipelineCase& c, PipelineKind kind, bool load2dO
   const PipelineOperands o = operandsOf(c);
   const DType t = c.dtype;
   const DType acc = isa::accumulatorOf(t);
-  const auto [m, n] = cShape(c);
+  // Plain variables, not a structured binding: the lambdas below capture them (clang 14).
+  const std::uint16_t m = cShape(c).first, n = cShape(c).second;
   const std::uint64_t k = static_cast<std::uint64_t>(o.a.cols());
   const std::uint64_t k0 = isa::mmadK0(t);
   const std::uint64_t m1 = ceilDiv(m, 16), n1 = ceilDiv(n, 16), k1 = ceilDiv(k, k0);
