@@ -322,6 +322,7 @@ std::string toMarkdown(const CertifyResult& r) {
   for (const FamilyResult& f : r.families) {
     if (f.coverage.empty() && f.failures.empty() && f.notSupportedReasons.empty()) continue;
     os << "\n## " << f.name << "\n";
+    if (!f.provisional.empty()) os << "\n**Provisional:** " << f.provisional << "\n";
     if (!f.coverage.empty()) {
       std::size_t most = 1;
       for (const auto& [tag, n] : f.coverage) most = std::max(most, n);
@@ -382,6 +383,9 @@ std::string toHtml(const CertifyResult& r) {
   for (const FamilyResult& f : r.families) {
     if (f.coverage.empty() && f.failures.empty()) continue;
     os << "<h2>" << f.name << "</h2>\n";
+    if (!f.provisional.empty()) {
+      os << "<p><b>Provisional:</b> " << xmlEscape(f.provisional) << "</p>\n";
+    }
     if (!f.coverage.empty()) {
       std::size_t most = 1;
       for (const auto& [tag, n] : f.coverage) most = std::max(most, n);

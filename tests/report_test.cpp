@@ -35,6 +35,22 @@ TEST(ReportJson, HasTheDocumentedFields) {
   EXPECT_TRUE(j["dut_capabilities"]["rejects_illegal"].get<bool>());
 }
 
+TEST(Report, ProvisionalFamiliesSaySoEverywhere) {
+  auto dut = dut::makeDut("reference");
+  RunOptions o;
+  o.profile = isa::ProfileId::Legacy;
+  o.level = Level::Smoke;
+  o.seed = 3;
+  o.families = {"load3d_v1"};
+  const CertifyResult r = certify(*dut, o);
+  const auto j = nlohmann::json::parse(toJson(r));
+  EXPECT_EQ(j["verdict"], "conformant");
+  EXPECT_EQ(j["families"][0]["verdict"], "conformant (provisional)");
+  EXPECT_NE(j["families"][0]["provisional"].get<std::string>().find("spec 6.4"), std::string::npos);
+  EXPECT_NE(toMarkdown(r).find("**Provisional:**"), std::string::npos);
+  EXPECT_NE(toHtml(r).find("<b>Provisional:</b>"), std::string::npos);
+}
+
 TEST(ReportJson, MutantIsNonconformantWithFailures) {
   const auto j = nlohmann::json::parse(toJson(run("mutant:load2d-dst-gap-ignored")));
   EXPECT_EQ(j["verdict"], "nonconformant");
