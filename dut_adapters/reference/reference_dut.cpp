@@ -180,16 +180,45 @@ V2Fields fieldsOf(const isa::Load2DBitModeParam& b, Fault fault) {
           b.ifTranspose()};
 }
 
-void copyElement(const std::uint8_t* from, std::uint64_t fromIndex, std::uint8_t* to,
-                 std::uint64_t toIndex, int bits) {
-  if (bits == 4) {
-    const unsigned v = (from[fromIndex / 2] >> (4 * (fromIndex % 2))) & 0xFu;
-    std::uint8_t& b = to[toIndex / 2];
-    b = static_cast<std::uint8_t>((toIndex % 2) != 0 ? (b & 0x0F) | (v << 4) : (b & 0xF0) | v);
-    return;
+/// Element `index` (storage order) of a `bits`-wide type; int4/fp4 even elements in the low
+/// nibble (spec 2).
+std::uint32_t getElement(const std::uint8_t* base, std::uint64_t index, int bits) {
+  switch (bits) {
+    case 4:
+      return (base[index / 2] >> (4 * (index % 2))) & 0xFu;
+    case 8:
+      return base[index];
+    case 16: {
+      std::uint16_t v;
+      std::memcpy(&v, base + 2 * index, 2);
+      return v;
+    }
+    default: {
+      std::uint32_t v;
+      std::memcpy(&v, base + 4 * index, 4);
+      return v;
+    }
   }
-  const int bytes = bits / 8;
-  std::memcpy(to + toIndex * bytes, from + fromIndex * bytes, static_cast<std::size_t>(bytes));
+}
+
+void putElement(std::uint8_t* base, std::uint64_t index, int bits, std::uint32_t v) {
+  switch (bits) {
+    case 4: {
+      std::uint8_t& b = base[index / 2];
+      b = static_cast<std::uint8_t>((index % 2) != 0 ? (b & 0x0F) | (v << 4) : (b & 0xF0) | v);
+      return;
+    }
+    case 8:
+      base[index] = static_cast<std::uint8_t>(v);
+      return;
+    case 16: {
+      const auto h = static_cast<std::uint16_t>(v);
+      std::memcpy(base + 2 * index, &h, 2);
+      return;
+    }
+    default:
+      std::memcpy(base + 4 * index, &v, 4);
+  }
 }
 
 /// Spec 5 by addresses. Non-transposed: fractal (k_start + j)*|src_stride| + m_start + i goes to
@@ -231,7 +260,8 @@ std::optional<isa::Violation> execV2(State& state, isa::Load2DPath path, isa::DT
           const std::uint64_t from = srcAddr + ((col / c0) * f.srcStride + row / 16) * kFractal;
           const std::uint8_t* s = state.at(src, from, kFractal);
           if (s == nullptr) return undefined(src, from, kFractal, "reads");
-          copyElement(s, (row % 16) * c0 + col % c0, tile.data(), rr * c0 + cc, bits);
+          putElement(tile.data(), rr * c0 + cc, bits,
+                     getElement(s, (row % 16) * c0 + col % c0, bits));
         }
       }
       const std::uint64_t slot =
@@ -325,45 +355,6 @@ std::optional<isa::Violation> execMmadSparse(State& state, const isa::MmadSparse
     }
   }
   return std::nullopt;
-}
-
-std::uint32_t getElement(const std::uint8_t* base, std::uint64_t index, int bits) {
-  switch (bits) {
-    case 4:
-      return (base[index / 2] >> (4 * (index % 2))) & 0xFu;
-    case 8:
-      return base[index];
-    case 16: {
-      std::uint16_t v;
-      std::memcpy(&v, base + 2 * index, 2);
-      return v;
-    }
-    default: {
-      std::uint32_t v;
-      std::memcpy(&v, base + 4 * index, 4);
-      return v;
-    }
-  }
-}
-
-void putElement(std::uint8_t* base, std::uint64_t index, int bits, std::uint32_t v) {
-  switch (bits) {
-    case 4: {
-      std::uint8_t& b = base[index / 2];
-      b = static_cast<std::uint8_t>((index % 2) != 0 ? (b & 0x0F) | (v << 4) : (b & 0xF0) | v);
-      return;
-    }
-    case 8:
-      base[index] = static_cast<std::uint8_t>(v);
-      return;
-    case 16: {
-      const auto h = static_cast<std::uint16_t>(v);
-      std::memcpy(base + 2 * index, &h, 2);
-      return;
-    }
-    default:
-      std::memcpy(base + 4 * index, &v, 4);
-  }
 }
 
 /// The img2col fields once unpacked, whichever form carried them.
