@@ -183,11 +183,10 @@ ElemMatrix framed(const ElemMatrix& channel, std::int64_t offH, std::int64_t off
 ElemMatrix channelOf(const std::uint8_t* map, isa::DType t, std::uint64_t h, std::uint64_t w,
                      std::uint64_t c) {
   ElemMatrix m(static_cast<Eigen::Index>(h), static_cast<Eigen::Index>(w));
-  const std::uint64_t c0 = static_cast<std::uint64_t>(isa::c0Of(t));
   for (std::uint64_t y = 0; y < h; ++y) {
     for (std::uint64_t x = 0; x < w; ++x) {
       m(static_cast<Eigen::Index>(y), static_cast<Eigen::Index>(x)) =
-          readElement(map, ((c / c0 * h + y) * w + x) * c0 + c % c0, t);
+          readElement(map, nc1hwc0Offset(t, h, w, c, y, x), t);
     }
   }
   return m;
