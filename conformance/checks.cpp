@@ -107,7 +107,11 @@ Verdict checkExpected(dut::Dut& dut, const isa::Program& program, const oracle::
 
 Verdict checkSameResult(dut::Dut& dut, const isa::Program& a, const isa::Program& b,
                         const std::string& what) {
-  oracle::Expected e = oracle::expect(a);
+  return checkSameResult(dut, a, b, what, oracle::expect(a));
+}
+
+Verdict checkSameResult(dut::Dut& dut, const isa::Program& a, const isa::Program& b,
+                        const std::string& what, oracle::Expected e) {
   if (e.uncertified) return {Outcome::NotSupported, *e.uncertified};
   isa::Observed one, two;
   if (auto v = runLegal(dut, a, one)) return *v;
