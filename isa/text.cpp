@@ -159,6 +159,16 @@ bool params2D(Fields& f, std::size_t i, LoadData2DParams& q) {
          f.num(i + 6, q.addrMode, "addr_mode", 0, 0xFF);
 }
 
+/// The fields Mmad and MmadWithSparse share, in the same order: dtype, c, a, b, m, k, n,
+/// unit_flag.
+template <class M>
+bool mmadHead(Fields& f, M& x) {
+  return f.dtype(1, x.dtype) && f.num(2, x.cAddr, "c", 0, kAddr) &&
+         f.num(3, x.aAddr, "a", 0, kAddr) && f.num(4, x.bAddr, "b", 0, kAddr) &&
+         f.num(5, x.m, "m", 0, 0xFFFF) && f.num(6, x.k, "k", 0, 0xFFFF) &&
+         f.num(7, x.n, "n", 0, 0xFFFF) && f.num(8, x.unitFlag, "unit_flag", 0, 0xFF);
+}
+
 /// The pad list [left, right, top, bottom] then l1_h and l1_w, as Load3D V2 and V1 carry them.
 bool padsAndL1(Fields& f, std::size_t i, PadList& pad, std::uint16_t& h, std::uint16_t& w) {
   return f.num(i, pad[0], "pad_left", 0, 0xFF) && f.num(i + 1, pad[1], "pad_right", 0, 0xFF) &&
@@ -196,11 +206,7 @@ std::optional<Instruction> parseInstruction(const std::string& line, std::string
     }
   } else if (op == "mmad_sparse") {
     MmadSparse x;
-    if (count(11) && f.dtype(1, x.dtype) && f.num(2, x.cAddr, "c", 0, kAddr) &&
-        f.num(3, x.aAddr, "a", 0, kAddr) && f.num(4, x.bAddr, "b", 0, kAddr) &&
-        f.num(5, x.m, "m", 0, 0xFFFF) && f.num(6, x.k, "k", 0, 0xFFFF) &&
-        f.num(7, x.n, "n", 0, 0xFFFF) && f.num(8, x.unitFlag, "unit_flag", 0, 0xFF) &&
-        f.flag(9, x.cmatrixSource, "cmatrix_source") &&
+    if (count(11) && mmadHead(f, x) && f.flag(9, x.cmatrixSource, "cmatrix_source") &&
         f.flag(10, x.cmatrixInitVal, "cmatrix_init_val")) {
       return x;
     }
@@ -293,11 +299,7 @@ std::optional<Instruction> parseInstruction(const std::string& line, std::string
     }
   } else if (op == "mmad") {
     Mmad x;
-    if (count(15) && f.dtype(1, x.dtype) && f.num(2, x.cAddr, "c", 0, kAddr) &&
-        f.num(3, x.aAddr, "a", 0, kAddr) && f.num(4, x.bAddr, "b", 0, kAddr) &&
-        f.num(5, x.m, "m", 0, 0xFFFF) && f.num(6, x.k, "k", 0, 0xFFFF) &&
-        f.num(7, x.n, "n", 0, 0xFFFF) && f.num(8, x.unitFlag, "unit_flag", 0, 0xFF) &&
-        f.flag(9, x.kDirectionAlign, "k_direction_align") &&
+    if (count(15) && mmadHead(f, x) && f.flag(9, x.kDirectionAlign, "k_direction_align") &&
         f.flag(10, x.cmatrixSource, "cmatrix_source") &&
         f.flag(11, x.cmatrixInitVal, "cmatrix_init_val") && f.flag(12, x.isBias, "is_bias") &&
         f.num(13, x.biasAddr, "bias", 0, kAddr) && f.flag(14, x.disableGemv, "disable_gemv")) {
