@@ -2,6 +2,10 @@
 
 #include <dlfcn.h>
 
+#include <type_traits>
+
+#include "cubecheck/dut_plugin.h"
+
 #include "dut_adapters/wire.hpp"
 
 namespace cubecheck::dut {
@@ -15,6 +19,11 @@ PluginDut::PluginDut(const std::string& path) {
   }
   using AbiFn = int (*)();
   using HelloFn = const char* (*)();
+  // The public header is the ABI's one statement; these are the types looked up by name.
+  static_assert(std::is_same_v<AbiFn, decltype(&cubecheck_dut_abi_version)>);
+  static_assert(std::is_same_v<HelloFn, decltype(&cubecheck_dut_hello)>);
+  static_assert(std::is_same_v<RunFn, decltype(&cubecheck_dut_run)>);
+  static_assert(std::is_same_v<FreeFn, decltype(&cubecheck_dut_free)>);
   auto abi = reinterpret_cast<AbiFn>(::dlsym(handle_, "cubecheck_dut_abi_version"));
   auto hello = reinterpret_cast<HelloFn>(::dlsym(handle_, "cubecheck_dut_hello"));
   run_ = reinterpret_cast<RunFn>(::dlsym(handle_, "cubecheck_dut_run"));

@@ -125,8 +125,10 @@ static int serve(FILE* in, FILE* out) {
   "fp8_e4m3fn hif8 fp4x2_e2m1 fp4x2_e1m2\nobservable GM L1 L0A L0B\nrejects_illegal 0\nend\n"
 
 #ifdef CUBECHECK_PLUGIN
+#include <cubecheck/dut_plugin.h> /* the plugin ABI: the compiler checks these definitions */
+
 int cubecheck_dut_abi_version(void) {
-  return 1;
+  return CUBECHECK_DUT_ABI_VERSION;
 }
 const char* cubecheck_dut_hello(void) {
   return HELLO;
