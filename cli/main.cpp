@@ -22,6 +22,7 @@
 #include "conformance/fuzz.hpp"
 #include "conformance/report.hpp"
 #include "conformance/runner.hpp"
+#include "conformance/shard.hpp"
 #include "dut_adapters/registry.hpp"
 #include "generators/sparse_check.hpp"
 #include "vectors/vectors.hpp"
@@ -296,35 +297,10 @@ extern "C" void onStopSignal(int) {
   gStop.store(true);
 }
 
-/// "I/N" from --shard, else GTEST_SHARD_INDEX / GTEST_TOTAL_SHARDS (the GoogleTest convention
-/// any batch system can set), else one shard.
-bool shardOf(const std::string& text, unsigned& index, unsigned& count, std::string& error) {
-  std::string spec = text;
-  if (spec.empty()) {
-    const char* i = std::getenv("GTEST_SHARD_INDEX");
-    const char* n = std::getenv("GTEST_TOTAL_SHARDS");
-    if (i == nullptr || n == nullptr) return true;
-    spec = std::string(i) + "/" + n;
-  }
-  const auto slash = spec.find('/');
-  try {
-    std::size_t a = 0, b = 0;
-    index = static_cast<unsigned>(std::stoul(spec.substr(0, slash), &a));
-    count = static_cast<unsigned>(std::stoul(spec.substr(slash + 1), &b));
-    if (slash == std::string::npos || a != slash || b != spec.size() - slash - 1 || count == 0 ||
-        index >= count) {
-      throw std::invalid_argument("range");
-    }
-  } catch (const std::exception&) {
-    error = "shard '" + spec + "' is not I/N with 0 <= I < N";
-    return false;
-  }
-  return true;
-}
-
 int runFuzz(const std::string& dutSpec, const conf::RunOptions& base, double seconds,
-            long long cases, const std::string& shard, const std::string& reportDir,
-            const std::string& regressionDir, bool quiet, long long timeoutMs) {
+            long long cases, const std::string& shard, std::optional<unsigned> shardCount,
+            const std::string& reportDir, const std::string& regressionDir, bool quiet,
+            long long timeoutMs) {
   conf::FuzzOptions o;
   o.profile = base.profile;
   o.seed = base.seed;
@@ -334,9 +310,17 @@ int runFuzz(const std::string& dutSpec, const conf::RunOptions& base, double sec
   o.budget = std::chrono::milliseconds(static_cast<long long>(seconds * 1000));
   if (cases > 0) o.maxCases = static_cast<std::uint64_t>(cases);
   std::string error;
-  if (!shardOf(shard, o.shardIndex, o.shardCount, error)) {
+  const std::optional<conf::Shard> sh = conf::resolveShard(
+      shard, shardCount, [](const char* n) { return std::getenv(n); }, error);
+  if (!sh) {
     std::cerr << "cubecheck fuzz: " << error << '\n';
     return kExitUsage;
+  }
+  o.shardIndex = sh->index;
+  o.shardCount = sh->count;
+  if (!sh->statusFile.empty()) {
+    // Bazel runs every case in every shard unless the runner says, by this file, that it shards.
+    std::ofstream(sh->statusFile, std::ios::app);
   }
   std::unique_ptr<dut::Dut> dut;
   try {
@@ -370,7 +354,7 @@ int runFuzz(const std::string& dutSpec, const conf::RunOptions& base, double sec
   o.stop = &gStop;
   if (!quiet) {
     std::cerr << "cubecheck: seed " << o.seed << ", shard " << o.shardIndex << "/" << o.shardCount
-              << ", budget " << seconds << " s"
+              << " (" << sh->source << "), budget " << seconds << " s"
               << (cases > 0 ? ", " + std::to_string(cases) + " cases per property" : "") << '\n';
   }
   const conf::CertifyResult r = conf::fuzz(*dut, o);
@@ -494,6 +478,7 @@ int main(int argc, char** argv) {
   double fuzzSeconds = 20;
   long long fuzzCases = 0;
   std::string shard, fuzzRegressions;
+  std::optional<unsigned> shardCount;
   CLI::App* fuzzCmd = app.add_subcommand(
       "fuzz",
       "random cases across all families until the budget is spent; failures shrunk, "
@@ -505,8 +490,14 @@ int main(int argc, char** argv) {
   fuzzCmd->add_option("--seed", common.seedText, "run seed; random and printed when omitted");
   fuzzCmd->add_option("--profile", common.profile, "chip profile")->capture_default_str();
   fuzzCmd->add_option("--family", families, "only these families (repeatable)");
-  fuzzCmd->add_option("--shard", shard,
-                      "I/N: this machine's share (default GTEST_SHARD_INDEX/GTEST_TOTAL_SHARDS)");
+  fuzzCmd->add_option(
+      "--shard", shard,
+      "I/N: this machine's share; default from the scheduler's variables "
+      "(Slurm arrays, Kubernetes indexed jobs, Bazel, GoogleTest; docs/nightly.md)");
+  fuzzCmd
+      ->add_option("--shard-count", shardCount,
+                   "N shards in all, for a Kubernetes indexed job (JOB_COMPLETION_INDEX)")
+      ->check(CLI::PositiveNumber);
   fuzzCmd->add_option("--report-dir", reportDir, "report.json, .md, .html, junit.xml")
       ->capture_default_str();
   fuzzCmd->add_option("--regression-dir", fuzzRegressions,
@@ -537,8 +528,8 @@ int main(int argc, char** argv) {
     if (*sparseCheck) return runSparseCheck(bPath, densePath, indexPath, shapeText);
     if (*fuzzCmd) {
       o.families = families;
-      return runFuzz(dutSpec, o, fuzzSeconds, fuzzCases, shard, reportDir, fuzzRegressions, quiet,
-                     timeoutMs);
+      return runFuzz(dutSpec, o, fuzzSeconds, fuzzCases, shard, shardCount, reportDir,
+                     fuzzRegressions, quiet, timeoutMs);
     }
     if (*merge) {
       std::vector<std::string> texts;
