@@ -1,0 +1,58 @@
+// The DUT kits: the Python kit's instruction table is cubecheck's, and a DUT written on it
+// certifies through exec:.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "conformance/runner.hpp"
+#include "dut_adapters/registry.hpp"
+#include "isa/fields.hpp"
+
+namespace cubecheck {
+namespace {
+
+std::string outputOf(const std::string& command) {
+  std::unique_ptr<FILE, int (*)(FILE*)> p(::popen(command.c_str(), "r"), ::pclose);
+  std::string out;
+  std::array<char, 4096> buf{};
+  while (p && std::fgets(buf.data(), buf.size(), p.get())) out += buf.data();
+  return out;
+}
+
+TEST(PythonKit, InstructionTableIsCubechecksOwn) {
+  const auto table =
+      nlohmann::json::parse(outputOf(std::string("python3 ") + PYTHON_KIT + " --fields"));
+  ASSERT_EQ(table.size(), isa::instructionDescs().size());
+  for (const auto& d : isa::instructionDescs()) {
+    const std::string op(d.opcode);
+    ASSERT_TRUE(table.contains(op)) << "the kit lacks " << op;
+    std::vector<std::string> names;
+    for (const auto& f : d.fields) names.emplace_back(f.name);
+    EXPECT_EQ(table[op].get<std::vector<std::string>>(), names) << op;
+  }
+}
+
+TEST(PythonKit, ExampleOnTheKitCertifiesLoad2DAndMmadOnA2) {
+  const std::string spec = std::string("exec:python3 ") + EXAMPLE_PYTHON_DUT;
+  auto dut = dut::makeDut(spec, std::chrono::milliseconds(20000));
+  conf::RunOptions o;
+  o.profile = isa::ProfileId::A2;
+  o.level = conf::Level::Smoke;
+  o.seed = 1;
+  o.families = {"load2d", "mmad"};
+  o.dutSpec = spec;
+  const conf::CertifyResult r = conf::certify(*dut, o);
+  ASSERT_EQ(r.families.size(), 2u);
+  for (const auto& f : r.families) {
+    EXPECT_EQ(f.verdict(), "conformant") << f.name;
+    EXPECT_EQ(f.counts.failures(), 0u) << f.name;
+    EXPECT_GT(f.counts.of(conf::Outcome::Pass), 200u) << f.name;
+  }
+}
+
+}  // namespace
+}  // namespace cubecheck
