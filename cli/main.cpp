@@ -17,24 +17,24 @@
 #include <nlohmann/json.hpp>
 #include <random>
 
-#include "cli/matrix_io.hpp"
+#include "cli/exit_codes.hpp"
+#include "cli/sparse_check_cmd.hpp"
 #include "conformance/families.hpp"
 #include "conformance/fuzz.hpp"
 #include "conformance/report.hpp"
 #include "conformance/runner.hpp"
 #include "conformance/shard.hpp"
 #include "dut_adapters/registry.hpp"
-#include "generators/sparse_check.hpp"
 #include "vectors/vectors.hpp"
 
 namespace {
 
 using namespace cubecheck;
 
-constexpr int kExitConformant = 0;
-constexpr int kExitNonconformant = 1;
-constexpr int kExitUsage = 2;
-constexpr int kExitInternal = 3;
+using cli::kExitConformant;
+using cli::kExitInternal;
+using cli::kExitNonconformant;
+using cli::kExitUsage;
 
 std::function<void(const std::string&)> progressPrinter(bool quiet) {
   if (quiet) return {};
@@ -200,43 +200,6 @@ int runMutants(conf::RunOptions o, bool list, const std::string& reportDir) {
     std::cout << "report: " << reportDir << "/report.json\n";
   }
   return survivors == 0 ? kExitConformant : kExitNonconformant;
-}
-
-int runSparseCheck(const std::string& bPath, const std::string& densePath,
-                   const std::string& indexPath, const std::string& shapeText) {
-  std::optional<std::pair<int, int>> shape;
-  if (!shapeText.empty()) {
-    shape = cli::parseShape(shapeText);
-    if (!shape) {
-      std::cerr << "cubecheck sparse-check: --shape '" << shapeText << "' is not ROWSxCOLS\n";
-      return kExitUsage;
-    }
-  }
-  if (densePath.empty() != indexPath.empty()) {
-    std::cerr << "cubecheck sparse-check: --dense and --index go together\n";
-    return kExitUsage;
-  }
-  try {
-    const oracle::MatrixS8 b = cli::readMatrix(bPath, -128, 127, shape).cast<std::int8_t>();
-    std::optional<oracle::MatrixS8> dense;
-    std::optional<gen::IndexMatrix> index;
-    if (!densePath.empty()) {
-      const int kd = static_cast<int>(b.rows() / 2);
-      const int n = static_cast<int>(b.cols());
-      dense = cli::readMatrix(densePath, -128, 127, std::pair{kd, n}).cast<std::int8_t>();
-      index = cli::readIndex(indexPath, kd, n).cast<std::uint8_t>();
-    }
-    const gen::SparseCheckResult r =
-        gen::checkSparse(b, dense ? &*dense : nullptr, index ? &*index : nullptr);
-    std::cout << gen::formatSparseCheck(r);
-    return r.clean() ? kExitConformant : kExitNonconformant;
-  } catch (const cli::MatrixFileError& e) {
-    std::cerr << "cubecheck sparse-check: " << e.what() << '\n';
-    return kExitUsage;
-  } catch (const std::invalid_argument& e) {
-    std::cerr << "cubecheck sparse-check: " << e.what() << '\n';
-    return kExitUsage;
-  }
 }
 
 /// Replays vector rows against a DUT; reports as certify does, one "family" per file.
@@ -430,18 +393,29 @@ int main(int argc, char** argv) {
   std::string mutantsReportDir;
   mutantsCmd->add_option("--report-dir", mutantsReportDir, "write DIR/report.json");
 
-  std::string bPath, densePath, indexPath, shapeText;
+  cli::SparseCheckArgs sparse;
   CLI::App* sparseCheck = app.add_subcommand(
       "sparse-check",
       "check a B matrix for 2:4 violations and, with --dense/--index, a compressor's encoding");
-  sparseCheck->add_option("--b", bPath, "B (K x N int8): .csv (one row per line) or .bin (raw)")
+  sparseCheck
+      ->add_option("--b", sparse.b, "B (K x N int8): .csv (one row per line), .bin (raw) or .npy")
       ->required();
-  sparseCheck->add_option("--shape", shapeText, "KxN, required for a .bin B");
-  sparseCheck->add_option("--dense", densePath,
-                          "dense B ((K/2) x N int8, row-major): .csv or .bin");
-  sparseCheck->add_option("--index", indexPath,
-                          "indices of the dense B: .csv of 0..3, or .bin packed four per byte, "
-                          "index j in bits 2j+1:2j, in dense row-major order");
+  sparseCheck->add_option("--shape", sparse.shape, "KxN of B, required for a .bin B");
+  sparseCheck
+      ->add_option("--b-layout", sparse.bLayout,
+                   "kn: the file holds B as K x N; nk: the weight as (n, k), N x K")
+      ->capture_default_str();
+  sparseCheck->add_option("--dense", sparse.dense,
+                          "dense B: (K/2) x N int8 (.csv, .bin, .npy), or Zn bytes (--layout zn)");
+  sparseCheck->add_option("--index", sparse.index,
+                          "indices of the dense B: .csv of 0..3, or .bin/.npy packed four per "
+                          "byte, index j in bits 2j+1:2j, in the dense B's order");
+  sparseCheck
+      ->add_option("--layout", sparse.layout,
+                   "row-major: dense and index as (K/2) x N matrices; zn: the L1 bytes "
+                   "LoadDataWithSparse reads (dense Zn fractals of 16 x 32, index a "
+                   "quarter of that, four per byte in the same order)")
+      ->capture_default_str();
 
   CLI::App* vectors =
       app.add_subcommand("vectors", "golden vector files: regen, check, export, verify");
@@ -525,7 +499,7 @@ int main(int argc, char** argv) {
       return kExitUsage;
     }
     o.shrinkBudget = std::chrono::milliseconds(shrinkMs);
-    if (*sparseCheck) return runSparseCheck(bPath, densePath, indexPath, shapeText);
+    if (*sparseCheck) return cli::runSparseCheck(sparse);
     if (*fuzzCmd) {
       o.families = families;
       return runFuzz(dutSpec, o, fuzzSeconds, fuzzCases, shard, shardCount, reportDir,

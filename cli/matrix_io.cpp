@@ -1,5 +1,7 @@
 #include "cli/matrix_io.hpp"
 
+#include "cli/array_file.hpp"
+
 #include "vectors/fccp.hpp"
 
 #include <fstream>
@@ -8,11 +10,6 @@
 
 namespace cubecheck::cli {
 namespace {
-
-bool endsWith(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() &&
-         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
 
 [[noreturn]] void fail(const std::string& path, long line, long column, const std::string& what) {
   throw MatrixFileError(path + ":" + std::to_string(line) + ":" + std::to_string(column) + ": " +
@@ -37,23 +34,35 @@ std::optional<std::pair<int, int>> parseShape(const std::string& text) {
 
 Eigen::MatrixXi readMatrix(const std::string& path, int lo, int hi,
                            std::optional<std::pair<int, int>> shape) {
-  if (endsWith(path, ".bin")) {
+  if (hasExtension(path, ".bin") || hasExtension(path, ".npy")) {
+    const ArrayFile a = readArrayFile(path);
+    if (!a.shape.empty()) {
+      if (a.shape.size() != 2) {
+        throw MatrixFileError(path + ": a " + std::to_string(a.shape.size()) +
+                              "-dimensional array; a matrix has two");
+      }
+      const std::pair<int, int> npyShape{static_cast<int>(a.shape[0]),
+                                         static_cast<int>(a.shape[1])};
+      if (shape && *shape != npyShape) {
+        throw MatrixFileError(path + ": " + std::to_string(npyShape.first) + "x" +
+                              std::to_string(npyShape.second) + ", expected " +
+                              std::to_string(shape->first) + "x" + std::to_string(shape->second));
+      }
+      shape = npyShape;
+    }
     if (!shape) throw MatrixFileError(path + ": a .bin file needs --shape ROWSxCOLS");
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw MatrixFileError(path + ": cannot open");
-    const std::vector<char> bytes{std::istreambuf_iterator<char>(in), {}};
     const auto want =
         static_cast<std::size_t>(shape->first) * static_cast<std::size_t>(shape->second);
-    if (bytes.size() != want) {
-      throw MatrixFileError(path + ": " + std::to_string(bytes.size()) + " bytes, expected " +
+    if (a.bytes.size() != want) {
+      throw MatrixFileError(path + ": " + std::to_string(a.bytes.size()) + " bytes, expected " +
                             std::to_string(want) + " for " + std::to_string(shape->first) + "x" +
                             std::to_string(shape->second));
     }
     Eigen::MatrixXi m(shape->first, shape->second);
     for (int r = 0; r < shape->first; ++r) {
       for (int c = 0; c < shape->second; ++c) {
-        const char b = bytes[static_cast<std::size_t>(r) * shape->second + c];
-        m(r, c) = lo < 0 ? int{static_cast<std::int8_t>(b)} : int{static_cast<std::uint8_t>(b)};
+        const std::uint8_t b = a.bytes[static_cast<std::size_t>(r) * shape->second + c];
+        m(r, c) = lo < 0 ? int{static_cast<std::int8_t>(b)} : int{b};
         if (m(r, c) < lo || m(r, c) > hi) {
           throw MatrixFileError(path + ": byte " + std::to_string(r * shape->second + c) + " = " +
                                 std::to_string(m(r, c)) + " is outside [" + std::to_string(lo) +
@@ -116,20 +125,25 @@ Eigen::MatrixXi readMatrix(const std::string& path, int lo, int hi,
 }
 
 Eigen::MatrixXi readIndex(const std::string& path, int rows, int cols) {
-  if (!endsWith(path, ".bin")) return readMatrix(path, 0, 3, std::pair{rows, cols});
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw MatrixFileError(path + ": cannot open");
-  const std::vector<char> bytes{std::istreambuf_iterator<char>(in), {}};
+  if (!hasExtension(path, ".bin") && !hasExtension(path, ".npy")) {
+    return readMatrix(path, 0, 3, std::pair{rows, cols});
+  }
+  const ArrayFile a = readArrayFile(path);
+  // A .npy of the dense matrix's shape holds the indices one per element.
+  if (a.shape.size() == 2 && a.shape[0] == static_cast<std::size_t>(rows) &&
+      a.shape[1] == static_cast<std::size_t>(cols)) {
+    return readMatrix(path, 0, 3, std::pair{rows, cols});
+  }
   const std::size_t elements = static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols);
-  if (bytes.size() != (elements + 3) / 4) {
-    throw MatrixFileError(path + ": " + std::to_string(bytes.size()) + " bytes, expected " +
+  if (a.bytes.size() != (elements + 3) / 4) {
+    throw MatrixFileError(path + ": " + std::to_string(a.bytes.size()) + " bytes, expected " +
                           std::to_string((elements + 3) / 4) + " packed indices for " +
                           std::to_string(rows) + "x" + std::to_string(cols));
   }
   Eigen::MatrixXi m(rows, cols);
   for (std::size_t e = 0; e < elements; ++e) {
     m(static_cast<Eigen::Index>(e / cols), static_cast<Eigen::Index>(e % cols)) =
-        (static_cast<unsigned char>(bytes[e >> 2]) >> (2 * (e & 3))) & 3;
+        (a.bytes[e >> 2] >> (2 * (e & 3))) & 3;
   }
   return m;
 }

@@ -1,17 +1,20 @@
 #include "generators/sparse_check.hpp"
 
+#include <algorithm>
 #include <sstream>
 #include <stdexcept>
 
+#include "oracle/layout.hpp"
 #include "oracle/sparse.hpp"
 
 namespace cubecheck::gen {
 namespace {
 
-std::string groupValues(const Eigen::MatrixXi& m, Eigen::Index g, Eigen::Index n) {
+template <class M>
+std::string groupValues(const M& m, Eigen::Index g, Eigen::Index n) {
   std::ostringstream os;
-  os << '[' << m(4 * g, n) << ' ' << m(4 * g + 1, n) << ' ' << m(4 * g + 2, n) << ' '
-     << m(4 * g + 3, n) << ']';
+  os << '[' << int{m(4 * g, n)} << ' ' << int{m(4 * g + 1, n)} << ' ' << int{m(4 * g + 2, n)} << ' '
+     << int{m(4 * g + 3, n)} << ']';
   return os.str();
 }
 
@@ -26,14 +29,13 @@ SparseCheckResult checkSparse(const oracle::MatrixS8& b, const oracle::MatrixS8*
   SparseCheckResult r;
   r.k = b.rows();
   r.n = b.cols();
-  const Eigen::MatrixXi bi = b.cast<int>();
   for (Eigen::Index n = 0; n < b.cols(); ++n) {
     for (Eigen::Index g = 0; g < b.rows() / 4; ++g) {
       const int mask = maskOf(b, g, n);
       r.maskCounts[static_cast<std::size_t>(mask)] += 1;
-      if (__builtin_popcount(mask) > 2) {
+      if (__builtin_popcount(mask) > 2 && r.violationCount++ < kKeptFindings) {
         r.violations.push_back({g, n,
-                                groupValues(bi, g, n) + " has " +
+                                groupValues(b, g, n) + " has " +
                                     std::to_string(__builtin_popcount(mask)) +
                                     " non-zeros; the hardware uses the first two"});
       }
@@ -48,23 +50,58 @@ SparseCheckResult checkSparse(const oracle::MatrixS8& b, const oracle::MatrixS8*
   r.checkedEncoding = true;
   const Decompressed got = decompress(*dense, *index);
   r.problems = got.problems;
-  const Eigen::MatrixXi want = oracle::truncate24(b).cast<int>();
-  const Densified spec = densify(b);
+  const oracle::MatrixS8 want = oracle::truncate24(b);
   for (Eigen::Index n = 0; n < b.cols(); ++n) {
     for (Eigen::Index g = 0; g < b.rows() / 4; ++g) {
-      if (got.b.col(n).segment(4 * g, 4) == want.col(n).segment(4 * g, 4)) continue;
+      if (got.b.col(n).segment(4 * g, 4) == want.col(n).segment(4 * g, 4).cast<int>()) continue;
+      if (r.differenceCount++ >= kKeptFindings) continue;
+      // The spec's encoding of this one group, for the message.
+      const Densified spec = densify(b.block(4 * g, n, 4, 1));
       std::ostringstream os;
-      os << "B " << groupValues(bi, g, n) << " is multiplied as " << groupValues(got.b, g, n)
+      os << "B " << groupValues(b, g, n) << " is multiplied as " << groupValues(got.b, g, n)
          << ": dense (" << int{(*dense)(2 * g, n)} << ", " << int{(*dense)(2 * g + 1, n)}
          << ") index (" << int{(*index)(2 * g, n)} << ", " << int{(*index)(2 * g + 1, n)}
-         << "); the spec encodes dense (" << int{spec.dense(2 * g, n)} << ", "
-         << int{spec.dense(2 * g + 1, n)} << ") index (" << int{spec.index(2 * g, n)} << ", "
-         << int{spec.index(2 * g + 1, n)} << ")";
+         << "); the spec encodes dense (" << int{spec.dense(0, 0)} << ", " << int{spec.dense(1, 0)}
+         << ") index (" << int{spec.index(0, 0)} << ", " << int{spec.index(1, 0)} << ")";
       if (maskOf(b, g, n) == 0b1000) os << " (the vendor samples' 0 0 0 X encoding, OPEN-2)";
       r.differences.push_back({g, n, os.str()});
     }
   }
   return r;
+}
+
+std::size_t znDenseBytes(Eigen::Index k, Eigen::Index n) {
+  const auto kd = static_cast<std::size_t>(k / 2);
+  return (kd + 31) / 32 * ((static_cast<std::size_t>(n) + 15) / 16) * 512;
+}
+
+ZnBuffers fromZn(const std::vector<std::uint8_t>& dense, const std::vector<std::uint8_t>& index,
+                 Eigen::Index k, Eigen::Index n) {
+  const std::size_t want = znDenseBytes(k, n);
+  if (dense.size() != want) {
+    throw std::invalid_argument("dense B in Zn fractals for K x N = " + std::to_string(k) + " x " +
+                                std::to_string(n) + " is " + std::to_string(want) + " bytes, not " +
+                                std::to_string(dense.size()));
+  }
+  if (index.size() != want / 4) {
+    throw std::invalid_argument("the index buffer for K x N = " + std::to_string(k) + " x " +
+                                std::to_string(n) + " is " + std::to_string(want / 4) +
+                                " bytes (a quarter of dense B), not " +
+                                std::to_string(index.size()));
+  }
+  const Eigen::Index kd = k / 2;
+  ZnBuffers z{oracle::MatrixS8(kd, n), IndexMatrix(kd, n)};
+  for (Eigen::Index c = 0; c < n; ++c) {
+    for (Eigen::Index r = 0; r < kd; ++r) {
+      const std::uint64_t o =
+          oracle::elementOffset(oracle::Layout::Zn, isa::DType::S8, static_cast<std::uint64_t>(kd),
+                                static_cast<std::uint64_t>(n), static_cast<std::uint64_t>(r),
+                                static_cast<std::uint64_t>(c));
+      z.dense(r, c) = static_cast<std::int8_t>(dense[o]);
+      z.index(r, c) = static_cast<std::uint8_t>((index[o >> 2] >> (2 * (o & 3))) & 3);
+    }
+  }
+  return z;
 }
 
 std::string formatSparseCheck(const SparseCheckResult& r, std::size_t maxLines) {
@@ -76,18 +113,20 @@ std::string formatSparseCheck(const SparseCheckResult& r, std::size_t maxLines) 
        << r.maskCounts[static_cast<std::size_t>(mask)];
   }
   os << '\n';
-  auto list = [&](const char* title, const std::vector<SparseFinding>& items) {
-    os << title << ": " << items.size() << '\n';
+  auto list = [&](const char* title, const std::vector<SparseFinding>& items, std::size_t total) {
+    os << title << ": " << total << '\n';
     for (std::size_t i = 0; i < items.size() && i < maxLines; ++i) {
       os << "  group g " << items[i].group << " (k " << 4 * items[i].group << ".."
          << 4 * items[i].group + 3 << "), column n " << items[i].column << ": " << items[i].what
          << '\n';
     }
-    if (items.size() > maxLines) os << "  ... " << items.size() - maxLines << " more\n";
+    if (total > std::min(items.size(), maxLines)) {
+      os << "  ... " << total - std::min(items.size(), maxLines) << " more\n";
+    }
   };
-  list("2:4 violations", r.violations);
+  list("2:4 violations", r.violations, r.violationCount);
   if (r.checkedEncoding) {
-    list("encoding differences", r.differences);
+    list("encoding differences", r.differences, r.differenceCount);
     os << "undefined or ambiguous indices: " << r.problems.size() << '\n';
     for (std::size_t i = 0; i < r.problems.size() && i < maxLines; ++i)
       os << "  " << r.problems[i] << '\n';

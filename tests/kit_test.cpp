@@ -2,30 +2,21 @@
 // certifies through exec:.
 #include <gtest/gtest.h>
 
-#include <array>
-#include <cstdio>
-#include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 
 #include "conformance/runner.hpp"
 #include "dut_adapters/registry.hpp"
 #include "isa/fields.hpp"
+#include "tests/process.hpp"
 
 namespace cubecheck {
 namespace {
 
-std::string outputOf(const std::string& command) {
-  std::unique_ptr<FILE, int (*)(FILE*)> p(::popen(command.c_str(), "r"), ::pclose);
-  std::string out;
-  std::array<char, 4096> buf{};
-  while (p && std::fgets(buf.data(), buf.size(), p.get())) out += buf.data();
-  return out;
-}
-
 TEST(PythonKit, InstructionTableIsCubechecksOwn) {
-  const auto table =
-      nlohmann::json::parse(outputOf(std::string("python3 ") + PYTHON_KIT + " --fields"));
+  const test::ProcessRun run = test::runCommand(std::string("python3 ") + PYTHON_KIT + " --fields");
+  ASSERT_EQ(run.status, 0) << run.out;
+  const auto table = nlohmann::json::parse(run.out);
   ASSERT_EQ(table.size(), isa::instructionDescs().size());
   for (const auto& d : isa::instructionDescs()) {
     const std::string op(d.opcode);
