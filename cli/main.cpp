@@ -18,6 +18,7 @@
 #include <random>
 
 #include "cli/exit_codes.hpp"
+#include "cli/fingerprint_cmd.hpp"
 #include "cli/sparse_check_cmd.hpp"
 #include "conformance/families.hpp"
 #include "conformance/fuzz.hpp"
@@ -478,6 +479,14 @@ int main(int argc, char** argv) {
                       "where distinct failures go as vector rows (default REPORT_DIR/regressions)");
   fuzzCmd->add_option("--timeout-ms", timeoutMs, "per-program limit for exec: DUTs");
   fuzzCmd->add_flag("--quiet", quiet, "no progress lines on stderr");
+  CLI::App* fingerprintCmd = app.add_subcommand(
+      "fingerprint",
+      "how a DUT computes float Mmad: products, accumulator width, order, rounding, subnormals");
+  fingerprintCmd->add_option("--dut", dutSpec, "DUT spec, as for certify")->capture_default_str();
+  fingerprintCmd->add_option("--profile", common.profile, "chip profile")->capture_default_str();
+  fingerprintCmd->add_option("--report-dir", reportDir, "writes DIR/fingerprint.json")
+      ->capture_default_str();
+  fingerprintCmd->add_option("--timeout-ms", timeoutMs, "per-program limit for exec: DUTs");
   std::vector<std::string> mergeInputs;
   std::string mergeOut;
   CLI::App* merge = app.add_subcommand("merge-reports", "combine the report.json files of shards");
@@ -504,6 +513,10 @@ int main(int argc, char** argv) {
       o.families = families;
       return runFuzz(dutSpec, o, fuzzSeconds, fuzzCases, shard, shardCount, reportDir,
                      fuzzRegressions, quiet, timeoutMs);
+    }
+    if (*fingerprintCmd) {
+      return cli::runFingerprint(dutSpec, o.profile, reportDir,
+                                 std::chrono::milliseconds(timeoutMs));
     }
     if (*merge) {
       std::vector<std::string> texts;

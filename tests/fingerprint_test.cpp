@@ -1,0 +1,69 @@
+// The arithmetic fingerprint tells the reference and each float mutant apart.
+#include <gtest/gtest.h>
+
+#include "conformance/fingerprint.hpp"
+#include "dut_adapters/registry.hpp"
+
+namespace cubecheck::conf {
+namespace {
+
+const DTypeFingerprint& of(const Fingerprint& f, const std::string& dtype) {
+  for (const auto& d : f.dtypes) {
+    if (d.dtype == dtype) return d;
+  }
+  throw std::logic_error("no fingerprint for " + dtype);
+}
+
+Fingerprint ofDut(const std::string& spec, isa::ProfileId profile) {
+  auto dut = dut::makeDut(spec, std::chrono::milliseconds(10000));
+  return fingerprint(*dut, profile);
+}
+
+// The reference: products of f16/bf16 exact in f32, f32 products rounded to f32, a 24-bit
+// accumulator (f32) adding in ascending k with round-to-nearest-even, subnormals kept, the
+// saturation mode of spec 8, HF32 inputs with 11 fraction bits (OPEN-7's default reading).
+TEST(Fingerprint, IdentifiesTheReferenceOnBothProfiles) {
+  for (isa::ProfileId p : {isa::ProfileId::A2, isa::ProfileId::Ascend950}) {
+    const Fingerprint f = ofDut("reference", p);
+    for (const char* t : {"f16", "bf16", "f32"}) {
+      const DTypeFingerprint& d = of(f, t);
+      EXPECT_EQ(d.notMeasured, "") << t;
+      EXPECT_EQ(d.accumulatorBits, 24) << t;
+      EXPECT_EQ(d.order, "sequential (ascending k)") << t;
+      EXPECT_EQ(d.rounding, "nearest-even") << t;
+      EXPECT_EQ(d.subnormalInputs, "kept") << t;
+      EXPECT_EQ(d.specialValues, "inf -> +FLT_MAX, inf x 0 -> 0, inf - inf -> 0, NaN -> 0") << t;
+    }
+    EXPECT_EQ(of(f, "f16").products, "exact");
+    EXPECT_EQ(of(f, "bf16").products, "exact");
+    EXPECT_EQ(of(f, "f32").products, "rounded to the input precision");
+    EXPECT_EQ(of(f, "f32").subnormalResults, "kept");
+    EXPECT_EQ(of(f, "f32 (HF32)").inputFractionBits, 11);
+  }
+}
+
+TEST(Fingerprint, TellsF16AccumulationApart) {
+  const Fingerprint f = ofDut("mutant:mmad-f16-accumulation", isa::ProfileId::A2);
+  // An f16 accumulator keeps 11 significand bits.
+  EXPECT_EQ(of(f, "f16").accumulatorBits, 11);
+  EXPECT_EQ(of(f, "f32").accumulatorBits, 11);
+}
+
+TEST(Fingerprint, JsonHasTheIssueFields) {
+  const auto j = toJson(ofDut("reference", isa::ProfileId::A2));
+  const auto& f32 = j["dtypes"][2];
+  EXPECT_EQ(f32["dtype"], "f32");
+  for (const char* key : {"products", "accumulator_bits", "order", "rounding", "subnormal_inputs",
+                          "subnormal_results", "special_values"}) {
+    EXPECT_TRUE(f32.contains(key)) << key;
+  }
+  EXPECT_EQ(j["dtypes"][3]["input_fraction_bits"], 11);
+}
+
+TEST(Fingerprint, ADutWithoutFloatMmadIsNotMeasured) {
+  const Fingerprint f = ofDut(std::string("exec:") + EXAMPLE_C_DUT, isa::ProfileId::A2);
+  for (const auto& d : f.dtypes) EXPECT_NE(d.notMeasured, "") << d.dtype;
+}
+
+}  // namespace
+}  // namespace cubecheck::conf
