@@ -21,7 +21,7 @@ if [ "${3:-}" = deb ]; then
 fi
 
 cmake --install "$build" --prefix "$work/prefix" >/dev/null
-for f in bin/cubecheck include/cubecheck/dut_plugin.h lib/cmake/cubecheck/cubecheckConfig.cmake \
+for f in bin/cubecheck include/cubecheck/dut_plugin.h include/cubecheck/dut_kit.hpp lib/cmake/cubecheck/cubecheckConfig.cmake \
   share/cubecheck/docs/dut-protocol.md share/cubecheck/examples/c_dut/load2d_dut.c; do
   [ -e "$work/prefix/$f" ] || { echo "install_test: $f was not installed" >&2; exit 1; }
 done
@@ -30,9 +30,11 @@ ls "$work"/prefix/share/cubecheck/vectors/*.csv >/dev/null
 cmake -S "$source/tests/install_consumer" -B "$work/consumer" -G Ninja \
   -DCMAKE_PREFIX_PATH="$work/prefix" >/dev/null
 cmake --build "$work/consumer" >/dev/null
-"$work/prefix/bin/cubecheck" certify --dut "plugin:$work/consumer/consumer_dut.so" \
-  --family load2d --level smoke --seed 1 --report-dir "$work/report" --quiet >"$work/certify.log" ||
-  { cat "$work/certify.log"; exit 1; }
-grep -q '"verdict": "conformant"' "$work/report/report.json"
+for plugin in consumer_dut consumer_kit_dut; do
+  "$work/prefix/bin/cubecheck" certify --dut "plugin:$work/consumer/$plugin.so" \
+    --family load2d --level smoke --seed 1 --report-dir "$work/report" --quiet >"$work/certify.log" ||
+    { cat "$work/certify.log"; exit 1; }
+  grep -q '"verdict": "conformant"' "$work/report/report.json"
+done
 
 echo "install_test: installed, built a plugin against the package, certified it"

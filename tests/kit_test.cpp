@@ -6,6 +6,7 @@
 #include <string>
 
 #include "conformance/runner.hpp"
+#include "cubecheck/dut_kit.hpp"
 #include "dut_adapters/registry.hpp"
 #include "isa/fields.hpp"
 #include "tests/process.hpp"
@@ -25,6 +26,42 @@ TEST(PythonKit, InstructionTableIsCubechecksOwn) {
     for (const auto& f : d.fields) names.emplace_back(f.name);
     EXPECT_EQ(table[op].get<std::vector<std::string>>(), names) << op;
   }
+}
+
+TEST(CppKit, InstructionTableIsCubechecksOwn) {
+  const auto& table = kit::instructionFields();
+  ASSERT_EQ(table.size(), isa::instructionDescs().size());
+  for (const auto& d : isa::instructionDescs()) {
+    std::vector<std::string> names;
+    for (const auto& f : d.fields) names.emplace_back(f.name);
+    ASSERT_TRUE(table.count(std::string(d.opcode))) << "the kit lacks " << d.opcode;
+    EXPECT_EQ(table.at(std::string(d.opcode)), names) << d.opcode;
+  }
+}
+
+/// Certifies load2d at smoke level on every profile; the example must be conformant.
+void expectLoad2DConformant(const std::string& spec) {
+  for (isa::ProfileId p : {isa::ProfileId::A2, isa::ProfileId::Legacy}) {
+    auto dut = dut::makeDut(spec, std::chrono::milliseconds(20000));
+    conf::RunOptions o;
+    o.profile = p;
+    o.level = conf::Level::Smoke;
+    o.seed = 3;
+    o.families = {"load2d"};
+    o.dutSpec = spec;
+    const conf::CertifyResult r = conf::certify(*dut, o);
+    ASSERT_EQ(r.families.size(), 1u);
+    EXPECT_EQ(r.families[0].verdict(), "conformant") << spec;
+    EXPECT_GT(r.families[0].counts.of(conf::Outcome::Pass), 500u) << spec;
+  }
+}
+
+TEST(CppKit, ExampleCertifiesThroughExec) {
+  expectLoad2DConformant(std::string("exec:") + EXAMPLE_CPP_DUT);
+}
+
+TEST(CppKit, ExampleCertifiesAsAPlugin) {
+  expectLoad2DConformant(std::string("plugin:") + EXAMPLE_CPP_PLUGIN_DUT);
 }
 
 TEST(PythonKit, ExampleOnTheKitCertifiesLoad2DAndMmadOnA2) {
