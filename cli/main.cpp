@@ -16,10 +16,12 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <random>
+#include <set>
 
 #include "cli/exit_codes.hpp"
 #include "cli/fingerprint_cmd.hpp"
 #include "cli/sparse_check_cmd.hpp"
+#include "conformance/explain.hpp"
 #include "conformance/families.hpp"
 #include "conformance/fuzz.hpp"
 #include "conformance/report.hpp"
@@ -130,7 +132,9 @@ int runCertify(const std::string& dutSpec, conf::RunOptions o, const std::string
   conf::printReport(std::cout, r);
   if (!reportDir.empty()) {
     conf::writeReports(reportDir, r);
-    std::cout << "reports: " << reportDir << "/report.json, " << reportDir << "/junit.xml\n";
+    // The certificate people read comes last, where the eye lands.
+    std::cout << "reports: " << reportDir << "/report.json, " << reportDir << "/junit.xml\n"
+              << "certificate: " << reportDir << "/report.md, " << reportDir << "/report.html\n";
   }
   return r.conformant() ? kExitConformant : kExitNonconformant;
 }
@@ -232,8 +236,16 @@ int replayVectors(dut::Dut& dut, const std::string& dutSpec,
         prop = fr.properties.end() - 1;
       }
       if (fr.record(*prop, v, {})) {
-        fr.keep({row.property, 0, v.outcome, "case " + row.caseId + ": " + row.why, v.detail,
-                 reproducePrefix + " " + file.string() + " --case " + row.caseId, 0, std::nullopt});
+        conf::Failure failure{row.property,
+                              0,
+                              v.outcome,
+                              row.why,
+                              v.detail,
+                              reproducePrefix + " " + file.string() + " --case " + row.caseId,
+                              0,
+                              std::nullopt};
+        failure.caseId = row.caseId;
+        fr.keep(std::move(failure));
       }
     }
     r.families.push_back(std::move(fr));
@@ -294,20 +306,26 @@ int runFuzz(const std::string& dutSpec, const conf::RunOptions& base, double sec
     return kExitUsage;
   }
   o.progress = progressPrinter(quiet);
-  // Every distinct failure becomes a regression vector at once; the file is rewritten whole
-  // under a temporary name, so an interrupted run leaves it readable.
-  std::map<std::string, std::vector<vec::Row>> corpus;
+  // Every distinct failure becomes a regression vector at once, one row per signature (the
+  // smallest case found for it replaces a larger one); the file is rewritten whole under a
+  // temporary name, so an interrupted run leaves it readable.
+  std::map<std::string, std::map<std::string, vec::Row>> corpus;  // family -> signature -> row
+  std::set<std::string> announced;
   const std::string dir =
       regressionDir.empty() ? (reportDir.empty() ? "" : reportDir + "/regressions") : regressionDir;
   o.onNewFailure = [&](const std::string& family, const conf::Failure& f) {
-    if (!quiet)
+    if (!quiet && announced.insert(f.signature).second)
       std::cerr << "\nnew failure in " << family << '/' << f.property << ": " << f.reproduce
                 << '\n';
     if (dir.empty() || !f.vector) return;
     const std::string profile(isa::profile(o.profile).name);
-    auto& rows = corpus[family];
-    rows.push_back({vec::caseIdOf(family, profile, f.vector->program), family, profile, f.property,
-                    "fuzz: " + f.detail.substr(0, f.detail.find('\n')), *f.vector});
+    auto& bySignature = corpus[family];
+    bySignature.insert_or_assign(
+        f.signature,
+        vec::Row{vec::caseIdOf(family, profile, f.vector->program), family, profile, f.property,
+                 "fuzz: " + f.detail.substr(0, f.detail.find('\n')), *f.vector});
+    std::vector<vec::Row> rows;
+    for (const auto& entry : bySignature) rows.push_back(entry.second);
     vec::writeFile(dir, family, profile, rows,
                    "fuzz regressions of --dut '" + dutSpec + "' --seed " + std::to_string(o.seed));
   };
@@ -492,6 +510,12 @@ int main(int argc, char** argv) {
   CLI::App* merge = app.add_subcommand("merge-reports", "combine the report.json files of shards");
   merge->add_option("--out", mergeOut, "the merged report.json")->required();
   merge->add_option("reports", mergeInputs, "report.json files of the shards")->required();
+  std::string explainName;
+  CLI::App* explainCmd = app.add_subcommand(
+      "explain", "what each family and property claims, the spec it rests on, its open points");
+  explainCmd->add_option("name", explainName,
+                         "one family, property (FAMILY/PROPERTY) or open point (OPEN-n); none "
+                         "prints the whole catalogue");
 
   try {
     app.parse(argc, argv);
@@ -501,6 +525,15 @@ int main(int argc, char** argv) {
   }
 
   try {
+    if (*explainCmd) {
+      if (explainName.empty()) {
+        std::cout << conf::explainCatalogue();
+        return kExitConformant;
+      }
+      const conf::Explanation e = conf::explain(explainName);
+      (e.found ? std::cout : std::cerr) << (e.found ? "" : "cubecheck explain: ") << e.text;
+      return e.found ? kExitConformant : kExitUsage;
+    }
     conf::RunOptions o;
     std::string error;
     if (!resolve(common, o, error)) {

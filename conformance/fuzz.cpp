@@ -1,6 +1,8 @@
 #include "conformance/fuzz.hpp"
 
 #include <algorithm>
+#include <limits>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -10,27 +12,72 @@ namespace cubecheck::conf {
 
 std::string signatureOf(const std::string& family, const CaseReport& r,
                         const std::string& property) {
-  std::vector<std::string> tags = r.tags;
-  std::sort(tags.begin(), tags.end());
   std::ostringstream os;
-  os << family << '/' << property << " [";
-  for (std::size_t i = 0; i < tags.size(); ++i) os << (i ? " " : "") << tags[i];
-  os << "] ";
-  // The first differing element names its memory and fractal: the closest thing to a stack trace.
-  const std::string& d = r.verdict.detail;
-  const std::size_t line = d.find("\n  ");
-  if (r.verdict.outcome == Outcome::Mismatch && line != std::string::npos) {
-    const std::size_t start = line + 3;
-    const std::size_t fractal = d.find(" fractal ", start);
-    const std::size_t plus = d.find('+', start);
-    if (fractal != std::string::npos && plus != std::string::npos && plus < fractal) {
-      const std::size_t end = d.find(' ', fractal + 9);
-      os << d.substr(start, plus - start) << d.substr(fractal, end - fractal);
-      return os.str();
+  os << family << '/' << property;
+  // The instruction kinds of the program (where the case is a vector): a pipeline that fails
+  // only with a 3D load in it points elsewhere than one that fails with every program.
+  if (r.vector) {
+    std::set<std::string_view> kinds;
+    for (const isa::Instruction& ins : r.vector->program.instructions) {
+      // Register writes set state for what follows; whether a case writes the registers or
+      // finds them preset is a parameter of the case, not a cause.
+      if (std::holds_alternative<isa::SetFmatrix>(ins) ||
+          std::holds_alternative<isa::SetPadding>(ins) ||
+          std::holds_alternative<isa::SetHF32>(ins)) {
+        continue;
+      }
+      kinds.insert(isa::opcodeOf(ins));
     }
+    os << " [";
+    for (auto it = kinds.begin(); it != kinds.end(); ++it) {
+      os << (it == kinds.begin() ? "" : " ") << *it;
+    }
+    os << ']';
   }
-  os << nameOf(r.verdict.outcome) << ": " << d.substr(0, d.find('\n')).substr(0, 60);
+  os << ' ' << nameOf(r.verdict.outcome) << ": ";
+  // A comparison report names the first differing element on its first indented line:
+  // "  L0A+0x240 fractal 1 row 2 col 0: expected ... observed ...". Its memory and whether it
+  // lies inside the footprint are what a cause decides; where it lies and its value are not.
+  const std::string& d = r.verdict.detail;
+  for (std::size_t at = d.find("\n  "); at != std::string::npos; at = d.find("\n  ", at + 1)) {
+    const std::size_t start = at + 3;
+    const std::size_t lineEnd = std::min(d.find('\n', start), d.size());
+    const std::string line = d.substr(start, lineEnd - start);
+    const std::size_t plus = line.find('+');
+    if (plus == std::string::npos || line.find(": expected ") == std::string::npos) continue;
+    os << line.substr(0, plus) << ' '
+       << (line.find("<- stray write") != std::string::npos ? "stray write outside the footprint"
+                                                            : "wrong value inside the footprint");
+    return os.str();
+  }
+  // Otherwise the reason (a rejection, an adapter error, an error bound), without its numbers
+  // or parenthesised details.
+  std::string reason = d.substr(0, d.find('\n'));
+  // A refused legal program is named by its violation code; the DUT's words after it name the
+  // fields and values of this case.
+  const std::string refused = "DUT rejected it: ";
+  if (const std::size_t at = reason.find(refused); at != std::string::npos) {
+    const std::size_t codeEnd = reason.find(':', at + refused.size());
+    if (codeEnd != std::string::npos) reason.erase(codeEnd);
+  }
+  reason = reasonKey(reason);
+  for (std::size_t open = reason.find(" ("); open != std::string::npos;
+       open = reason.find(" (", open)) {
+    std::size_t close = open + 2;
+    for (int depth = 1; close < reason.size() && depth > 0; ++close) {
+      depth += reason[close] == '(' ? 1 : reason[close] == ')' ? -1 : 0;
+    }
+    reason.erase(open, close - open);
+  }
+  os << reason;
   return os.str();
+}
+
+std::size_t caseBytes(const VectorCase& v) {
+  std::size_t n = 0;
+  for (const isa::Segment& s : v.program.segments) n += s.bytes.size();
+  for (const isa::Region& r : v.program.observe) n += r.size;
+  return n;
 }
 
 CertifyResult fuzz(dut::Dut& dut, const FuzzOptions& o) {
@@ -73,7 +120,8 @@ CertifyResult fuzz(dut::Dut& dut, const FuzzOptions& o) {
     result.families.push_back(std::move(fr));
   }
 
-  std::set<std::string> seen;
+  // Signature -> bytes of the case kept for it: one failure per signature, the smallest seen.
+  std::map<std::string, std::size_t> seen;
   Clock::time_point lastProgress = start;
   std::uint64_t cases = 0;
   for (std::uint64_t round = 0; !slots.empty(); ++round) {
@@ -95,15 +143,26 @@ CertifyResult fuzz(dut::Dut& dut, const FuzzOptions& o) {
       ++cases;
       if (fr.record(pr, cr.verdict, cr.tags)) {
         const std::string sig = signatureOf(fr.name, cr, prop.name());
-        if (seen.insert(sig).second) {
+        const std::size_t bytes =
+            cr.vector ? caseBytes(*cr.vector) : std::numeric_limits<std::size_t>::max();
+        const auto [known, isNew] = seen.emplace(sig, bytes);
+        if (isNew || bytes < known->second) {
+          known->second = bytes;
           std::ostringstream cmd;
           cmd << "cubecheck certify --dut '" << o.dutSpec << "' --profile "
               << isa::profile(o.profile).name << " --family " << fr.name << " --property "
               << prop.name() << " --seed " << o.seed << " --case " << index;
           Failure f{prop.name(),       index,     cr.verdict.outcome, cr.caseText,
                     cr.verdict.detail, cmd.str(), cr.shrinkSteps,     std::move(cr.vector)};
+          f.signature = sig;
           if (o.onNewFailure) o.onNewFailure(fr.name, f);
-          fr.keep(std::move(f));
+          auto kept = std::find_if(fr.failures.begin(), fr.failures.end(),
+                                   [&sig](const Failure& x) { return x.signature == sig; });
+          if (kept != fr.failures.end()) {
+            *kept = std::move(f);
+          } else {
+            fr.keep(std::move(f));
+          }
         }
       }
       if (o.progress && Clock::now() - lastProgress > std::chrono::seconds(1)) {

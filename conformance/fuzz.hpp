@@ -25,14 +25,20 @@ struct FuzzOptions {
   std::chrono::milliseconds shrinkBudget{2000};
   std::string dutSpec;
   std::function<void(const std::string&)> progress;
-  /// Called once per distinct failure (family, the failure), when it is found.
+  /// Called when a failure has a new signature, and again when a smaller case (fewer bytes of
+  /// program and observed regions) of a known signature turns up: a corpus keeps the latest one
+  /// per (family, Failure::signature), the smallest found.
   std::function<void(const std::string&, const Failure&)> onNewFailure;
   /// Set from a signal handler: the run stops after the current case.
   const std::atomic<bool>* stop = nullptr;
 };
 
-/// A failure's dedup key: family, property, the case's coverage tags (its parameter class) and
-/// the first differing region (memory and fractal), or the outcome's reason for non-mismatches.
+/// A failure's dedup key, meant to name a root cause: family, property, the instruction kinds of
+/// the case's program (register writes aside), the outcome, and the memory of the first differing
+/// element with its role (a wrong value inside the footprint, or a stray write outside it); without
+/// a differing element, the reason with its numbers and parenthesised details removed. Never an
+/// address, a value, a size or the case's parameter class, so one bug met in many shapes is one
+/// signature.
 std::string signatureOf(const std::string& family, const CaseReport& r,
                         const std::string& property);
 

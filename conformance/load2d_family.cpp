@@ -99,6 +99,8 @@ std::vector<std::string> layoutTags(const LayoutCase& c) {
 Family load2dFamily(isa::ProfileId profile) {
   Family f;
   f.name = "load2d";
+  f.title = "LoadData with LoadData2DParams";
+  f.spec = {"spec 2", "spec 3", "spec 4"};
   if (profile == isa::ProfileId::Ascend950) f.openPoints.push_back("OPEN-9");
   for (isa::Load2DPath p : gen::load2DPathsOf(profile)) {
     f.requiredBins.push_back("path:" + std::string(isa::nameOf(p)));
@@ -119,14 +121,17 @@ Family load2dFamily(isa::ProfileId profile) {
 
   add(TypedProperty<Load2DCase>::fromVector(
       "MatchesOracle",
-      "the destination equals the oracle's gather of fractal tiles, canary margins untouched",
+      "every legal load leaves the destination byte for byte equal to the oracle's "
+      "gather of source fractals (start_index, repeat_times, src_stride, dst_gap, "
+      "if_transpose, addr_mode) and the canary margins around it unchanged",
       gen::load2DBoundaries(profile), gen::legalLoad2D(profile), 600,
       [](const Load2DCase& c) { return oracleVector(gen::buildProgram(c)); },
       [](const Load2DCase& c) { return gen::tagsOf(c); }));
 
   add(std::make_unique<TypedProperty<Load2DCase>>(
       "NoStrayWrites",
-      "no byte outside the documented destination footprint changes, whatever lands inside it",
+      "a legal load changes no byte outside the documented destination footprint, "
+      "whatever it writes inside it",
       gen::load2DBoundaries(profile), gen::legalLoad2D(profile), 150,
       [](dut::Dut& d, const Load2DCase& c) {
         return checkAgainstOracle(d, gen::buildProgram(c), /*strayOnly=*/true);
@@ -135,7 +140,9 @@ Family load2dFamily(isa::ProfileId profile) {
 
   add(TypedProperty<IllegalLoad2DCase>::fromVector(
       "RejectsIllegal",
-      "a program breaking one documented rule is rejected for that rule and not executed",
+      "a program that breaks one documented rule (alignment, capacity, range, transpose "
+      "type, path, decrement underflow) is rejected with that rule's violation code "
+      "instead of being executed",
       std::vector<IllegalLoad2DCase>{}, gen::illegalLoad2D(profile), 200,
       [](const IllegalLoad2DCase& c) {
         return rejectionVector(gen::buildProgram(c.c), c.expected);
@@ -145,11 +152,15 @@ Family load2dFamily(isa::ProfileId profile) {
       }));
 
   add(std::make_unique<TypedProperty<SplitLoad2DCase>>(
-      "RepeatSplit", "a repeat split into two calls leaves the same memory as one call",
+      "RepeatSplit",
+      "a load of r fractals split into two calls, the second continuing where the first "
+      "ended, leaves the same memory as the single call",
       std::vector<SplitLoad2DCase>{}, gen::splitLoad2D(profile), 200, repeatSplit, splitTags));
 
   add(std::make_unique<TypedProperty<InvolutionCase>>(
-      "TransposeInvolution", "transposing 16-bit fractals twice gives the source back",
+      "TransposeInvolution",
+      "loading 16-bit fractals with if_transpose, then loading the result again with "
+      "if_transpose, gives back the source bytes",
       std::vector<InvolutionCase>{}, gen::involutionLoad2D(profile), 100, transposeTwice,
       [](const InvolutionCase& c) {
         return std::vector<std::string>{"path:" + std::string(isa::nameOf(c.path)),
@@ -158,7 +169,8 @@ Family load2dFamily(isa::ProfileId profile) {
 
   add(TypedProperty<LayoutCase>::fromVector(
       "LayoutKnownAnswer",
-      "spec 4's recipes turn Nz operands into the Zz / Zn layouts spec 3's formulas give",
+      "spec 4's load recipes turn a logical matrix stored Nz into exactly the Zz or Zn "
+      "image that spec 3's layout formulas give",
       std::vector<LayoutCase>{}, gen::layoutLoad2D(profile), 150,
       [](const LayoutCase& c) {
         isa::Program p = gen::buildLayoutProgram(c);

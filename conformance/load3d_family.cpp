@@ -51,6 +51,8 @@ std::vector<std::string> proTags(const Load3DCase& c) {
 Family load3dV2Family(isa::ProfileId profile) {
   Family f;
   f.name = "load3d_v2";
+  f.title = "LoadData 3D V2 (img2col)";
+  f.spec = {"spec 6.1", "spec 6.2"};
   f.openPoints = {"OPEN-11"};
   f.requiredBins = img2colBins(false);
   if (profile == isa::ProfileId::Legacy) {
@@ -59,15 +61,17 @@ Family load3dV2Family(isa::ProfileId profile) {
   const isa::ProfileId gp = profile == isa::ProfileId::Legacy ? isa::ProfileId::A2 : profile;
   f.properties.push_back(TypedProperty<Load3DCase>::fromVector(
       "MatchesOracle",
-      "the destination holds the selected block of the im2col matrix (pads hold pad_value) in "
-      "the L0A/L0B layout; registers persist across the program; canaries untouched",
+      "every legal load leaves the destination equal to the selected block of the "
+      "im2col matrix (padded cells hold pad_value) in the L0A/L0B fractal layout, "
+      "register state persisting across the program, canaries unchanged",
       gen::load3DBoundaries(gp), gen::legalLoad3D(gp), 300,
       [](const Load3DCase& c) { return oracleVector(gen::buildProgram(c, false)); },
       [](const Load3DCase& c) { return gen::tagsOf(c); }));
   f.properties.push_back(TypedProperty<IllegalLoad3DCase>::fromVector(
       "RejectsIllegal",
-      "strides, dilation, k_start, types, transposes, alignment, capacity and windows larger "
-      "than the padded map are enforced",
+      "a load that breaks one rule (strides, dilation, k_start, dtype, transpose, "
+      "alignment, capacity, a window larger than the padded map) is rejected with that "
+      "rule's violation code instead of being executed",
       std::vector<IllegalLoad3DCase>{}, gen::illegalLoad3D(gp, false), 120,
       [](const IllegalLoad3DCase& c) { return rejectionVector(gen::buildProgram(c), c.expected); },
       [](const IllegalLoad3DCase& c) { return illegalTags(c.expected); }));
@@ -77,6 +81,8 @@ Family load3dV2Family(isa::ProfileId profile) {
 Family load3dV2ProFamily(isa::ProfileId profile) {
   Family f;
   f.name = "load3d_v2pro";
+  f.title = "LoadData 3D V2Pro (img2col, fields packed in configuration words)";
+  f.spec = {"spec 6.1", "spec 6.2", "spec 6.3"};
   f.openPoints = {"OPEN-11"};
   f.requiredBins = img2colBins(true);
   f.requiredBins.emplace_back("equals_v2");
@@ -86,12 +92,14 @@ Family load3dV2ProFamily(isa::ProfileId profile) {
   const isa::ProfileId gp = profile == isa::ProfileId::Legacy ? isa::ProfileId::A2 : profile;
   f.properties.push_back(TypedProperty<Load3DCase>::fromVector(
       "MatchesOracle",
-      "ext_config/filter_config unpacked as spec 6.3 packs them, l1/pads/pad value from the "
-      "registers, give the im2col block",
+      "with ext_config and filter_config unpacked as spec 6.3 packs them and L1 size, "
+      "pads and pad value read from the registers, a load leaves the im2col block the "
+      "oracle computes",
       gen::load3DBoundaries(gp), gen::legalLoad3D(gp), 300,
       [](const Load3DCase& c) { return oracleVector(gen::buildProgram(c, true)); }, proTags));
   f.properties.push_back(std::make_unique<TypedProperty<Load3DCase>>(
-      "EqualsV2", "a V2Pro load equals the V2 load with the same unpacked fields",
+      "EqualsV2",
+      "a V2Pro load leaves the same memory as the V2 load with the same unpacked fields",
       std::vector<Load3DCase>{}, gen::legalLoad3D(gp), 100,
       [](dut::Dut& d, const Load3DCase& c) {
         Load3DCase v2 = c;
@@ -102,7 +110,9 @@ Family load3dV2ProFamily(isa::ProfileId profile) {
       [](const Load3DCase&) { return std::vector<std::string>{"equals_v2"}; }));
   f.properties.push_back(TypedProperty<IllegalLoad3DCase>::fromVector(
       "RejectsIllegal",
-      "en_small_k, unused filter_config bits, and the V2 rules on the unpacked fields",
+      "an illegal en_small_k, non-zero unused filter_config bits, or unpacked fields "
+      "that break a V2 rule get the load rejected with that rule's violation code "
+      "instead of executed",
       std::vector<IllegalLoad3DCase>{}, gen::illegalLoad3D(gp, true), 120,
       [](const IllegalLoad3DCase& c) { return rejectionVector(gen::buildProgram(c), c.expected); },
       [](const IllegalLoad3DCase& c) { return illegalTags(c.expected); }));
@@ -112,6 +122,8 @@ Family load3dV2ProFamily(isa::ProfileId profile) {
 Family load3dV1Family(isa::ProfileId profile) {
   Family f;
   f.name = "load3d_v1";
+  f.title = "LoadData 3D V1 (img2col, provisional model)";
+  f.spec = {"spec 6.4"};
   f.openPoints = {"OPEN-11"};
   f.provisional =
       "LoadData3DParamsV1 follows the inferred, low-confidence model of spec 6.4: a pass shows "
@@ -133,13 +145,17 @@ Family load3dV1Family(isa::ProfileId profile) {
   }
   f.properties.push_back(TypedProperty<Load3DV1Case>::fromVector(
       "MatchesOracle",
-      "each repeat writes the 16 x C0 fractal of output pixels and channels at its kernel tap "
-      "(provisional model)",
+      "each repeat writes the 16 x C0 fractal of output pixels and channels at its "
+      "kernel tap where spec 6.4's provisional model puts it (agreement with that "
+      "model, not with hardware)",
       gen::load3DV1Boundaries(), gen::legalLoad3DV1(), 200,
       [](const Load3DV1Case& c) { return oracleVector(gen::buildProgram(c)); },
       [](const Load3DV1Case& c) { return gen::tagsOf(c); }));
   f.properties.push_back(TypedProperty<IllegalLoad3DV1Case>::fromVector(
-      "RejectsIllegal", "field ranges, taps inside the kernel, types, path and capacity",
+      "RejectsIllegal",
+      "a load with a field out of range, a tap outside the kernel, an unsupported dtype "
+      "or path, or an operand over capacity is rejected with that rule's violation code "
+      "instead of being executed",
       std::vector<IllegalLoad3DV1Case>{}, gen::illegalLoad3DV1(), 80,
       [](const IllegalLoad3DV1Case& c) {
         return rejectionVector(gen::buildProgram(c.c), c.expected);

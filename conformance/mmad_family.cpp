@@ -134,6 +134,8 @@ std::vector<std::string> illegalTags(const IllegalMmadCase& c) {
 Family mmadFamily(isa::ProfileId profile) {
   Family f;
   f.name = "mmad";
+  f.title = "Mmad, dense";
+  f.spec = {"spec 8", "spec 9"};
   f.openPoints = {"OPEN-6", "OPEN-7", "OPEN-8"};
   for (isa::DType t : gen::mmadDTypes())
     f.requiredBins.push_back("dtype:" + std::string(isa::nameOf(t)));
@@ -169,17 +171,21 @@ Family mmadFamily(isa::ProfileId profile) {
   const isa::ProfileId gp = profile == isa::ProfileId::Legacy ? isa::ProfileId::A2 : profile;
   f.properties.push_back(TypedProperty<MmadCase>::fromVector(
       "MatchesOracle",
-      "C = init + A * B from the logical operands, exact-regime values (any accumulation order "
-      "gives the same bits), partial fractals don't-care, padding ignored",
+      "with exact-regime values (every accumulation order gives the same bits) C equals "
+      "init + A * B from the logical operands bit for bit, except the don't-care cells "
+      "of partial fractals (OPEN-8); K padding is ignored",
       gen::mmadBoundaries(gp), gen::legalMmad(gp), 150, mmadVector, mmadTags));
   f.properties.push_back(std::make_unique<TypedProperty<MmadCase>>(
       "BoundedError",
-      "unrestricted floats: every element within the derived bound of the exact result; the "
-      "worst ULP error is reported",
+      "with unrestricted float values every element of C lies within spec 9's derived "
+      "error bound of the exact result; the worst error in ULPs is reported",
       std::vector<MmadCase>{}, gen::legalMmad(gp, MmadValues::Bounded), 100, checkBounded,
       mmadTags));
   f.properties.push_back(TypedProperty<IllegalMmadCase>::fromVector(
-      "RejectsIllegal", "dimensions, odd s4 k, unit_flag, types, alignment and capacity",
+      "RejectsIllegal",
+      "an Mmad that breaks one rule (dimensions, odd k for s4, unit_flag, dtype, "
+      "alignment, capacity) is rejected with that rule's violation code instead of "
+      "being executed",
       std::vector<IllegalMmadCase>{}, gen::illegalMmad(gp), 100,
       [](const IllegalMmadCase& c) {
         isa::Program p = gen::buildProgram(c.c);
@@ -189,11 +195,15 @@ Family mmadFamily(isa::ProfileId profile) {
       illegalTags));
   f.properties.push_back(TypedProperty<MmadCase>::fromVector(
       "SaturationProbe",
-      "OPEN-7: a partial sum passes INT32_MAX, the final sum does not: reports the reading",
+      "OPEN-7 probe: with a partial sum past INT32_MAX and a final sum inside int32, C "
+      "equals one saturation reading (once at the end, or every partial sum) and the "
+      "report names which",
       std::vector<MmadCase>{}, gen::mmadProbe(gp, MmadValues::SaturationProbe), 10, probeVector,
       [](const MmadCase&) { return std::vector<std::string>{"probe:saturation"}; }));
   f.properties.push_back(TypedProperty<MmadCase>::fromVector(
-      "Hf32Probe", "OPEN-7: f32 values between HF32 steps: reports the width and rounding",
+      "Hf32Probe",
+      "OPEN-7 probe: with f32 values between HF32 steps, C equals one HF32 reading "
+      "(fraction width and rounding) and the report names which",
       std::vector<MmadCase>{}, gen::mmadProbe(gp, MmadValues::Hf32Probe), 10, probeVector,
       [](const MmadCase&) { return std::vector<std::string>{"probe:hf32"}; }));
   return f;

@@ -36,6 +36,8 @@ std::vector<std::string> metamorphicTag(const char* name) {
 Family pipelineFamily(isa::ProfileId profile) {
   Family f;
   f.name = "pipeline";
+  f.title = "Whole programs from GM through L1 and L0 into Mmad, and their metamorphic relations";
+  f.spec = {"spec 3", "spec 4", "spec 6.1", "spec 8", "spec 9"};
   f.openPoints = {"OPEN-6", "OPEN-7", "OPEN-8"};
   const bool a2 = profile == isa::ProfileId::A2;
   std::vector<std::string> kinds{"direct", "transposed_a", "k_split", "conv"};
@@ -44,6 +46,9 @@ Family pipelineFamily(isa::ProfileId profile) {
     kinds.emplace_back("sparse");
     f.openPoints.emplace_back("OPEN-1");
     f.openPoints.emplace_back("OPEN-4");
+    f.spec.emplace_back("spec 7");
+  } else {
+    f.spec.emplace_back("spec 5");  // Load2DEqualsV2
   }
   for (const std::string& k : kinds) f.requiredBins.push_back("kind:" + k);
   for (const char* b : {"dtype:f16", "dtype:bf16", "dtype:s8", "dtype:f32", "init:zero",
@@ -64,12 +69,14 @@ Family pipelineFamily(isa::ProfileId profile) {
   const isa::ProfileId gp = profile == isa::ProfileId::Legacy ? isa::ProfileId::A2 : profile;
   f.properties.push_back(TypedProperty<PipelineCase>::fromVector(
       "MatchesOracle",
-      "programs from GM through L1 and L0 into Mmad give C = init + A*B (A*B', im2col x W) from "
-      "the logical matrices only",
+      "programs that move operands from GM through L1 and L0 into Mmad leave C = init + "
+      "A * B (A * B' when sparse, im2col x W for a convolution) as computed from the "
+      "logical matrices alone",
       gen::pipelineBoundaries(gp), gen::legalPipeline(gp), 60, pipelineVector,
       [](const PipelineCase& c) { return gen::tagsOf(c); }));
   f.properties.push_back(std::make_unique<TypedProperty<PipelineCase>>(
-      "KSplitEqualsOne", "K in tiles accumulating through L0C equals one Mmad over all of K",
+      "KSplitEqualsOne",
+      "accumulating K in tiles through L0C gives the same C as one Mmad over all of K",
       std::vector<PipelineCase>{}, gen::pipelineFor(gp, PipelineKind::KSplit), 30,
       [](dut::Dut& d, const PipelineCase& c) {
         return sameC(d, c, gen::buildProgram(c, PipelineKind::Direct, c.load2dOn950),
@@ -79,7 +86,8 @@ Family pipelineFamily(isa::ProfileId profile) {
       [](const PipelineCase&) { return metamorphicTag("k_split"); }));
   f.properties.push_back(std::make_unique<TypedProperty<PipelineCase>>(
       "TransposedEqualsDirect",
-      "A supplied as A^T and transposed on the way equals A loaded directly",
+      "supplying A as A^T and transposing it on the way to L0A gives the same C as "
+      "loading A directly",
       std::vector<PipelineCase>{}, gen::pipelineFor(gp, PipelineKind::TransposedA), 30,
       [](dut::Dut& d, const PipelineCase& c) {
         return sameC(d, c, gen::buildProgram(c, PipelineKind::Direct, false),
@@ -89,7 +97,9 @@ Family pipelineFamily(isa::ProfileId profile) {
       [](const PipelineCase&) { return metamorphicTag("transposed"); }));
   if (a2) {
     f.properties.push_back(std::make_unique<TypedProperty<PipelineCase>>(
-        "SparseEqualsDense", "the 2:4 pipeline equals the dense pipeline on the decompressed B'",
+        "SparseEqualsDense",
+        "the 2:4 sparse pipeline gives the same C as the dense pipeline on the "
+        "decompressed B'",
         std::vector<PipelineCase>{}, gen::pipelineFor(gp, PipelineKind::Sparse), 30,
         [](dut::Dut& d, const PipelineCase& c) {
           return sameC(d, c, gen::buildProgram(c, PipelineKind::Direct, false),
@@ -101,7 +111,8 @@ Family pipelineFamily(isa::ProfileId profile) {
   } else {
     f.properties.push_back(std::make_unique<TypedProperty<PipelineCase>>(
         "Load2DEqualsV2",
-        "L1 -> L0 by LoadData2DParams and by LoadData2DParamsV2 give the same C (M1 = 1)",
+        "moving L1 -> L0 by LoadData2DParams and by LoadData2DParamsV2 gives the same C "
+        "(M1 = 1)",
         std::vector<PipelineCase>{}, gen::pipelineFor(gp, PipelineKind::Direct), 30,
         [](dut::Dut& d, PipelineCase c) {
           c.m = static_cast<std::uint16_t>(std::min<int>(c.m, 16));

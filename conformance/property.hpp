@@ -164,6 +164,10 @@ class TypedProperty final : public Property {
 /// An instruction family: its properties on one profile, and the open points its verdict rests on.
 struct Family {
   std::string name;
+  /// What the family certifies, in a few words (`cubecheck explain`).
+  std::string title;
+  /// The spec sections its verdict rests on, cited as "spec 4" (`cubecheck explain`).
+  std::vector<std::string> spec;
   std::vector<std::string> openPoints;
   /// Set when the family certifies against a provisional model (spec 6.4): the report says a
   /// pass is agreement with that model, not with the hardware.

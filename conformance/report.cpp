@@ -67,6 +67,13 @@ std::string row(std::string_view a, std::string_view b, const Counts& c, int wid
   return os.str();
 }
 
+/// " (e.g. FULL REASON)" when the grouped reason `key` hides numbers, else "".
+std::string exampleOf(const FamilyResult& f, const std::string& key) {
+  const auto it = f.notSupportedExamples.find(key);
+  return it == f.notSupportedExamples.end() || it->second == key ? ""
+                                                                 : " (e.g. " + it->second + ")";
+}
+
 }  // namespace
 
 void printReport(std::ostream& os, const CertifyResult& r) {
@@ -114,12 +121,13 @@ void printReport(std::ostream& os, const CertifyResult& r) {
          << f.coverageQuota << '\n';
     }
     for (const auto& [reason, n] : f.notSupportedReasons) {
-      os << f.name << " not supported, " << n << " case(s): " << reason << '\n';
+      os << f.name << " not supported, " << n << " case(s): " << reason << exampleOf(f, reason)
+         << '\n';
     }
     std::size_t shown = 0;
     for (const Failure& x : f.failures) {
       if (shown++ == kFailuresPrinted) break;
-      os << "\nFAILED " << f.name << '/' << x.property << " case " << x.caseIndex << ": "
+      os << "\nFAILED " << f.name << '/' << x.property << ' ' << x.label() << ": "
          << nameOf(x.outcome);
       if (x.shrinkSteps > 0) os << " (shrunk in " << x.shrinkSteps << " steps)";
       os << "\n  case: " << x.caseText << '\n' << "  " << x.detail;
@@ -178,6 +186,7 @@ std::string toJson(const CertifyResult& r) {
     }
     fj["coverage"] = f.coverage;
     fj["not_supported_reasons"] = f.notSupportedReasons;
+    fj["not_supported_examples"] = f.notSupportedExamples;
     fj["probes"] = f.probes;
     fj["coverage_quota"] = f.coverageQuota;
     fj["coverage_gaps"] = nlohmann::ordered_json::array();
@@ -189,6 +198,7 @@ std::string toJson(const CertifyResult& r) {
       nlohmann::ordered_json xj;
       xj["property"] = x.property;
       xj["case"] = x.caseIndex;
+      if (!x.caseId.empty()) xj["case_id"] = x.caseId;
       xj["outcome"] = nameOf(x.outcome);
       xj["case_text"] = x.caseText;
       xj["detail"] = x.detail;
@@ -231,9 +241,10 @@ std::string toJUnit(const CertifyResult& r) {
       for (const Failure& x : f.failures) {
         if (x.property != p.name) continue;
         const char* tag = x.outcome == Outcome::Mismatch ? "failure" : "error";
-        os << "      <" << tag << " message=\"" << nameOf(x.outcome) << " in case " << x.caseIndex
-           << "\">" << xmlEscape(x.caseText + "\n" + x.detail + "\nreproduce: " + x.reproduce)
-           << "</" << tag << ">\n";
+        os << "      <" << tag << " message=\"" << nameOf(x.outcome) << " in "
+           << xmlEscape(x.label()) << "\">"
+           << xmlEscape(x.caseText + "\n" + x.detail + "\nreproduce: " + x.reproduce) << "</" << tag
+           << ">\n";
         failed = true;
         break;  // one per testcase: JUnit readers show the first
       }
@@ -341,10 +352,10 @@ std::string toMarkdown(const CertifyResult& r) {
          << f.coverageQuota << "\n";
     }
     for (const auto& [why, n] : f.notSupportedReasons) {
-      os << "\n* not supported (" << n << " cases): " << why << "\n";
+      os << "\n* not supported (" << n << " cases): " << why << exampleOf(f, why) << "\n";
     }
     for (const Failure& x : f.failures) {
-      os << "\n### " << nameOf(x.outcome) << " in " << x.property << ", case " << x.caseIndex
+      os << "\n### " << nameOf(x.outcome) << " in " << x.property << ", " << x.label()
          << "\n\n```\n"
          << x.caseText << "\n"
          << x.detail << "\n```\n\nReproduce:\n\n```sh\n"
@@ -399,8 +410,8 @@ std::string toHtml(const CertifyResult& r) {
       os << "</table>\n";
     }
     for (const Failure& x : f.failures) {
-      os << "<h3 class=\"bad\">" << nameOf(x.outcome) << " in " << x.property << ", case "
-         << x.caseIndex << "</h3>\n<pre>" << xmlEscape(x.caseText + "\n" + x.detail)
+      os << "<h3 class=\"bad\">" << nameOf(x.outcome) << " in " << x.property << ", "
+         << xmlEscape(x.label()) << "</h3>\n<pre>" << xmlEscape(x.caseText + "\n" + x.detail)
          << "</pre>\n<p>Reproduce:</p><pre>" << xmlEscape(x.reproduce) << "</pre>\n";
     }
   }
@@ -449,6 +460,12 @@ std::string mergeReports(const std::vector<std::string>& reports) {
         for (const auto& [tag, n] : bins.items()) {
           m[k][tag] = m[k].value(tag, std::uint64_t{0}) + n.get<std::uint64_t>();
         }
+      }
+      // The first shard's example of a reason key stays; a later shard adds its new keys.
+      const nlohmann::ordered_json examples =
+          f.value("not_supported_examples", nlohmann::ordered_json::object());
+      for (const auto& [key, example] : examples.items()) {
+        if (!m["not_supported_examples"].contains(key)) m["not_supported_examples"][key] = example;
       }
       const nlohmann::ordered_json failures = f.value("failures", nlohmann::ordered_json::array());
       for (const auto& x : failures) m["failures"].push_back(x);

@@ -1,6 +1,7 @@
 #include "conformance/runner.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <sstream>
 
 #include "conformance/families.hpp"
@@ -67,12 +68,58 @@ bool FamilyResult::record(PropertyResult& property, const Verdict& v,
   counts.byOutcome[out] += 1;
   const bool notRun = v.outcome == Outcome::NotSupported;
   for (const std::string& t : tags) (notRun ? coverageNotRun : coverage)[t] += 1;
-  if (notRun) notSupportedReasons[v.detail] += 1;
+  if (notRun) {
+    const std::string key = reasonKey(v.detail);
+    notSupportedReasons[key] += 1;
+    notSupportedExamples.emplace(key, v.detail);
+  }
   if (!v.note.empty()) probes[property.name + ": " + v.note] += 1;
   const bool failed = v.outcome == Outcome::Mismatch || v.outcome == Outcome::AdapterError ||
                       v.outcome == Outcome::Timeout;
   if (failed && casesToFirstFailure == 0) casesToFirstFailure = counts.total();
   return failed;
+}
+
+std::string reasonKey(const std::string& reason) {
+  const auto digit = [](char c) { return c >= '0' && c <= '9'; };
+  const auto word = [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '-';
+  };
+  std::string key;
+  std::size_t i = 0;
+  while (i < reason.size()) {
+    const bool negative = reason[i] == '-' && i + 1 < reason.size() && digit(reason[i + 1]);
+    const bool atNumber = digit(reason[i]) || negative;
+    const bool standsAlone = i == 0 || !word(reason[i - 1]);
+    const bool cited =
+        digit(reason[i]) && key.size() >= 5 && key.compare(key.size() - 5, 5, "spec ") == 0;
+    if (cited) {  // "spec 6.4" names a section: keep all of it
+      while (i < reason.size() && (digit(reason[i]) || reason[i] == '.')) key += reason[i++];
+      continue;
+    }
+    if (!atNumber || !standsAlone) {
+      key += reason[i++];
+      continue;
+    }
+    std::size_t j = i + (negative ? 1 : 0);
+    if (reason.compare(j, 2, "0x") == 0 || reason.compare(j, 2, "0X") == 0) {
+      j += 2;
+      while (j < reason.size() && std::isxdigit(static_cast<unsigned char>(reason[j]))) ++j;
+    } else {
+      while (j < reason.size() && (digit(reason[j]) || (reason[j] == '.' && j + 1 < reason.size() &&
+                                                        digit(reason[j + 1])))) {
+        ++j;
+      }
+    }
+    // "3rd", "16x": a number glued to letters is part of a name; keep it.
+    if (j < reason.size() && word(reason[j]) && reason[j] != '-') {
+      key.append(reason, i, j - i);
+    } else {
+      key += 'N';
+    }
+    i = j;
+  }
+  return key;
 }
 
 void FamilyResult::keep(Failure failure) {

@@ -34,6 +34,12 @@ struct Failure {
   std::string reproduce;  ///< one command line that runs exactly this case again
   int shrinkSteps = 0;
   std::optional<VectorCase> vector;  ///< the case as a vector row, when it has one
+  std::string signature{};           ///< fuzz only: the root-cause key it was deduplicated by
+  std::string caseId{};              ///< vector replay: the row's case_id, which names the case
+  /// "case 0017fabda5dfb4c1" for a vector row, else "case 12" (its index in the property).
+  std::string label() const {
+    return "case " + (caseId.empty() ? std::to_string(caseIndex) : caseId);
+  }
 };
 
 struct RunOptions {
@@ -77,7 +83,9 @@ struct FamilyResult {
   Counts counts;
   std::map<std::string, std::size_t> coverage;        ///< tag -> cases that ran (not NotSupported)
   std::map<std::string, std::size_t> coverageNotRun;  ///< tag -> NotSupported cases
-  std::map<std::string, std::size_t> notSupportedReasons;  ///< reason -> cases
+  /// reasonKey(reason) -> cases: reasons that differ only in addresses or sizes count together.
+  std::map<std::string, std::size_t> notSupportedReasons;
+  std::map<std::string, std::string> notSupportedExamples;  ///< reason key -> first full reason
   std::map<std::string, std::size_t> probes;  ///< "property: what the probe learned" -> cases
   std::vector<Failure> failures;  ///< every Mismatch, AdapterError and Timeout (first 50 kept)
   std::size_t failuresDropped = 0;
@@ -96,6 +104,12 @@ struct FamilyResult {
   /// Keeps a failure for the report: the first 50; later ones are only counted.
   void keep(Failure failure);
 };
+
+/// What a NotSupported reason is grouped by: the reason with every number that stands alone
+/// (decimal, hex, negative, with a fraction) replaced by N, so reasons naming different
+/// addresses or sizes share one key. Numbers inside a name (L0A, int32, OPEN-9, C0) and the
+/// section after "spec " are kept: they say what, not where.
+std::string reasonKey(const std::string& reason);
 
 struct CertifyResult {
   std::string command = "certify";  ///< what produced it: certify, vectors check, vectors verify

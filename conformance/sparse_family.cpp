@@ -114,6 +114,8 @@ VectorCase open1ProbeVector(const ProbeCase& p) {
 Family loadSparseFamily(isa::ProfileId profile) {
   Family f;
   f.name = "load_sparse";
+  f.title = "LoadDataWithSparse (2:4 dense values and indices into L0B)";
+  f.spec = {"spec 7.1", "spec 7.3"};
   f.openPoints = {"OPEN-4", "OPEN-5"};
   f.requiredBins = {"repeat:0",
                     "repeat:1",
@@ -126,12 +128,16 @@ Family loadSparseFamily(isa::ProfileId profile) {
   const isa::ProfileId gp = isa::hasSparse(profile) ? profile : isa::ProfileId::A2;
   f.properties.push_back(TypedProperty<LoadSparseCase>::fromVector(
       "MatchesOracle",
-      "dense fractals land in L0B and index fractals at L0B address / 4, canaries untouched",
+      "a legal load puts the dense fractals in L0B and the index fractals at L0B "
+      "address / 4 (OPEN-4), ignores src_stride and dst_gap (OPEN-5), and leaves the "
+      "canaries unchanged",
       gen::loadSparseBoundaries(gp), gen::legalLoadSparse(gp), 300,
       [](const LoadSparseCase& c) { return oracleVector(gen::buildProgram(c)); },
       [](const LoadSparseCase& c) { return gen::tagsOf(c); }));
   f.properties.push_back(TypedProperty<IllegalLoadSparseCase>::fromVector(
-      "RejectsIllegal", "transpose, non-int8, misaligned or oversized sparse loads are rejected",
+      "RejectsIllegal",
+      "a load that transposes, is not int8, is misaligned or over capacity is rejected "
+      "with that rule's violation code instead of being executed",
       std::vector<IllegalLoadSparseCase>{}, gen::illegalLoadSparse(gp), 100,
       [](const IllegalLoadSparseCase& c) {
         return rejectionVector(gen::buildProgram(c.c), c.expected);
@@ -145,6 +151,8 @@ Family loadSparseFamily(isa::ProfileId profile) {
 Family mmadSparseFamily(isa::ProfileId profile) {
   Family f;
   f.name = "mmad_sparse";
+  f.title = "LoadDataWithSparse then MmadWithSparse (2:4 structured sparsity)";
+  f.spec = {"spec 7", "spec 8", "spec 9"};
   f.openPoints = {"OPEN-1", "OPEN-2", "OPEN-3", "OPEN-4", "OPEN-6", "OPEN-8"};
   // Every one of the 16 zero/non-zero masks, every init mode, the edges (spec 7).
   for (int mask = 0; mask < 16; ++mask) f.requiredBins.push_back("mask:" + gen::maskName(mask));
@@ -157,12 +165,15 @@ Family mmadSparseFamily(isa::ProfileId profile) {
   const isa::ProfileId gp = isa::hasSparse(profile) ? profile : isa::ProfileId::A2;
   f.properties.push_back(TypedProperty<SparseMmadCase>::fromVector(
       "MatchesOracle",
-      "LoadDataWithSparse + MmadWithSparse give C = init + A * B' from the logical operands",
+      "LoadDataWithSparse then MmadWithSparse leave C = init + A * B' computed from the "
+      "logical operands, for every 2:4 mask and init mode",
       gen::sparseMmadBoundaries(gp), gen::legalSparseMmad(gp), 150, sparsePipelineVector,
       [](const SparseMmadCase& c) { return gen::tagsOf(c); }));
   f.properties.push_back(TypedProperty<IllegalSparseMmadCase>::fromVector(
       "RejectsIllegal",
-      "m = 1, bad unit_flag, k > 4095, misaligned or oversized operands are rejected",
+      "an MmadWithSparse with m = 1, a bad unit_flag, k > 4095, or misaligned or "
+      "oversized operands is rejected with that rule's violation code instead of being "
+      "executed",
       std::vector<IllegalSparseMmadCase>{}, gen::illegalSparseMmad(gp), 100,
       [](const IllegalSparseMmadCase& c) {
         isa::Program p = gen::buildProgram(c.c);
@@ -173,7 +184,9 @@ Family mmadSparseFamily(isa::ProfileId profile) {
         return std::vector<std::string>{"illegal:" + std::string(isa::nameOf(c.expected))};
       }));
   f.properties.push_back(TypedProperty<ProbeCase>::fromVector(
-      "Open1Probe", "index pair (2, 0) with a non-zero slot 1: reports the reading the DUT follows",
+      "Open1Probe",
+      "OPEN-1 probe: with index pair (2, 0) and a non-zero slot-1 value, C equals the "
+      "prose or the table reading and the report names which",
       std::vector<ProbeCase>{}, probeCases(gp), 10, open1ProbeVector,
       [](const ProbeCase&) { return std::vector<std::string>{"probe:OPEN-1"}; }));
   return f;

@@ -45,6 +45,8 @@ std::vector<std::string> illegalTags(const IllegalV2Case& c) {
 Family load2dV2Family(isa::ProfileId profile) {
   Family f;
   f.name = "load2d_v2";
+  f.title = "LoadData with LoadData2DParamsV2";
+  f.spec = {"spec 3", "spec 5"};
   f.openPoints = {"OPEN-10"};
   for (isa::DType t : gen::v2DTypes())
     f.requiredBins.push_back("dtype:" + std::string(isa::nameOf(t)));
@@ -58,20 +60,24 @@ Family load2dV2Family(isa::ProfileId profile) {
   const isa::ProfileId gp = isa::ProfileId::Ascend950;
   f.properties.push_back(TypedProperty<V2Case>::fromVector(
       "MatchesOracle",
-      "the destination equals the source rectangle (or its transpose) cut into Nz tiles at "
-      "dst_stride, canaries untouched",
+      "every legal load leaves the destination equal to the source rectangle "
+      "(transposed when asked) cut into Nz fractals placed dst_stride apart in spec 5's "
+      "order, with the canaries unchanged",
       gen::v2Boundaries(gp), gen::legalV2(gp), 500,
       [](const V2Case& c) { return oracleVector(gen::buildProgram(c)); },
       [](const V2Case& c) { return gen::tagsOf(c); }));
   f.properties.push_back(TypedProperty<IllegalV2Case>::fromVector(
       "RejectsIllegal",
-      "the square-block step rules, widths, dtypes, alignment and capacity are enforced",
+      "a load that breaks one rule (square-block steps when transposing, field widths, "
+      "dtype, alignment, capacity) is rejected with that rule's violation code instead "
+      "of being executed",
       std::vector<IllegalV2Case>{}, gen::illegalV2(gp, false), 150,
       [](const IllegalV2Case& c) { return rejectionVector(gen::buildProgram(c), c.expected); },
       illegalTags));
   f.properties.push_back(TypedProperty<V2LayoutCase>::fromVector(
       "LayoutKnownAnswer",
-      "a whole Nz matrix loads as Nz (dst_stride M1), transposed as Nz of A^T (dst_stride K/16)",
+      "a whole Nz matrix loads as the same Nz image with dst_stride M1, and transposed "
+      "as the Nz image of A^T with dst_stride K/16",
       std::vector<V2LayoutCase>{}, gen::v2Layout(gp), 150, layoutVector, [](const V2LayoutCase& c) {
         return std::vector<std::string>{"dtype:" + std::string(isa::nameOf(c.dtype)),
                                         c.transpose ? "transpose" : "plain"};
@@ -82,6 +88,8 @@ Family load2dV2Family(isa::ProfileId profile) {
 Family load2dBitModeFamily(isa::ProfileId profile) {
   Family f;
   f.name = "load2d_bitmode";
+  f.title = "LoadData with Load2DBitModeParam (the V2 fields packed in two words)";
+  f.spec = {"spec 5"};
   f.openPoints = {"OPEN-10"};
   f.requiredBins = {"transpose",   "step:0",        "dst_stride:columns_overlap",
                     "wide_fields", "illegal:Range", "illegal:PathUnsupported"};
@@ -89,13 +97,17 @@ Family load2dBitModeFamily(isa::ProfileId profile) {
     f.unsupported = notOnProfile(profile, "Load2DBitModeParam");
   const isa::ProfileId gp = isa::ProfileId::Ascend950;
   f.properties.push_back(TypedProperty<V2Case>::fromVector(
-      "MatchesOracle", "a load through the two words does what spec 5's bit table says",
+      "MatchesOracle",
+      "a load through the two words moves exactly what spec 5's bit table says the "
+      "packed fields mean",
       gen::v2Boundaries(gp, true), gen::legalV2(gp, true), 400,
       [](const V2Case& c) { return oracleVector(gen::buildBitModeProgram(c)); },
       [](const V2Case& c) { return gen::tagsOf(c); }));
   f.properties.push_back(std::make_unique<TypedProperty<V2Case>>(
-      "EqualsV2", "the bit-mode load equals the V2 load it was built from", std::vector<V2Case>{},
-      gen::legalV2(gp, true), 150,
+      "EqualsV2",
+      "a bit-mode load leaves the same memory as the LoadData2DParamsV2 load whose "
+      "fields it packs",
+      std::vector<V2Case>{}, gen::legalV2(gp, true), 150,
       [](dut::Dut& d, const V2Case& c) {
         return checkSameResult(d, gen::buildProgram(c), gen::buildBitModeProgram(c),
                                "bit mode (observed) differs from V2 (shown as expected):");
@@ -103,7 +115,8 @@ Family load2dBitModeFamily(isa::ProfileId profile) {
       [](const V2Case& c) { return gen::tagsOf(c); }));
   f.properties.push_back(std::make_unique<TypedProperty<WideV2Case>>(
       "WideFieldsTruncated",
-      "words built from a V2 struct with over-wide fields load what the truncated struct loads",
+      "words packed from a V2 struct whose fields exceed their bit widths load what the "
+      "struct truncated to those widths loads",
       std::vector<WideV2Case>{}, gen::wideV2(gp), 100,
       [](dut::Dut& d, const WideV2Case& w) {
         isa::Program bits = gen::buildProgram(w.legal);
@@ -115,7 +128,10 @@ Family load2dBitModeFamily(isa::ProfileId profile) {
       },
       [](const WideV2Case&) { return std::vector<std::string>{"wide_fields"}; }));
   f.properties.push_back(TypedProperty<IllegalV2Case>::fromVector(
-      "RejectsIllegal", "step rules, unused bits, dtypes, paths, alignment and capacity enforced",
+      "RejectsIllegal",
+      "a load that breaks one rule (step rules, non-zero unused bits, dtype, path, "
+      "alignment, capacity) is rejected with that rule's violation code instead of "
+      "being executed",
       std::vector<IllegalV2Case>{}, gen::illegalV2(gp, true), 150,
       [](const IllegalV2Case& c) { return rejectionVector(gen::buildProgram(c), c.expected); },
       illegalTags));

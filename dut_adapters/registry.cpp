@@ -1,5 +1,6 @@
 #include "dut_adapters/registry.hpp"
 
+#include <algorithm>
 #include <sstream>
 #include <stdexcept>
 
@@ -102,16 +103,58 @@ const std::vector<Mutant>& mutants() {
   return kMutants;
 }
 
+namespace {
+
+/// Several mutants as one DUT (mutant:A+B): every program runs on the reference and on each
+/// mutant, and the answer is that of the first mutant whose answer differs from the
+/// reference's, else the reference's. Each fault thus shows wherever it alone would show; where
+/// one program meets two faults, the first one named shows. A measuring device for failure
+/// signatures (one DUT, several known root causes), not a model of how faults combine.
+class MutantSet final : public Dut {
+ public:
+  explicit MutantSet(const std::vector<Fault>& faults) {
+    for (Fault f : faults) mutants_.push_back(std::make_unique<ReferenceDut>(f));
+  }
+  const Capabilities& capabilities() const override { return reference_.capabilities(); }
+  RunResult run(const isa::Program& program) override {
+    RunResult expected = reference_.run(program);
+    for (const auto& m : mutants_) {
+      RunResult r = m->run(program);
+      const bool sameViolation = r.violation.has_value() == expected.violation.has_value() &&
+                                 (!r.violation || r.violation->code == expected.violation->code);
+      if (r.status != expected.status || r.observed != expected.observed || !sameViolation) {
+        return r;
+      }
+    }
+    return expected;
+  }
+
+ private:
+  ReferenceDut reference_;
+  std::vector<std::unique_ptr<ReferenceDut>> mutants_;
+};
+
+}  // namespace
+
 std::unique_ptr<Dut> makeDut(std::string_view spec, std::chrono::milliseconds timeout) {
   if (spec == "reference") return std::make_unique<ReferenceDut>();
   const auto prefixed = [&](std::string_view p) { return spec.substr(0, p.size()) == p; };
   if (prefixed("mutant:")) {
-    const std::string_view name = spec.substr(7);
-    for (const Mutant& m : mutants()) {
-      if (m.name == name) return std::make_unique<ReferenceDut>(m.fault);
+    std::vector<Fault> faults;  // mutant:A+B+C names several
+    for (std::string_view rest = spec.substr(7);;) {
+      const std::string_view name = rest.substr(0, rest.find('+'));
+      const auto m = std::find_if(mutants().begin(), mutants().end(),
+                                  [&](const Mutant& x) { return x.name == name; });
+      if (m == mutants().end()) {
+        throw std::invalid_argument("no mutant named '" + std::string(name) +
+                                    "'; 'cubecheck mutants --list' lists them");
+      }
+      faults.push_back(m->fault);
+      if (name.size() == rest.size()) break;
+      rest = rest.substr(name.size() + 1);
     }
-    throw std::invalid_argument("no mutant named '" + std::string(name) +
-                                "'; 'cubecheck mutants --list' lists them");
+    if (faults.size() == 1) return std::make_unique<ReferenceDut>(faults.front());
+    return std::make_unique<MutantSet>(faults);
   }
   if (prefixed("exec:")) {
     std::vector<std::string> argv;

@@ -23,7 +23,8 @@ struct Mutant {
 
 const std::vector<Mutant>& mutants();
 
-/// Builds the DUT a spec names: "reference", "mutant:NAME", "exec:PROGRAM [ARGS...]" (split at
+/// Builds the DUT a spec names: "reference", "mutant:NAME", "mutant:NAME+NAME..." (several
+/// faults in one DUT, each showing where it alone would), "exec:PROGRAM [ARGS...]" (split at
 /// spaces) or "plugin:PATH.so". `timeout` bounds each program of an exec: DUT. Throws
 /// std::invalid_argument with a message that says what specs exist.
 std::unique_ptr<Dut> makeDut(std::string_view spec,

@@ -6,7 +6,11 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <regex>
+#include <set>
 #include <string>
+
+#include "vectors/vectors.hpp"
 
 namespace {
 
@@ -110,6 +114,72 @@ TEST(Cli, SparseCheckFindsTheVendorEncodingAndNamesBadInput) {
   EXPECT_NE(r.out.find("needs --shape"), std::string::npos) << r.out;
   r = cubecheck("sparse-check --shape 4x1 --b " + (dir / "b.bin").string());
   EXPECT_EQ(r.status, 0) << r.out;
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Cli, CertifyEndsWithTheCertificatePaths) {
+  const auto dir = tempDir("certificate");
+  const CliRun r = cubecheck(
+      "certify --dut reference --level smoke --seed 9 --quiet --family "
+      "load2d --report-dir " +
+      dir.string());
+  EXPECT_EQ(r.status, 0) << r.out;
+  const std::string last =
+      "certificate: " + dir.string() + "/report.md, " + dir.string() + "/report.html\n";
+  ASSERT_GE(r.out.size(), last.size());
+  EXPECT_EQ(r.out.substr(r.out.size() - last.size()), last) << r.out;
+  EXPECT_TRUE(std::filesystem::exists(dir / "report.md"));
+  EXPECT_TRUE(std::filesystem::exists(dir / "report.html"));
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Cli, ExplainListsTheCatalogueAndOneEntry) {
+  CliRun r = cubecheck("explain");
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("mmad/SaturationProbe"), std::string::npos) << r.out;
+  r = cubecheck("explain OPEN-10");
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("default reading:"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("docs/spec.md#open-10"), std::string::npos) << r.out;
+  r = cubecheck("explain load2d/RepeatSplit");
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("claim:"), std::string::npos) << r.out;
+  r = cubecheck("explain load9d");
+  EXPECT_EQ(r.status, 2) << r.out;
+  EXPECT_NE(r.out.find("'load9d'"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("load3d_v2pro"), std::string::npos) << "lists what exists: " << r.out;
+  EXPECT_NE(r.out.find("OPEN-11"), std::string::npos) << r.out;
+}
+
+TEST(Cli, VectorsCheckNamesEachFailingCaseByItsCaseId) {
+  const auto dir = tempDir("vector_ids");
+  std::filesystem::path file;
+  std::set<std::string> ids;
+  for (const cubecheck::vec::Generated& g : cubecheck::vec::generate(1, 1)) {
+    if (g.family != "load2d" || g.profile != "a2") continue;
+    file = cubecheck::vec::writeFile(dir, g.family, g.profile, g.rows, "test");
+    for (const cubecheck::vec::Row& row : g.rows) ids.insert(row.caseId);
+  }
+  ASSERT_FALSE(file.empty());
+  const CliRun r = cubecheck("vectors check --dut mutant:load2d-dst-gap-ignored --report-dir " +
+                             (dir / "report").string() + " " + file.string());
+  EXPECT_EQ(r.status, 1) << r.out;
+  // Every printed failure names a case of the file, and different failures different cases.
+  const std::regex failed("FAILED [^ ]+ case ([^:]+):");
+  std::set<std::string> named;
+  std::size_t lines = 0;
+  for (auto it = std::sregex_iterator(r.out.begin(), r.out.end(), failed);
+       it != std::sregex_iterator(); ++it, ++lines) {
+    const std::string id = (*it)[1].str();
+    EXPECT_EQ(ids.count(id), 1u) << id << " is not a case_id of " << file;
+    named.insert(id);
+  }
+  EXPECT_GE(lines, 2u) << r.out;
+  EXPECT_EQ(named.size(), lines);
+  std::ifstream in(dir / "report" / "report.json");
+  const auto j = nlohmann::json::parse(in);
+  const auto& failure = j["families"][0]["failures"][0];
+  EXPECT_EQ(ids.count(failure["case_id"].get<std::string>()), 1u) << failure;
   std::filesystem::remove_all(dir);
 }
 

@@ -1,0 +1,118 @@
+#include "conformance/open_points.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+
+namespace cubecheck::conf {
+namespace {
+
+// The facts are those of spec 10; the texts are short so a report can print one per line.
+constexpr std::array<OpenPoint, 11> kOpenPoints{{
+    {"OPEN-1", "sparse index pair (2, 0)",
+     "For the 2:4 index pair (2, 0) the densification table has both slots read A element 2 of "
+     "the group, the prose has slot 1 read element 1 + idx1; index value 3 means nothing.",
+     "the prose: slot 1 reads A[4g + 1 + idx1]; index 3 is never drawn",
+     "the table: both slots read A[4g + 2]",
+     "mmad_sparse/Open1Probe: an index pair (2, 0) with a non-zero slot 1; the report names the "
+     "reading the DUT follows and fails the case only when it follows neither"},
+    {"OPEN-2", "dense encoding of the group 0 0 0 X",
+     "The vendor samples store the group 0 0 0 X as (X, 0), the documented rule and the vendor "
+     "compressor as (0, X).",
+     "(0, X)", "(X, 0), as the sample generators store it",
+     "no DUT probe (the host compresses, not the DUT); mmad_sparse/MatchesOracle covers all 16 "
+     "masks, and `cubecheck sparse-check` flags such groups in a user's compressor output"},
+    {"OPEN-3", "sparse Mmad with K not a multiple of 64",
+     "The dense B then ends inside a fractal; whether a DUT reads the padding is undocumented.",
+     "certified only with zero-filled padding (index 0), where both behaviours agree",
+     "any other padding content", "no probe: the generators always zero the padding"},
+    {"OPEN-4", "index buffer placement",
+     "That an index fractal lands at (L0B destination address) / 4 is inferred, not documented.",
+     "L0B address / 4", "any other placement",
+     "no probe: load_sparse/MatchesOracle observes the index buffer at address / 4, so another "
+     "placement fails there"},
+    {"OPEN-5", "sparse load and src_stride / dst_gap",
+     "LoadDataWithSparse documents src_stride and dst_gap as unused; what hardware does with "
+     "non-zero values is not shown.",
+     "ignored (as are addr_mode and sid)", "stepping by src_stride or leaving dst_gap fractals",
+     "no probe: the generators draw non-zero ignored fields (bin ignored_fields:nonzero), so a "
+     "DUT that honours them fails load_sparse/MatchesOracle"},
+    {"OPEN-6", "bias-table address without a bias tensor",
+     "With cmatrix_source = true and no bias tensor, no source says where in the bias table the "
+     "bias row is read.",
+     "address 0", "any other address, e.g. one left over from an earlier bias load",
+     "no probe: cases place the bias row at address 0 (bin init:bias_table)"},
+    {"OPEN-7", "int32 saturation, float accumulation, HF32",
+     "Whether int32 accumulation saturates every partial sum or once at the end; the order and "
+     "precision of float accumulation; the HF32 mantissa width and rounding of its trans modes.",
+     "int32 saturates once at the end; floats are compared as spec 9 says (exact regime or a "
+     "derived bound), which makes the order irrelevant; HF32 cases use values every reading "
+     "rounds alike",
+     "saturation of every partial sum in ascending k; HF32 with 10 or 11 fraction bits and "
+     "nearest-even, ties-away, toward-zero rounding or truncation",
+     "mmad/SaturationProbe (a partial sum passes INT32_MAX, the final sum does not) and "
+     "mmad/Hf32Probe (f32 values between HF32 steps) report the reading the DUT follows"},
+    {"OPEN-8", "C beyond m and n in the last fractal",
+     "Mmad writes whole L0C fractals; what lands in rows >= m and columns >= n of the last one "
+     "(and rows 1..15 of a GEMV result) is undocumented.",
+     "don't-care: masked out of the comparison; bytes outside C's fractals must keep their canary",
+     "zeros, or the previous contents", "no probe: reports mark the masked bytes"},
+    {"OPEN-9", "LoadData2DParams on 950",
+     "On 950 LoadData2DParams is emulated through V2, and the emulation disagrees with spec 4 "
+     "when start_index != 0 and src_stride != 1.",
+     "certify only where both agree", "spec 4's result, or the emulation's, where they disagree",
+     "no probe: such load2d cases on 950 are NotSupported with a reason naming OPEN-9"},
+    {"OPEN-10", "V2 destination order, negative src_stride",
+     "The full destination order of LoadData2DParamsV2 is inferred (a transposed block's extra "
+     "fractals past dst_stride, which of overlapping columns wins), and a negative src_stride "
+     "has no documented meaning.",
+     "the order of spec 5: the whole footprint is written, overlapping columns in ascending "
+     "order so the later wins; negative src_stride is not certified",
+     "clipping at dst_stride, another order for overlapping columns, a meaning for negative "
+     "strides",
+     "no probe: overlapping columns are certified on the default (bin "
+     "dst_stride:columns_overlap) and fail load2d_v2/MatchesOracle otherwise; negative "
+     "src_stride cases are NotSupported with a reason naming OPEN-10"},
+    {"OPEN-11", "Load3D outside the sampled range, and V1",
+     "A channel_size that is not a multiple of C0, where repeated 3D loads put their output, "
+     "950 destination strides other than the samples', and LoadData 3D V1 as a whole "
+     "(including c_size mode) are undocumented.",
+     "only channel_size = C1 * C0, one repeat and the samples' strides are certified; V1 is "
+     "checked against the inferred model of spec 6.4 and its verdict reads provisional",
+     "any other behaviour in those cases",
+     "no probe: such cases are NotSupported with a reason naming OPEN-11, and load3d_v1's "
+     "verdict is \"conformant (provisional)\" at best"},
+}};
+
+bool sameId(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::toupper(static_cast<unsigned char>(x)) ==
+                  std::toupper(static_cast<unsigned char>(y));
+         });
+}
+
+}  // namespace
+
+std::span<const OpenPoint> openPoints() {
+  return kOpenPoints;
+}
+
+const OpenPoint* findOpenPoint(std::string_view id) {
+  for (const OpenPoint& p : kOpenPoints) {
+    if (sameId(p.id, id)) return &p;
+  }
+  return nullptr;
+}
+
+std::string specLink(std::string_view citation) {
+  // GitHub-style anchors as docs/spec.md declares them: lower case, '.' and ' ' become '-'.
+  std::string anchor;
+  for (char c : citation) {
+    anchor += (c == ' ' || c == '.')
+                  ? '-'
+                  : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  return "docs/spec.md#" + anchor;
+}
+
+}  // namespace cubecheck::conf
