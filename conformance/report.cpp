@@ -386,7 +386,9 @@ std::string toMarkdown(const CertifyResult& r) {
 
 std::string toHtml(const CertifyResult& r) {
   std::ostringstream os;
-  os << "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>cubecheck certificate</title>"
+  os << "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>"
+     << (r.scope.complete ? "cubecheck certificate" : "cubecheck partial run")
+     << "</title>"
         "<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}"
         "td,th{border:1px solid #999;padding:2px "
         "8px;text-align:right}td:first-child{text-align:left}"

@@ -146,12 +146,16 @@ std::string Capabilities::envelopeText() const {
   std::ostringstream os;
   os << "profiles";
   for (isa::ProfileId p : profiles) os << ' ' << isa::profile(p).name;
+  if (profiles.empty()) os << " none";
   os << "; instructions";
   for (const std::string& i : instructions) os << ' ' << i;
+  if (instructions.empty()) os << " none";
   os << "; dtypes";
   for (isa::DType t : dtypes) os << ' ' << isa::nameOf(t);
+  if (dtypes.empty()) os << " none";
   os << "; observable";
   for (isa::Memory m : observable) os << ' ' << isa::nameOf(m);
+  if (observable.empty()) os << " none";
   os << "; validates programs: " << (rejectsIllegal ? "yes" : "no") << "; limits:";
   if (limits.empty()) os << " none (every legal value of every field)";
   for (std::size_t i = 0; i < limits.size(); ++i) os << (i == 0 ? " " : ", ") << limits[i].text;

@@ -342,7 +342,7 @@ TEST(Scope, FilteredRunsArePartialWholeRunsComplete) {
     std::ifstream in(dir / file);
     const std::string text{std::istreambuf_iterator<char>(in), {}};
     EXPECT_NE(text.find("PARTIAL RUN"), std::string::npos) << file;
-    EXPECT_EQ(text.find("certificate"), std::string::npos) << file;
+    EXPECT_EQ(text.find("cubecheck certificate"), std::string::npos) << file;
   }
 
   const CliRun whole =
