@@ -217,6 +217,7 @@ int replayVectors(dut::Dut& dut, const std::string& dutSpec,
   r.dutSpec = dutSpec;
   r.capabilities = dut.capabilities();
   r.level = conf::Level::Full;
+  if (!caseFilter.empty()) r.scope = {false, {"--case " + caseFilter}};
   std::vector<std::string> fileErrors;
   const auto start = std::chrono::steady_clock::now();
   for (const auto& file : files) {
@@ -638,6 +639,8 @@ int main(int argc, char** argv) {
       o.families = families;
       if (!property.empty()) o.property = property;
       if (caseIndex >= 0) o.caseIndex = static_cast<std::size_t>(caseIndex);
+      // A reproduce run must not write over the real certificate: no report unless asked.
+      if (o.caseIndex && certify->get_option("--report-dir")->count() == 0) reportDir.clear();
       return runCertify(dutSpec, o, reportDir, quiet, timeoutMs, regressionDir);
     }
     if (!list) std::cerr << "cubecheck: seed " << o.seed << '\n';

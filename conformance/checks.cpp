@@ -18,6 +18,8 @@ std::string_view nameOf(Outcome o) {
       return "AdapterError";
     case Outcome::Timeout:
       return "Timeout";
+    case Outcome::Declined:
+      return "Declined";
   }
   return "?";
 }
@@ -35,6 +37,9 @@ std::optional<std::string> unsupportedReason(const dut::Capabilities& caps,
     if (auto t = isa::dtypeOf(ins); t && !caps.hasDType(*t)) {
       return "DUT does not declare data type " + std::string(isa::nameOf(*t));
     }
+    if (const dut::FieldLimit* l = caps.breaks(ins)) {
+      return "outside the declared envelope: " + l->text;
+    }
   }
   for (const isa::Region& r : program.observe) {
     if (!caps.canObserve(r.memory)) {
@@ -45,6 +50,13 @@ std::optional<std::string> unsupportedReason(const dut::Capabilities& caps,
 }
 
 namespace {
+
+/// The reason of a Declined case: the program passed unsupportedReason, so it lies inside the
+/// envelope the DUT declared.
+std::string declined(const dut::RunResult& r) {
+  return "declined inside the declared envelope: " + r.message;
+}
+
 std::optional<Verdict> fromStatus(const dut::RunResult& r, const char* context) {
   switch (r.status) {
     case dut::RunStatus::Ok:
@@ -56,7 +68,7 @@ std::optional<Verdict> fromStatus(const dut::RunResult& r, const char* context) 
                                             r.violation->message
                                       : std::string("(no reason given)"))};
     case dut::RunStatus::Unsupported:
-      return Verdict{Outcome::NotSupported, "DUT: " + r.message};
+      return Verdict{Outcome::Declined, declined(r)};
     case dut::RunStatus::AdapterError:
       return Verdict{Outcome::AdapterError, r.message};
     case dut::RunStatus::Timeout:
@@ -90,6 +102,23 @@ std::optional<Verdict> runLegal(dut::Dut& dut, const isa::Program& program,
   return std::nullopt;
 }
 
+bool doNothingPasses(const isa::Program& program, const oracle::Expected& expected) {
+  isa::Observed unchanged;
+  for (const isa::Region& r : program.observe) {
+    const isa::Segment* s = isa::findSegment(program.segments, r.memory, r.addr, r.size);
+    if (s == nullptr) return false;
+    const auto from = s->bytes.begin() + static_cast<std::ptrdiff_t>(r.addr - s->addr);
+    unchanged.emplace_back(from, from + static_cast<std::ptrdiff_t>(r.size));
+  }
+  return oracle::compareExact(program, expected, unchanged, /*strayOnly=*/false, 0).equal;
+}
+
+Verdict passed(const isa::Program& program, const oracle::Expected& expected) {
+  Verdict v{Outcome::Pass};
+  v.trivial = doNothingPasses(program, expected);
+  return v;
+}
+
 Verdict checkExpected(dut::Dut& dut, const isa::Program& program, const oracle::Expected& expected,
                       bool strayOnly) {
   if (expected.uncertified) return {Outcome::NotSupported, *expected.uncertified};
@@ -101,7 +130,7 @@ Verdict checkExpected(dut::Dut& dut, const isa::Program& program, const oracle::
         "vacuous comparison: the expected footprint equals the initial image, so the case "
         "proves nothing (a generator defect)");
   }
-  if (c.equal) return {Outcome::Pass, {}};
+  if (c.equal) return passed(program, expected);
   return {Outcome::Mismatch, c.report};
 }
 
@@ -116,10 +145,11 @@ Verdict checkSameResult(dut::Dut& dut, const isa::Program& a, const isa::Program
   isa::Observed one, two;
   if (auto v = runLegal(dut, a, one)) return *v;
   if (auto v = runLegal(dut, b, two)) return *v;
+  Verdict pass = passed(a, e);  // a no-op pair proves nothing, however equal the two results
   e.regions = one;
   // Don't-care bytes stay masked: the spec leaves them free in either form.
   const oracle::Comparison c = oracle::compareExact(a, e, two);
-  if (c.equal) return {Outcome::Pass};
+  if (c.equal) return pass;
   return {Outcome::Mismatch, what + "\n" + c.report};
 }
 
@@ -167,6 +197,9 @@ Verdict checkRejected(dut::Dut& dut, const isa::Program& program, isa::Violation
       return {Outcome::NotSupported,
               "DUT does not declare instruction " + std::string(isa::opcodeOf(ins))};
     }
+    if (const dut::FieldLimit* l = caps.breaks(ins)) {
+      return {Outcome::NotSupported, "outside the declared envelope: " + l->text};
+    }
   }
   dut::RunResult r = dut.run(program);
   switch (r.status) {
@@ -184,7 +217,7 @@ Verdict checkRejected(dut::Dut& dut, const isa::Program& program, isa::Violation
       return {Outcome::Mismatch, "executed an illegal program; expected rejection for " +
                                      std::string(isa::nameOf(expected))};
     case dut::RunStatus::Unsupported:
-      return {Outcome::NotSupported, "DUT: " + r.message};
+      return {Outcome::Declined, declined(r)};
     case dut::RunStatus::AdapterError:
       return {Outcome::AdapterError, r.message};
     case dut::RunStatus::Timeout:

@@ -17,6 +17,13 @@ namespace cubecheck::conf {
 std::optional<std::string> unsupportedReason(const dut::Capabilities& caps,
                                              const isa::Program& program);
 
+/// Whether a DUT that runs nothing, answering every observed region with its initial image,
+/// would match `expected`: a case such a DUT passes proves nothing about the DUT.
+bool doNothingPasses(const isa::Program& program, const oracle::Expected& expected);
+
+/// A Pass against `expected`, marked trivial when a do-nothing DUT would pass too.
+Verdict passed(const isa::Program& program, const oracle::Expected& expected);
+
 /// Runs a legal program; on Ok fills `observed` (checked against the program's regions) and
 /// returns nullopt, otherwise the verdict its status implies (a rejection of a legal program is a
 /// Mismatch).

@@ -90,6 +90,12 @@ CertifyResult fuzz(dut::Dut& dut, const FuzzOptions& o) {
   result.profile = o.profile;
   result.level = Level::Full;
   result.seed = o.seed;
+  for (const std::string& f : o.families) result.scope.filters.push_back("--family " + f);
+  if (o.shardCount > 1) {
+    result.scope.filters.push_back("--shard " + std::to_string(o.shardIndex) + "/" +
+                                   std::to_string(o.shardCount));
+  }
+  result.scope.complete = result.scope.filters.empty();
 
   struct Slot {
     std::size_t family;  // index into result.families and families

@@ -21,9 +21,10 @@ using gen::SplitLoad2DCase;
 Verdict sameAs(const isa::Program& program, const isa::Observed& reference,
                const isa::Observed& observed, const std::string& what) {
   oracle::Expected e = oracle::expect(program);
+  Verdict pass = passed(program, e);  // a no-op pair proves nothing
   e.regions = reference;
   const oracle::Comparison c = oracle::compareExact(program, e, observed);
-  if (c.equal) return {Outcome::Pass, {}};
+  if (c.equal) return pass;
   return {Outcome::Mismatch, what + "\n" + c.report};
 }
 

@@ -16,9 +16,11 @@ enum class Outcome {
   AdapterError,  ///< the adapter crashed, broke the protocol or answered garbage; never a Mismatch,
                  ///< never a Pass
   Timeout,       ///< the DUT did not answer in time
+  Declined,  ///< the DUT answered `unsupported` to a program inside the envelope it declared: it
+             ///< broke its own promise; never NotSupported, never a Pass
 };
 
-inline constexpr int kOutcomeCount = 5;
+inline constexpr int kOutcomeCount = 6;
 
 std::string_view nameOf(Outcome o);
 
@@ -33,6 +35,10 @@ struct Verdict {
   /// What an interpretation probe learned (e.g. which reading of an open point the DUT follows);
   /// reported, never part of the verdict.
   std::string note;
+  /// With Pass: a DUT that runs nothing (every observed region left as its initial image) would
+  /// have passed too, e.g. a load of zero repeats. Counted and reported as "passed (no-op)"; such
+  /// passes alone certify nothing.
+  bool trivial = false;
 };
 
 }  // namespace cubecheck::conf

@@ -14,7 +14,8 @@ namespace {
 
 constexpr std::size_t kFailuresPrinted = 5;  // the terminal shows a few; report.json has more
 
-constexpr Outcome kOutcomes[] = {Outcome::Pass, Outcome::Mismatch, Outcome::NotSupported,
+// The order of the terminal table's columns after "passed" and "no-op".
+constexpr Outcome kOutcomes[] = {Outcome::Mismatch, Outcome::Declined, Outcome::NotSupported,
                                  Outcome::AdapterError, Outcome::Timeout};
 
 std::string xmlEscape(std::string_view s) {
@@ -52,7 +53,9 @@ nlohmann::ordered_json countsJson(const Counts& c) {
   nlohmann::ordered_json j;
   j["cases"] = c.total();
   j["passed"] = c.of(Outcome::Pass);
+  j["passed_no_op"] = c.trivialPasses;
   j["failed"] = c.of(Outcome::Mismatch);
+  j["declined"] = c.of(Outcome::Declined);
   j["not_supported"] = c.of(Outcome::NotSupported);
   j["adapter_errors"] = c.of(Outcome::AdapterError);
   j["timeouts"] = c.of(Outcome::Timeout);
@@ -62,7 +65,8 @@ nlohmann::ordered_json countsJson(const Counts& c) {
 std::string row(std::string_view a, std::string_view b, const Counts& c, int width) {
   std::ostringstream os;
   os << "  " << std::left << std::setw(width) << a << std::setw(22) << b << std::right;
-  os << std::setw(8) << c.total();
+  os << std::setw(8) << c.total() << std::setw(9) << c.of(Outcome::Pass) << std::setw(9)
+     << c.trivialPasses;
   for (Outcome o : kOutcomes) os << std::setw(9) << c.of(o);
   return os.str();
 }
@@ -86,11 +90,14 @@ void printReport(std::ostream& os, const CertifyResult& r) {
     os << ", profile " << isa::profile(r.profile).name << ", level " << nameOf(r.level) << ", seed "
        << r.seed;
   }
-  os << "\n\n";
+  os << "\ncertified within: " << r.capabilities.envelopeText() << '\n';
+  if (!r.scope.complete) os << r.headline() << '\n';
+  os << '\n';
   os << "  " << std::left << std::setw(width) << (r.command == "certify" ? "family" : "file")
      << std::setw(22) << "property" << std::right << std::setw(8) << "cases" << std::setw(9)
-     << "passed" << std::setw(9) << "failed" << std::setw(9) << "n/supp" << std::setw(9)
-     << "adapter" << std::setw(9) << "timeout" << '\n';
+     << "passed" << std::setw(9) << "(no-op)" << std::setw(9) << "failed" << std::setw(9)
+     << "declined" << std::setw(9) << "n/supp" << std::setw(9) << "adapter" << std::setw(9)
+     << "timeout" << '\n';
   for (const FamilyResult& f : r.families) {
     for (const PropertyResult& p : f.properties) os << row(f.name, p.name, p.counts, width) << '\n';
     os << row(f.name, "= " + f.verdict(), f.counts, width) << "\n\n";
@@ -105,10 +112,10 @@ void printReport(std::ostream& os, const CertifyResult& r) {
       }
       os << '\n';
     }
-    if (!f.provisional.empty() && f.verdict() != "not supported") {
+    if (!f.provisional.empty() && f.verdict() != "not certified") {
       os << f.name << " is PROVISIONAL: " << f.provisional << '\n';
     }
-    if (!f.openPoints.empty() && f.verdict() != "not supported") {
+    if (!f.openPoints.empty() && f.verdict() != "not certified") {
       os << f.name << " verdict rests on the default reading of:";
       for (const std::string& p : f.openPoints) os << ' ' << p;
       os << " (spec 10)\n";
@@ -117,12 +124,18 @@ void printReport(std::ostream& os, const CertifyResult& r) {
       os << f.name << " probe, " << n << " case(s): " << what << '\n';
     }
     for (const auto& [bin, hits] : f.coverageGaps) {
-      os << f.name << " COVERAGE GAP: bin " << bin << " hit " << hits << " time(s), quota "
+      os << f.name << " COVERAGE GAP: bin " << bin << " passed " << hits << " time(s), quota "
          << f.coverageQuota << '\n';
+    }
+    for (const auto& [reason, n] : f.declinedReasons) {
+      os << f.name << " DECLINED, " << n << " case(s): " << reason << '\n';
     }
     for (const auto& [reason, n] : f.notSupportedReasons) {
       os << f.name << " not supported, " << n << " case(s): " << reason << exampleOf(f, reason)
          << '\n';
+    }
+    if (const std::string why = f.notCertifiedWhy(); !why.empty()) {
+      os << f.name << " NOT CERTIFIED: " << why << '\n';
     }
     std::size_t shown = 0;
     for (const Failure& x : f.failures) {
@@ -146,14 +159,18 @@ void printReport(std::ostream& os, const CertifyResult& r) {
     for (const std::string& n : r.notImplemented) os << ' ' << n;
     os << '\n';
   }
-  os << "\nverdict: " << (r.conformant() ? "CONFORMANT" : "NONCONFORMANT") << " (" << std::fixed
-     << std::setprecision(2) << r.seconds << " s)\n";
+  os << "\nverdict: " << r.headline() << " (" << std::fixed << std::setprecision(2) << r.seconds
+     << " s)\n";
 }
 
 std::string toJson(const CertifyResult& r) {
   nlohmann::ordered_json j;
   j["tool"] = "cubecheck";
-  j["verdict"] = r.conformant() ? "conformant" : "nonconformant";
+  j["verdict"] = r.verdict();
+  j["headline"] = r.headline();
+  j["scope"] = {{"complete", r.scope.complete}, {"filters", r.scope.filters}};
+  j["certified_families"] = r.certifiedFamilies();
+  j["not_certified_families"] = r.notCertifiedFamilies();
   j["dut"] = r.dutSpec;
   nlohmann::ordered_json caps;
   caps["name"] = r.capabilities.name;
@@ -164,6 +181,9 @@ std::string toJson(const CertifyResult& r) {
   for (isa::Memory m : r.capabilities.observable) caps["observable"].push_back(isa::nameOf(m));
   caps["rejects_illegal"] = r.capabilities.rejectsIllegal;
   j["dut_capabilities"] = caps;
+  nlohmann::ordered_json limits = nlohmann::ordered_json::array();
+  for (const dut::FieldLimit& l : r.capabilities.limits) limits.push_back(l.text);
+  j["envelope"] = {{"certified_within", r.capabilities.envelopeText()}, {"limits", limits}};
   j["profile"] = isa::profile(r.profile).name;
   j["level"] = nameOf(r.level);
   j["seed"] = r.seed;
@@ -172,6 +192,7 @@ std::string toJson(const CertifyResult& r) {
     nlohmann::ordered_json fj;
     fj["name"] = f.name;
     fj["verdict"] = f.verdict();
+    if (const std::string why = f.notCertifiedWhy(); !why.empty()) fj["not_certified"] = why;
     fj.update(countsJson(f.counts));
     fj["open_points"] = f.openPoints;
     if (!f.provisional.empty()) fj["provisional"] = f.provisional;
@@ -185,8 +206,10 @@ std::string toJson(const CertifyResult& r) {
       fj["properties"].push_back(pj);
     }
     fj["coverage"] = f.coverage;
+    fj["coverage_passed"] = f.coveragePassed;
     fj["not_supported_reasons"] = f.notSupportedReasons;
     fj["not_supported_examples"] = f.notSupportedExamples;
+    fj["declined_reasons"] = f.declinedReasons;
     fj["probes"] = f.probes;
     fj["coverage_quota"] = f.coverageQuota;
     fj["coverage_gaps"] = nlohmann::ordered_json::array();
@@ -225,7 +248,8 @@ std::string toJUnit(const CertifyResult& r) {
   os << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   auto attrs = [](const Counts& c, std::size_t tests) {
     std::ostringstream a;
-    a << " tests=\"" << tests << "\" failures=\"" << c.of(Outcome::Mismatch) << "\" errors=\""
+    a << " tests=\"" << tests << "\" failures=\""
+      << c.of(Outcome::Mismatch) + c.of(Outcome::Declined) << "\" errors=\""
       << c.of(Outcome::AdapterError) + c.of(Outcome::Timeout) << "\" skipped=\""
       << c.of(Outcome::NotSupported) << '"';
     return a.str();
@@ -240,7 +264,8 @@ std::string toJUnit(const CertifyResult& r) {
       bool failed = false;
       for (const Failure& x : f.failures) {
         if (x.property != p.name) continue;
-        const char* tag = x.outcome == Outcome::Mismatch ? "failure" : "error";
+        const char* tag =
+            x.outcome == Outcome::Mismatch || x.outcome == Outcome::Declined ? "failure" : "error";
         os << "      <" << tag << " message=\"" << nameOf(x.outcome) << " in "
            << xmlEscape(x.label()) << "\">"
            << xmlEscape(x.caseText + "\n" + x.detail + "\nreproduce: " + x.reproduce) << "</" << tag
@@ -284,18 +309,16 @@ void writeReports(const std::filesystem::path& dir, const CertifyResult& r) {
 
 namespace {
 
-std::string capabilitiesLine(const dut::Capabilities& c) {
-  std::ostringstream os;
-  os << "profiles:";
-  for (isa::ProfileId p : c.profiles) os << ' ' << isa::profile(p).name;
-  os << "; instructions:";
-  for (const std::string& i : c.instructions) os << ' ' << i;
-  os << "; dtypes:";
-  for (isa::DType t : c.dtypes) os << ' ' << isa::nameOf(t);
-  os << "; observable:";
-  for (isa::Memory m : c.observable) os << ' ' << isa::nameOf(m);
-  os << "; validates programs: " << (c.rejectsIllegal ? "yes" : "no");
-  return os.str();
+/// The document title: a certificate only for a complete run.
+std::string title(const CertifyResult& r) {
+  return r.scope.complete ? "cubecheck certificate: " + r.headline() : "cubecheck " + r.headline();
+}
+
+std::string scopeLine(const CertifyResult& r) {
+  if (r.scope.complete) return "complete run";
+  std::string s = "PARTIAL RUN, filtered by";
+  for (const std::string& f : r.scope.filters) s += " " + f;
+  return s;
 }
 
 std::string runLine(const CertifyResult& r) {
@@ -310,16 +333,17 @@ std::string runLine(const CertifyResult& r) {
 
 std::string toMarkdown(const CertifyResult& r) {
   std::ostringstream os;
-  os << "# cubecheck certificate: " << (r.conformant() ? "CONFORMANT" : "NONCONFORMANT") << "\n\n";
+  os << "# " << title(r) << "\n\n";
   os << "* DUT: `" << r.dutSpec << "` (" << r.capabilities.name << ", " << r.capabilities.version
-     << ")\n* Declared: " << capabilitiesLine(r.capabilities) << "\n* Run: " << runLine(r)
-     << "\n\n";
-  os << "| family | verdict | cases | passed | failed | not supported | adapter errors | timeouts "
-        "| open points |\n";
-  os << "|---|---|---|---|---|---|---|---|---|\n";
+     << ")\n* Certified within: " << r.capabilities.envelopeText() << "\n* Run: " << runLine(r)
+     << "\n* Scope: " << scopeLine(r) << "\n\n";
+  os << "| family | verdict | cases | passed | passed (no-op) | failed | declined | not supported "
+        "| adapter errors | timeouts | open points |\n";
+  os << "|---|---|---|---|---|---|---|---|---|---|---|\n";
   for (const FamilyResult& f : r.families) {
     os << "| " << f.name << " | " << f.verdict() << " | " << f.counts.total() << " | "
-       << f.counts.of(Outcome::Pass) << " | " << f.counts.of(Outcome::Mismatch) << " | "
+       << f.counts.of(Outcome::Pass) << " | " << f.counts.trivialPasses << " | "
+       << f.counts.of(Outcome::Mismatch) << " | " << f.counts.of(Outcome::Declined) << " | "
        << f.counts.of(Outcome::NotSupported) << " | " << f.counts.of(Outcome::AdapterError) << " | "
        << f.counts.of(Outcome::Timeout) << " | ";
     for (const std::string& p : f.openPoints) os << p << ' ';
@@ -334,6 +358,9 @@ std::string toMarkdown(const CertifyResult& r) {
     if (f.coverage.empty() && f.failures.empty() && f.notSupportedReasons.empty()) continue;
     os << "\n## " << f.name << "\n";
     if (!f.provisional.empty()) os << "\n**Provisional:** " << f.provisional << "\n";
+    if (const std::string why = f.notCertifiedWhy(); !why.empty()) {
+      os << "\n**Not certified:** " << why << "\n";
+    }
     if (!f.coverage.empty()) {
       std::size_t most = 1;
       for (const auto& [tag, n] : f.coverage) most = std::max(most, n);
@@ -348,8 +375,11 @@ std::string toMarkdown(const CertifyResult& r) {
     }
     for (const auto& [what, n] : f.probes) os << "\n* probe (" << n << " cases): " << what << "\n";
     for (const auto& [bin, hits] : f.coverageGaps) {
-      os << "\n* **coverage gap**: `" << bin << "` hit " << hits << " times, quota "
+      os << "\n* **coverage gap**: `" << bin << "` passed " << hits << " times, quota "
          << f.coverageQuota << "\n";
+    }
+    for (const auto& [why, n] : f.declinedReasons) {
+      os << "\n* **declined** (" << n << " cases): " << why << "\n";
     }
     for (const auto& [why, n] : f.notSupportedReasons) {
       os << "\n* not supported (" << n << " cases): " << why << exampleOf(f, why) << "\n";
@@ -367,26 +397,30 @@ std::string toMarkdown(const CertifyResult& r) {
 
 std::string toHtml(const CertifyResult& r) {
   std::ostringstream os;
-  os << "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>cubecheck certificate</title>"
+  os << "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>"
+     << (r.scope.complete ? "cubecheck certificate" : "cubecheck partial run")
+     << "</title>"
         "<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}"
         "td,th{border:1px solid #999;padding:2px "
         "8px;text-align:right}td:first-child{text-align:left}"
         ".bar{background:#4a7;height:10px;display:inline-block}.bad{color:#b00}.ok{color:#070}"
         "pre{background:#f4f4f4;padding:6px;overflow-x:auto}</style></head><body>\n";
-  os << "<h1>cubecheck certificate: <span class=\""
-     << (r.conformant() ? "ok\">CONFORMANT" : "bad\">NONCONFORMANT")
-     << "</span></h1>\n<p>DUT <code>" << xmlEscape(r.dutSpec) << "</code> ("
+  os << "<h1><span class=\"" << (r.conformant() && r.scope.complete ? "ok" : "bad") << "\">"
+     << xmlEscape(title(r)) << "</span></h1>\n<p>DUT <code>" << xmlEscape(r.dutSpec) << "</code> ("
      << xmlEscape(r.capabilities.name) << ", " << xmlEscape(r.capabilities.version)
-     << ")<br>Declared: " << xmlEscape(capabilitiesLine(r.capabilities))
-     << "<br>Run: " << xmlEscape(runLine(r)) << "</p>\n";
-  os << "<table><tr><th>family</th><th>verdict</th><th>cases</th><th>passed</th><th>failed</th>"
-        "<th>not supported</th><th>adapter errors</th><th>timeouts</th><th>open points</th></tr>\n";
+     << ")<br>Certified within: " << xmlEscape(r.capabilities.envelopeText())
+     << "<br>Run: " << xmlEscape(runLine(r)) << "<br>Scope: " << xmlEscape(scopeLine(r))
+     << "</p>\n";
+  os << "<table><tr><th>family</th><th>verdict</th><th>cases</th><th>passed</th>"
+        "<th>passed (no-op)</th><th>failed</th><th>declined</th><th>not supported</th>"
+        "<th>adapter errors</th><th>timeouts</th><th>open points</th></tr>\n";
   for (const FamilyResult& f : r.families) {
     os << "<tr><td>" << f.name << "</td><td>" << f.verdict() << "</td><td>" << f.counts.total()
-       << "</td><td>" << f.counts.of(Outcome::Pass) << "</td><td>" << f.counts.of(Outcome::Mismatch)
-       << "</td><td>" << f.counts.of(Outcome::NotSupported) << "</td><td>"
-       << f.counts.of(Outcome::AdapterError) << "</td><td>" << f.counts.of(Outcome::Timeout)
-       << "</td><td>";
+       << "</td><td>" << f.counts.of(Outcome::Pass) << "</td><td>" << f.counts.trivialPasses
+       << "</td><td>" << f.counts.of(Outcome::Mismatch) << "</td><td>"
+       << f.counts.of(Outcome::Declined) << "</td><td>" << f.counts.of(Outcome::NotSupported)
+       << "</td><td>" << f.counts.of(Outcome::AdapterError) << "</td><td>"
+       << f.counts.of(Outcome::Timeout) << "</td><td>";
     for (const std::string& p : f.openPoints) os << p << ' ';
     os << "</td></tr>\n";
   }
@@ -396,6 +430,16 @@ std::string toHtml(const CertifyResult& r) {
     os << "<h2>" << f.name << "</h2>\n";
     if (!f.provisional.empty()) {
       os << "<p><b>Provisional:</b> " << xmlEscape(f.provisional) << "</p>\n";
+    }
+    if (const std::string why = f.notCertifiedWhy(); !why.empty()) {
+      os << "<p><b>Not certified:</b> " << xmlEscape(why) << "</p>\n";
+    }
+    for (const auto& [why, n] : f.coverageGaps) {
+      os << "<p class=\"bad\"><b>Coverage gap:</b> " << xmlEscape(why) << " passed " << n
+         << " times, quota " << f.coverageQuota << "</p>\n";
+    }
+    for (const auto& [why, n] : f.declinedReasons) {
+      os << "<p class=\"bad\"><b>Declined</b> (" << n << " cases): " << xmlEscape(why) << "</p>\n";
     }
     if (!f.coverage.empty()) {
       std::size_t most = 1;

@@ -58,7 +58,8 @@ std::size_t Counts::total() const {
 }
 
 std::size_t Counts::failures() const {
-  return of(Outcome::Mismatch) + of(Outcome::AdapterError) + of(Outcome::Timeout);
+  return of(Outcome::Mismatch) + of(Outcome::Declined) + of(Outcome::AdapterError) +
+         of(Outcome::Timeout);
 }
 
 bool FamilyResult::record(PropertyResult& property, const Verdict& v,
@@ -67,15 +68,24 @@ bool FamilyResult::record(PropertyResult& property, const Verdict& v,
   property.counts.byOutcome[out] += 1;
   counts.byOutcome[out] += 1;
   const bool notRun = v.outcome == Outcome::NotSupported;
-  for (const std::string& t : tags) (notRun ? coverageNotRun : coverage)[t] += 1;
+  const bool pass = v.outcome == Outcome::Pass;
+  if (pass && v.trivial) {
+    property.counts.trivialPasses += 1;
+    counts.trivialPasses += 1;
+  }
+  for (const std::string& t : tags) {
+    (notRun ? coverageNotRun : coverage)[t] += 1;
+    if (pass) coveragePassed[t] += 1;
+  }
   if (notRun) {
     const std::string key = reasonKey(v.detail);
     notSupportedReasons[key] += 1;
     notSupportedExamples.emplace(key, v.detail);
   }
+  if (v.outcome == Outcome::Declined) declinedReasons[v.detail] += 1;
   if (!v.note.empty()) probes[property.name + ": " + v.note] += 1;
-  const bool failed = v.outcome == Outcome::Mismatch || v.outcome == Outcome::AdapterError ||
-                      v.outcome == Outcome::Timeout;
+  const bool failed = v.outcome == Outcome::Mismatch || v.outcome == Outcome::Declined ||
+                      v.outcome == Outcome::AdapterError || v.outcome == Outcome::Timeout;
   if (failed && casesToFirstFailure == 0) casesToFirstFailure = counts.total();
   return failed;
 }
@@ -130,20 +140,91 @@ void FamilyResult::keep(Failure failure) {
   }
 }
 
+std::string FamilyResult::notCertifiedWhy() const {
+  if (counts.failures() > 0 || !coverageGaps.empty()) return {};
+  if (counts.of(Outcome::Pass) == 0) return "nothing inside the envelope ran";
+  if (counts.workPasses() == 0) return "only no-op cases passed";
+  return {};
+}
+
 std::string FamilyResult::verdict() const {
   if (counts.failures() > 0) return "nonconformant";
   if (!coverageGaps.empty()) return "nonconformant";
-  if (counts.of(Outcome::Pass) == 0) return "not supported";
+  if (!notCertifiedWhy().empty()) return "not certified";
   return provisional.empty() ? "conformant" : "conformant (provisional)";
 }
 
+std::vector<std::string> CertifyResult::certifiedFamilies() const {
+  std::vector<std::string> out;
+  for (const FamilyResult& f : families) {
+    if (f.verdict().rfind("conformant", 0) == 0) out.push_back(f.name);
+  }
+  return out;
+}
+
+std::vector<std::string> CertifyResult::notCertifiedFamilies() const {
+  std::vector<std::string> out;
+  for (const FamilyResult& f : families) {
+    if (f.verdict() == "not certified") out.push_back(f.name + " (" + f.notCertifiedWhy() + ")");
+  }
+  for (const std::string& n : notImplemented) out.push_back(n + " (not in this version)");
+  return out;
+}
+
 bool CertifyResult::conformant() const {
-  std::size_t passed = 0;
   for (const FamilyResult& f : families) {
     if (f.verdict() == "nonconformant") return false;
-    passed += f.counts.of(Outcome::Pass);
   }
-  return passed > 0;  // nothing passed proves nothing (DESIGN habit 9)
+  // Nothing certified proves nothing (DESIGN habit 9): no-op passes and NotSupported cases alone
+  // never make a DUT conformant.
+  return !certifiedFamilies().empty();
+}
+
+std::string CertifyResult::verdict() const {
+  for (const FamilyResult& f : families) {
+    if (f.verdict() == "nonconformant") return "nonconformant";
+  }
+  return conformant() ? "conformant" : "not certified";
+}
+
+std::string CertifyResult::headline() const {
+  auto join = [](const std::vector<std::string>& names) {
+    std::string s;
+    for (const std::string& n : names) s += (s.empty() ? "" : ", ") + n;
+    return s;
+  };
+  std::string out;
+  if (!scope.complete) {
+    out = "PARTIAL RUN (" + join(scope.filters) + "), not a certificate; what ran is " + verdict();
+  } else if (verdict() == "nonconformant") {
+    out = "NONCONFORMANT";
+  } else if (conformant()) {
+    out = "CONFORMANT for " + join(certifiedFamilies());
+  } else {
+    out = "NOT CERTIFIED";
+  }
+  std::vector<std::string> bad;
+  for (const FamilyResult& f : families) {
+    if (f.verdict() == "nonconformant") bad.push_back(f.name);
+  }
+  if (!bad.empty()) out += "; nonconformant: " + join(bad);
+  if (scope.complete && verdict() == "nonconformant" && !certifiedFamilies().empty()) {
+    out += "; conformant: " + join(certifiedFamilies());
+  }
+  // Not-certified families grouped by why, in the order the reasons first appear.
+  std::vector<std::pair<std::string, std::vector<std::string>>> byWhy;
+  auto add = [&byWhy](const std::string& why, const std::string& name) {
+    auto it =
+        std::find_if(byWhy.begin(), byWhy.end(), [&](const auto& g) { return g.first == why; });
+    if (it == byWhy.end()) it = byWhy.insert(byWhy.end(), {why, {}});
+    it->second.push_back(name);
+  };
+  for (const FamilyResult& f : families) {
+    if (const std::string why = f.notCertifiedWhy(); !why.empty()) add(why, f.name);
+  }
+  for (const std::string& n : notImplemented) add("not in this version", n);
+  for (const auto& [why, names] : byWhy) out += "; not certified (" + why + "): " + join(names);
+  return out;
 }
 
 namespace {
@@ -167,6 +248,10 @@ CertifyResult certify(dut::Dut& dut, const RunOptions& o) {
   result.profile = o.profile;
   result.level = o.level;
   result.seed = o.seed;
+  for (const std::string& f : o.families) result.scope.filters.push_back("--family " + f);
+  if (o.property) result.scope.filters.push_back("--property " + *o.property);
+  if (o.caseIndex) result.scope.filters.push_back("--case " + std::to_string(*o.caseIndex));
+  result.scope.complete = result.scope.filters.empty();
 
   std::vector<std::string> names = o.families;
   if (names.empty()) {
@@ -236,12 +321,12 @@ CertifyResult certify(dut::Dut& dut, const RunOptions& o) {
     if (family->unsupported.empty() && !o.property && !o.caseIndex) {
       fr.coverageQuota = quotaAt(o.level);
       for (const std::string& bin : family->requiredBins) {
-        const auto it = fr.coverage.find(bin);
-        const std::size_t hits = it == fr.coverage.end() ? 0 : it->second;
-        // A bin the DUT declared it cannot run is reported as not supported, not as a gap.
-        if (hits < fr.coverageQuota && fr.coverageNotRun.count(bin) == 0) {
-          fr.coverageGaps.emplace_back(bin, hits);
-        }
+        const auto passed = fr.coveragePassed.find(bin);
+        const std::size_t hits = passed == fr.coveragePassed.end() ? 0 : passed->second;
+        // Exempt only when every case of the bin was NotSupported: the bin lies outside the
+        // envelope. A bin with cases inside it must pass the quota, whatever else happened.
+        const bool outside = fr.coverage.count(bin) == 0 && fr.coverageNotRun.count(bin) > 0;
+        if (hits < fr.coverageQuota && !outside) fr.coverageGaps.emplace_back(bin, hits);
       }
     }
     result.families.push_back(std::move(fr));

@@ -62,9 +62,14 @@ struct RunOptions {
 
 struct Counts {
   std::array<std::size_t, kOutcomeCount> byOutcome{};
+  /// Passes a do-nothing DUT would also get (Verdict::trivial): "passed (no-op)".
+  std::size_t trivialPasses = 0;
   std::size_t total() const;
   std::size_t of(Outcome o) const { return byOutcome[static_cast<std::size_t>(o)]; }
-  /// Mismatches, adapter errors and timeouts: the outcomes that make a run nonconformant.
+  /// Passes that required the DUT to do work: the only ones that certify anything.
+  std::size_t workPasses() const { return of(Outcome::Pass) - trivialPasses; }
+  /// Mismatches, declined cases, adapter errors and timeouts: the outcomes that make a run
+  /// nonconformant.
   std::size_t failures() const;
 };
 
@@ -86,17 +91,25 @@ struct FamilyResult {
   /// reasonKey(reason) -> cases: reasons that differ only in addresses or sizes count together.
   std::map<std::string, std::size_t> notSupportedReasons;
   std::map<std::string, std::string> notSupportedExamples;  ///< reason key -> first full reason
+  std::map<std::string, std::size_t> coveragePassed;  ///< tag -> passed cases: what quotas count
+  std::map<std::string, std::size_t> declinedReasons;      ///< reason -> Declined cases
   std::map<std::string, std::size_t> probes;  ///< "property: what the probe learned" -> cases
-  std::vector<Failure> failures;  ///< every Mismatch, AdapterError and Timeout (first 50 kept)
+  /// every Mismatch, Declined, AdapterError and Timeout (first 50 kept)
+  std::vector<Failure> failures;
   std::size_t failuresDropped = 0;
   /// Cases run up to and including the first failure; 0 when nothing failed.
   std::size_t casesToFirstFailure = 0;
-  /// Required bins hit fewer times than the level's quota: (bin, hits). Non-empty makes the
-  /// family nonconformant: the run did not test what it must.
+  /// Required bins passed fewer times than the level's quota: (bin, passes). Only a bin whose
+  /// every case was NotSupported (outside the envelope, an uncertified open point, a family the
+  /// profile lacks) is exempt. Non-empty makes the family nonconformant: the run did not test
+  /// what it must.
   std::vector<std::pair<std::string, std::size_t>> coverageGaps;
   std::size_t coverageQuota = 0;
-  /// conformant / conformant (provisional) / nonconformant / not supported (nothing ran)
+  /// conformant / conformant (provisional) / nonconformant / not certified (nothing inside the
+  /// envelope passed, or only no-op cases did)
   std::string verdict() const;
+  /// Why the family is "not certified"; empty when it is not.
+  std::string notCertifiedWhy() const;
   /// Counts one case of property `property` (one of this family's): its outcome, coverage tags
   /// (ran or not run), not-supported reason and probe note. True when the case failed.
   bool record(PropertyResult& property, const Verdict& verdict,
@@ -110,6 +123,12 @@ struct FamilyResult {
 /// addresses or sizes share one key. Numbers inside a name (L0A, int32, OPEN-9, C0) and the
 /// section after "spec " are kept: they say what, not where.
 std::string reasonKey(const std::string& reason);
+/// What a run covered: a filtered run (a family, a property, a case) is a partial run, never a
+/// certificate, whatever its verdict.
+struct Scope {
+  bool complete = true;
+  std::vector<std::string> filters;  ///< as typed, e.g. "--family load2d"
+};
 
 struct CertifyResult {
   std::string command = "certify";  ///< what produced it: certify, vectors check, vectors verify
@@ -120,8 +139,18 @@ struct CertifyResult {
   std::uint64_t seed = 0;
   std::vector<FamilyResult> families;
   std::vector<std::string> notImplemented;  ///< families this version does not certify yet
+  Scope scope;
   double seconds = 0;
+  /// No family nonconformant and at least one certified (conformant or provisional). A run
+  /// that certified nothing (a DUT that declares nothing, or passes only no-ops) is not.
   bool conformant() const;
+  /// "conformant", "nonconformant" or "not certified" (nothing nonconformant, nothing certified).
+  std::string verdict() const;
+  std::vector<std::string> certifiedFamilies() const;
+  std::vector<std::string> notCertifiedFamilies() const;
+  /// The one line every format leads with: CONFORMANT / NONCONFORMANT / NOT CERTIFIED naming the
+  /// certified and not-certified families, or "PARTIAL RUN (filters)" with what ran.
+  std::string headline() const;
 };
 
 /// Runs the suite. Deterministic for a given seed, options and DUT behaviour.

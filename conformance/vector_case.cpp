@@ -13,7 +13,11 @@ Verdict checkVector(dut::Dut& dut, const VectorCase& c) {
   std::string firstReport;
   for (const auto& [name, e] : c.alternatives) {
     const oracle::Comparison cmp = oracle::compareExact(c.program, e, observed);
-    if (cmp.equal) return {Outcome::Pass, {}, name};
+    if (cmp.equal) {
+      Verdict v = passed(c.program, e);
+      v.note = name;
+      return v;
+    }
     if (firstReport.empty()) firstReport = cmp.report;
   }
   return {Outcome::Mismatch, "matches none of the readings; against the first:\n" + firstReport};

@@ -2,9 +2,12 @@
 // (or a structured error) out. Every adapter (reference, exec:, plugin:, mutants) implements it.
 #pragma once
 
+#include <cstdint>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "isa/dtype.hpp"
@@ -14,6 +17,27 @@
 #include "isa/violation.hpp"
 
 namespace cubecheck::dut {
+
+/// One clause of a DUT's envelope beyond the lists of Capabilities: instruction `opcode`'s field
+/// `field` (named by the instruction's descriptor, isa/fields.hpp) only takes values in
+/// [lo, hi] that are multiples of `multiple`, and, when `values` is non-empty, one of those.
+struct FieldLimit {
+  std::string opcode;
+  std::string field;
+  std::int64_t lo = std::numeric_limits<std::int64_t>::min();
+  std::int64_t hi = std::numeric_limits<std::int64_t>::max();
+  std::int64_t multiple = 1;
+  std::vector<std::int64_t> values;  ///< Path and DType fields: the enumerators' values
+  std::string text;                  ///< as printed, e.g. "load2d repeat_times <= 100"
+
+  bool admits(std::int64_t value) const;
+};
+
+/// Parses one clause: `<opcode> <field> <op> <args>` with op `<= N`, `>= N`, `== N`,
+/// `in A..B`, `in V...` (names for path and dtype fields), `% N` (a multiple of N) or `default`
+/// (only the value a default-constructed instruction holds). Nullopt with `error` naming what is
+/// wrong.
+std::optional<FieldLimit> parseFieldLimit(std::string_view text, std::string& error);
 
 /// What an adapter says it can do, before it is asked to do anything (DESIGN habit 2). A case
 /// outside these is NotSupported with a reason, never run.
@@ -27,11 +51,18 @@ struct Capabilities {
   /// True when the DUT checks legality and answers Rejected with a ViolationCode. Real hardware
   /// does not: its illegal-program cases are NotSupported.
   bool rejectsIllegal = false;
+  /// Narrower than the lists above: per-instruction limits on fields (all must hold). Empty:
+  /// every legal value of every field of the declared instructions.
+  std::vector<FieldLimit> limits;
 
   bool hasProfile(isa::ProfileId p) const;
   bool hasInstruction(std::string_view opcode) const;
   bool hasDType(isa::DType t) const;
   bool canObserve(isa::Memory m) const;
+  /// The first limit the instruction breaks, or nullptr: the instruction is inside the envelope.
+  const FieldLimit* breaks(const isa::Instruction& instruction) const;
+  /// The whole envelope in one line, as certificates print it after "certified within:".
+  std::string envelopeText() const;
 };
 
 enum class RunStatus {

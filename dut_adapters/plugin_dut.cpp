@@ -34,8 +34,8 @@ PluginDut::PluginDut(const std::string& path) {
               "cubecheck_dut_free";
     return;
   }
-  if (abi() != wire::kProtocolVersion) {
-    broken_ = "plugin ABI version " + std::to_string(abi()) + "; this cubecheck speaks " +
+  if (abi() < 1 || abi() > wire::kProtocolVersion) {
+    broken_ = "plugin ABI version " + std::to_string(abi()) + "; this cubecheck speaks 1 to " +
               std::to_string(wire::kProtocolVersion);
     return;
   }

@@ -40,7 +40,7 @@ RunResult adapterError(std::string message) {
 }  // namespace
 
 std::string hello() {
-  return "cubecheck " + std::to_string(kProtocolVersion) + "\n";
+  return "cubecheck 1\n";
 }
 
 std::string encodeRequest(std::uint64_t seq, const isa::Program& p) {
@@ -78,9 +78,10 @@ bool readCapabilities(Source& in, Capabilities& caps, std::string& error) {
             printable(line) + "'";
     return false;
   }
-  if (first[1] != std::to_string(kProtocolVersion)) {
-    error = "DUT speaks protocol version " + printable(first[1]) + "; this cubecheck speaks " +
-            std::to_string(kProtocolVersion);
+  const bool v2 = first[1] == "2";
+  if (first[1] != "1" && !v2) {
+    error = "DUT speaks protocol version " + printable(first[1]) +
+            "; this cubecheck speaks 1 and " + std::to_string(kProtocolVersion);
     return false;
   }
   caps = Capabilities{};
@@ -93,7 +94,15 @@ bool readCapabilities(Source& in, Capabilities& caps, std::string& error) {
     if (w.empty()) continue;
     const std::string& key = w[0];
     if (key == "end") break;
-    if (key == "name") {
+    if (key == "limit") {
+      if (!v2) {
+        error = "'limit' lines need a version 2 handshake ('dut 2'), got '" + printable(line) + "'";
+        return false;
+      }
+      auto l = parseFieldLimit(rest(line, 1), error);
+      if (!l) return false;
+      caps.limits.push_back(std::move(*l));
+    } else if (key == "name") {
       caps.name = rest(line, 1);
     } else if (key == "version") {
       caps.version = rest(line, 1);
@@ -122,6 +131,13 @@ bool readCapabilities(Source& in, Capabilities& caps, std::string& error) {
           return false;
         }
       }
+    }
+  }
+  for (const FieldLimit& l : caps.limits) {
+    if (!caps.hasInstruction(l.opcode)) {
+      error =
+          "limit '" + l.text + "' names an instruction the 'instructions' line does not declare";
+      return false;
     }
   }
   return true;

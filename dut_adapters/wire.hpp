@@ -1,4 +1,5 @@
-// The DUT wire protocol (docs/dut-protocol.md), version 1: ASCII lines, raw binary payloads after
+// The DUT wire protocol (docs/dut-protocol.md), versions 1 and 2 (2 adds `limit` lines to the
+// handshake): ASCII lines, raw binary payloads after
 // a line that announces their length. Shared by exec: (pipes) and plugin: (memory buffers).
 #pragma once
 
@@ -11,11 +12,13 @@
 
 namespace cubecheck::dut::wire {
 
-inline constexpr int kProtocolVersion = 1;
+/// The newest version this cubecheck reads; it reads every version from 1 up.
+inline constexpr int kProtocolVersion = 2;
 /// Longest line a DUT may send; longer is garbage.
 inline constexpr std::size_t kMaxLine = 4096;
 
-/// What cubecheck sends first.
+/// What cubecheck sends first: `cubecheck 1`, unchanged since version 1 so that version-1 DUTs
+/// keep working; the DUT's answer (`dut 1` or `dut 2`) says which version it speaks.
 std::string hello();
 
 /// One request: the program's segments, instructions and observed regions, tagged `seq`.
@@ -31,7 +34,7 @@ class Source {
   virtual bool bytes(std::uint8_t* out, std::size_t n, std::string& error) = 0;
 };
 
-/// Reads the handshake reply ("dut 1" ... "end"). False with a reason on any deviation.
+/// Reads the handshake reply ("dut 1" or "dut 2" ... "end"). False with a reason on any deviation.
 bool readCapabilities(Source& in, Capabilities& caps, std::string& error);
 
 /// Reads one response to request `seq`. A protocol violation (wrong seq, unknown line, a region

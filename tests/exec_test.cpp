@@ -81,7 +81,7 @@ TEST(HostileDut, WrongProtocolVersionFailsEveryCaseWithTheReason) {
   const std::string spec = std::string("exec:") + HOSTILE_DUT + " version";
   auto dut = dut::makeDut(spec);
   ASSERT_TRUE(dut->broken().has_value());
-  EXPECT_NE(dut->broken()->find("protocol version 2"), std::string::npos) << *dut->broken();
+  EXPECT_NE(dut->broken()->find("protocol version 3"), std::string::npos) << *dut->broken();
   const CertifyResult r = certify(*dut, load2dSmoke(spec));
   const FamilyResult& f = r.families.at(0);
   EXPECT_EQ(f.counts.of(Outcome::AdapterError),

@@ -42,7 +42,7 @@ int main(int argc, char** argv) {
   if (argc > 1) mode = argv[1];
   if (!strcmp(mode, "version")) {
     if (!fgets(line, sizeof line, stdin)) return 2;
-    fputs("dut 2\nname from-the-future\nend\n", stdout);
+    fputs("dut 3\nname from-the-future\nend\n", stdout);
     fflush(stdout);
     return 0;
   }

@@ -29,7 +29,7 @@ TEST(ReportJson, HasTheDocumentedFields) {
   const auto& f = j["families"][0];
   EXPECT_EQ(f["name"], "load2d");
   EXPECT_EQ(f["cases"].get<int>(), f["passed"].get<int>() + f["failed"].get<int>() +
-                                       f["not_supported"].get<int>() +
+                                       f["declined"].get<int>() + f["not_supported"].get<int>() +
                                        f["adapter_errors"].get<int>() + f["timeouts"].get<int>());
   EXPECT_GT(f["passed"].get<int>(), 0);
   EXPECT_TRUE(j["dut_capabilities"]["rejects_illegal"].get<bool>());

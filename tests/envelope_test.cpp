@@ -1,0 +1,388 @@
+// What a certificate claims (issue 13): the declared envelope, Declined cases, no-op passes,
+// "not certified" families and partial runs, through the DUTs of tests/envelope_dut.c.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "conformance/checks.hpp"
+#include "conformance/report.hpp"
+#include "dut_adapters/registry.hpp"
+#include "dut_adapters/wire.hpp"
+#include "generators/load2d.hpp"
+#include "isa/fields.hpp"
+#include "oracle/oracle.hpp"
+
+namespace cubecheck::conf {
+namespace {
+
+std::string envelopeDut(const char* mode) {
+  return std::string("exec:") + ENVELOPE_DUT + " " + mode;
+}
+
+// ---- the envelope grammar ----------------------------------------------------------------------
+
+struct LimitRow {
+  const char* text;
+  const char* field;              // the field whose values are tried
+  std::vector<std::int64_t> in;   // admitted
+  std::vector<std::int64_t> out;  // refused
+};
+
+class LimitGrammar : public ::testing::TestWithParam<LimitRow> {};
+
+TEST_P(LimitGrammar, AdmitsExactlyTheDeclaredValues) {
+  const LimitRow& row = GetParam();
+  std::string error;
+  const auto l = dut::parseFieldLimit(row.text, error);
+  ASSERT_TRUE(l.has_value()) << error;
+  EXPECT_EQ(l->field, row.field);
+  for (std::int64_t v : row.in) EXPECT_TRUE(l->admits(v)) << row.text << " should admit " << v;
+  for (std::int64_t v : row.out) EXPECT_FALSE(l->admits(v)) << row.text << " should refuse " << v;
+}
+
+constexpr auto kF16 = static_cast<std::int64_t>(isa::DType::F16);
+constexpr auto kS8 = static_cast<std::int64_t>(isa::DType::S8);
+constexpr auto kGMtoA1 = static_cast<std::int64_t>(isa::Load2DPath::GMtoA1);
+constexpr auto kA1toA2 = static_cast<std::int64_t>(isa::Load2DPath::A1toA2);
+
+INSTANTIATE_TEST_SUITE_P(
+    Envelope, LimitGrammar,
+    ::testing::Values(
+        // Each row's values sit on both sides of the declared boundary.
+        LimitRow{"load2d repeat_times <= 100", "repeat_times", {0, 100}, {101, 255}},
+        LimitRow{"load2d repeat_times >= 1", "repeat_times", {1, 255}, {0}},
+        LimitRow{"load2d sid == 0", "sid", {0}, {1}},
+        LimitRow{"load2d src_stride in 0..1000", "src_stride", {0, 1000}, {1001}},
+        LimitRow{"load2d dtype in f16 bf16", "dtype", {kF16}, {kS8}},
+        LimitRow{"load2d path in GMtoA1", "path", {kGMtoA1}, {kA1toA2}},
+        LimitRow{"load2d dst % 512", "dst", {0, 1024}, {32, 513}},
+        // A default-constructed Load2D has dst_gap 0 (isa/load2d.hpp).
+        LimitRow{"load2d dst_gap default", "dst_gap", {0}, {1}},
+        LimitRow{"mmad m <= 64", "m", {64}, {65}}));
+
+struct BadLimit {
+  const char* text;
+  const char* says;
+};
+
+class BadLimits : public ::testing::TestWithParam<BadLimit> {};
+
+TEST_P(BadLimits, AreRefusedWithTheReason) {
+  std::string error;
+  EXPECT_FALSE(dut::parseFieldLimit(GetParam().text, error).has_value());
+  EXPECT_NE(error.find(GetParam().says), std::string::npos) << error;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Envelope, BadLimits,
+    ::testing::Values(BadLimit{"load9 repeat_times <= 1", "unknown instruction 'load9'"},
+                      BadLimit{"load2d repeats <= 1", "has no field 'repeats'"},
+                      // repeat_times is 8 bits wide (isa/fields.cpp): 300 is no value of it.
+                      BadLimit{"load2d repeat_times <= 300", "'300' is not a value"},
+                      BadLimit{"load2d dtype in f17", "'f17' is not a value"},
+                      BadLimit{"load2d repeat_times ~ 3", "the operator is one of"},
+                      BadLimit{"load2d dst % 0", "'0' is not a value"},
+                      BadLimit{"load2d", "a limit is"}));
+
+// ---- the handshake -----------------------------------------------------------------------------
+
+struct Handshake {
+  const char* text;
+  const char* error;  // nullptr: accepted
+};
+
+class HandshakeLines : public ::testing::TestWithParam<Handshake> {};
+
+TEST_P(HandshakeLines, Version1UnchangedVersion2AddsLimits) {
+  dut::wire::BufferSource src(GetParam().text);
+  dut::Capabilities caps;
+  std::string error;
+  const bool ok = dut::wire::readCapabilities(src, caps, error);
+  if (GetParam().error == nullptr) {
+    EXPECT_TRUE(ok) << error;
+  } else {
+    EXPECT_FALSE(ok);
+    EXPECT_NE(error.find(GetParam().error), std::string::npos) << error;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Envelope, HandshakeLines,
+    ::testing::Values(
+        Handshake{"dut 1\nname a\nprofiles a2\ninstructions load2d\nend\n", nullptr},
+        Handshake{"dut 2\ninstructions load2d\nlimit load2d repeat_times <= 100\nend\n", nullptr},
+        Handshake{"dut 1\ninstructions load2d\nlimit load2d repeat_times <= 100\nend\n",
+                  "need a version 2 handshake"},
+        Handshake{"dut 2\ninstructions load2d\nlimit mmad m <= 4\nend\n", "does not declare"},
+        Handshake{"dut 2\ninstructions load2d\nlimit load2d nothing <= 4\nend\n", "has no field"},
+        Handshake{"dut 3\nend\n", "protocol version 3"}));
+
+TEST(Envelope, ProgramsOutsideItAreNotSupportedWithTheClause) {
+  std::string error;
+  dut::Capabilities caps = dut::makeDut("reference")->capabilities();
+  caps.limits.push_back(*dut::parseFieldLimit("load2d repeat_times <= 100", error));
+  gen::Load2DCase c;
+  c.load.path = isa::Load2DPath::GMtoA1;
+  c.load.dtype = isa::DType::F16;
+  c.load.params.repeatTimes = 101;
+  EXPECT_EQ(unsupportedReason(caps, gen::buildProgram(c)),
+            "outside the declared envelope: load2d repeat_times <= 100");
+  c.load.params.repeatTimes = 100;
+  EXPECT_FALSE(unsupportedReason(caps, gen::buildProgram(c)).has_value());
+  EXPECT_NE(caps.envelopeText().find("limits: load2d repeat_times <= 100"), std::string::npos);
+}
+
+// ---- no-op passes ------------------------------------------------------------------------------
+
+TEST(NoOpPass, ZeroRepeatsIsTrivialOneRepeatIsWork) {
+  gen::Load2DCase c;
+  c.load.path = isa::Load2DPath::GMtoA1;
+  c.load.dtype = isa::DType::F16;
+  c.contentSeed = 5;
+  c.load.params.repeatTimes = 0;
+  isa::Program p = gen::buildProgram(c);
+  EXPECT_TRUE(doNothingPasses(p, oracle::expect(p)));
+  c.load.params.repeatTimes = 1;
+  p = gen::buildProgram(c);
+  EXPECT_FALSE(doNothingPasses(p, oracle::expect(p)));
+  auto ref = dut::makeDut("reference");
+  EXPECT_FALSE(checkAgainstOracle(*ref, p).trivial);
+}
+
+// ---- verdicts ----------------------------------------------------------------------------------
+
+RunOptions options(isa::ProfileId profile, Level level, std::vector<std::string> families,
+                   const std::string& spec) {
+  RunOptions o;
+  o.profile = profile;
+  o.level = level;
+  o.seed = 13;
+  o.families = std::move(families);
+  o.dutSpec = spec;
+  return o;
+}
+
+class EchoDut : public ::testing::TestWithParam<isa::ProfileId> {};
+
+// (a) Declares everything, runs nothing, passes only zero-repeat loads: NONCONFORMANT, the
+// declined cases named, and no family certified by its no-op passes.
+TEST_P(EchoDut, IsNonconformantWithDeclinedCasesNamed) {
+  const std::string spec = envelopeDut("echo");
+  auto dut = dut::makeDut(spec);
+  ASSERT_FALSE(dut->broken().has_value()) << *dut->broken();
+  // Smoke level here; tests/CMakeLists.txt runs the same at level full through the binary.
+  const CertifyResult r = certify(*dut, options(GetParam(), Level::Smoke, {}, spec));
+  EXPECT_FALSE(r.conformant());
+  EXPECT_EQ(r.verdict(), "nonconformant");
+  EXPECT_EQ(r.headline().rfind("NONCONFORMANT", 0), 0u) << r.headline();
+  EXPECT_TRUE(r.certifiedFamilies().empty());
+  const FamilyResult& load2d = r.families.at(0);
+  ASSERT_EQ(load2d.name, "load2d");
+  EXPECT_EQ(load2d.verdict(), "nonconformant");
+  EXPECT_GT(load2d.counts.of(Outcome::Pass), 0u);
+  EXPECT_EQ(load2d.counts.trivialPasses, load2d.counts.of(Outcome::Pass)) << "only no-ops pass";
+  EXPECT_GT(load2d.counts.of(Outcome::Declined), 0u);
+  EXPECT_EQ(load2d.declinedReasons.count(
+                "declined inside the declared envelope: DUT says: this model runs at most 0 "
+                "repeats"),
+            1u);
+  ASSERT_FALSE(load2d.failures.empty());
+  EXPECT_EQ(load2d.failures[0].outcome, Outcome::Declined);
+  EXPECT_NE(load2d.failures[0].reproduce.find("--case"), std::string::npos);
+  std::ostringstream terminal;
+  printReport(terminal, r);
+  EXPECT_NE(terminal.str().find("load2d DECLINED"), std::string::npos);
+  EXPECT_NE(terminal.str().find("verdict: NONCONFORMANT"), std::string::npos);
+}
+
+INSTANTIATE_TEST_SUITE_P(Profiles, EchoDut,
+                         ::testing::Values(isa::ProfileId::A2, isa::ProfileId::Ascend950,
+                                           isa::ProfileId::Legacy),
+                         [](const auto& i) { return std::string(isa::profile(i.param).name); });
+
+// (b) A correct load2d that quietly refuses repeat_times > 100: NONCONFORMANT, the declined
+// cases and the unmet bin named.
+TEST(Load2DUpTo100, UndeclaredLimitIsNonconformantWithTheBinNamed) {
+  const std::string spec = envelopeDut("limit100");
+  auto dut = dut::makeDut(spec);
+  const CertifyResult r =
+      certify(*dut, options(isa::ProfileId::A2, Level::Smoke, {"load2d"}, spec));
+  const FamilyResult& f = r.families.at(0);
+  EXPECT_EQ(f.verdict(), "nonconformant");
+  EXPECT_EQ(f.counts.of(Outcome::Mismatch), 0u);
+  EXPECT_GT(f.counts.of(Outcome::Declined), 0u);
+  EXPECT_EQ(f.declinedReasons.count("declined inside the declared envelope: DUT says: this model "
+                                    "runs at most 100 repeats"),
+            1u);
+  bool named = false;
+  for (const auto& [bin, passes] : f.coverageGaps) named = named || (bin == "repeat:255");
+  EXPECT_TRUE(named) << "repeat:255 is a required bin inside the envelope that never passed";
+  std::ostringstream terminal;
+  printReport(terminal, r);
+  EXPECT_NE(terminal.str().find("COVERAGE GAP: bin repeat:255 passed 0 time(s)"), std::string::npos)
+      << terminal.str();
+}
+
+// (c) The same DUT declaring its limit is conformant within it, and every format says so.
+TEST(Load2DUpTo100, DeclaredLimitIsConformantWithinIt) {
+  const std::string spec = envelopeDut("limit100-declared");
+  auto dut = dut::makeDut(spec);
+  ASSERT_FALSE(dut->broken().has_value()) << *dut->broken();
+  const CertifyResult r = certify(*dut, options(isa::ProfileId::A2, Level::Smoke, {}, spec));
+  const FamilyResult& f = r.families.at(0);
+  for (const Failure& x : f.failures) ADD_FAILURE() << x.property << ": " << x.detail;
+  for (const auto& [bin, passes] : f.coverageGaps) ADD_FAILURE() << bin << " " << passes;
+  EXPECT_EQ(f.verdict(), "conformant");
+  EXPECT_TRUE(r.conformant());
+  EXPECT_EQ(r.headline().rfind("CONFORMANT for load2d;", 0), 0u) << r.headline();
+  EXPECT_GT(
+      f.notSupportedReasons.count("outside the declared envelope: load2d repeat_times <= 100"), 0u);
+  const std::string clause = "load2d repeat_times <= 100";
+  std::ostringstream terminal;
+  printReport(terminal, r);
+  EXPECT_NE(terminal.str().find("certified within: "), std::string::npos);
+  EXPECT_NE(terminal.str().find(clause), std::string::npos);
+  const auto j = nlohmann::json::parse(toJson(r));
+  EXPECT_EQ(j["envelope"]["limits"], nlohmann::json::array({clause}));
+  EXPECT_NE(j["envelope"]["certified_within"].get<std::string>().find(clause), std::string::npos);
+  EXPECT_NE(toMarkdown(r).find("* Certified within: "), std::string::npos);
+  EXPECT_NE(toMarkdown(r).find(clause), std::string::npos);
+  EXPECT_NE(toHtml(r).find("Certified within: "), std::string::npos);
+  EXPECT_NE(toHtml(r).find("load2d repeat_times &lt;= 100"), std::string::npos);
+}
+
+// (e) A DUT that declares nothing is never conformant.
+TEST(DeclaresNothing, IsNeverConformant) {
+  const std::string spec = envelopeDut("nothing");
+  auto dut = dut::makeDut(spec);
+  ASSERT_FALSE(dut->broken().has_value()) << *dut->broken();
+  const CertifyResult r = certify(*dut, options(isa::ProfileId::A2, Level::Smoke, {}, spec));
+  EXPECT_FALSE(r.conformant());
+  EXPECT_EQ(r.verdict(), "not certified");
+  EXPECT_EQ(r.headline().rfind("NOT CERTIFIED; not certified (nothing inside the envelope ran): "
+                               "load2d, ",
+                               0),
+            0u)
+      << r.headline();
+  for (const FamilyResult& f : r.families) {
+    EXPECT_EQ(f.verdict(), "not certified") << f.name;
+    EXPECT_EQ(f.counts.of(Outcome::NotSupported), f.counts.total()) << f.name;
+  }
+}
+
+// ---- the binary: exit codes, scope, reproduce runs ----------------------------------------------
+
+struct CliRun {
+  int status;
+  std::string out;
+};
+
+CliRun cli(const std::string& args, const std::filesystem::path& cwd) {
+  const std::string cmd =
+      "cd '" + cwd.string() + "' && " + std::string(CUBECHECK_BINARY) + " " + args + " 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  CliRun r{-1, {}};
+  if (p == nullptr) return r;
+  char buf[4096];
+  std::size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
+  const int st = pclose(p);
+  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return r;
+}
+
+std::filesystem::path freshDir(const char* name) {
+  auto d = std::filesystem::temp_directory_path() / ("cubecheck_envelope_" + std::string(name));
+  std::filesystem::remove_all(d);
+  std::filesystem::create_directories(d);
+  return d;
+}
+
+nlohmann::json readJson(const std::filesystem::path& p) {
+  std::ifstream in(p);
+  return nlohmann::json::parse(in);
+}
+
+// (a) through `vectors check`: the golden vectors against the echo DUT.
+TEST(EchoDutCli, VectorsCheckIsNonconformant) {
+  const auto dir = freshDir("vectors");
+  const CliRun r = cli("vectors check --dir " + std::string(CUBECHECK_SOURCE_DIR) +
+                           "/vectors/golden --dut '" + envelopeDut("echo") + "' --report-dir out",
+                       dir);
+  EXPECT_EQ(r.status, 1) << r.out;
+  EXPECT_NE(r.out.find("verdict: NONCONFORMANT"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("DECLINED"), std::string::npos) << r.out;
+  const auto j = readJson(dir / "out/report.json");
+  EXPECT_EQ(j["verdict"], "nonconformant");
+  std::size_t declined = 0;
+  for (const auto& f : j["families"]) declined += f["declined"].get<std::size_t>();
+  EXPECT_GT(declined, 0u);
+  std::filesystem::remove_all(dir);
+}
+
+// (d) A filtered run is a partial run in every format; a whole run is complete.
+TEST(Scope, FilteredRunsArePartialWholeRunsComplete) {
+  const auto dir = freshDir("scope");
+  const CliRun part =
+      cli("certify --dut reference --level smoke --seed 4 --quiet --family load2d "
+          "--report-dir part",
+          dir);
+  EXPECT_EQ(part.status, 0) << part.out;  // the exit code is what ran: conformant
+  EXPECT_NE(part.out.find("verdict: PARTIAL RUN (--family load2d)"), std::string::npos) << part.out;
+  EXPECT_EQ(part.out.find("CONFORMANT"), std::string::npos) << part.out;
+  const auto pj = readJson(dir / "part/report.json");
+  EXPECT_EQ(pj["scope"]["complete"], false);
+  EXPECT_EQ(pj["scope"]["filters"], nlohmann::json::array({"--family load2d"}));
+  for (const char* file : {"part/report.md", "part/report.html"}) {
+    std::ifstream in(dir / file);
+    const std::string text{std::istreambuf_iterator<char>(in), {}};
+    EXPECT_NE(text.find("PARTIAL RUN"), std::string::npos) << file;
+    EXPECT_EQ(text.find("cubecheck certificate"), std::string::npos) << file;
+  }
+
+  const CliRun whole =
+      cli("certify --dut reference --level smoke --seed 4 --quiet --report-dir whole", dir);
+  EXPECT_EQ(whole.status, 0) << whole.out;
+  const auto wj = readJson(dir / "whole/report.json");
+  EXPECT_EQ(wj["scope"]["complete"], true);
+  EXPECT_TRUE(wj["scope"]["filters"].empty());
+  std::filesystem::remove_all(dir);
+}
+
+// A reproduce run writes no report unless asked, and one NotSupported case is not certified.
+TEST(Scope, ReproduceRunOfANotSupportedCase) {
+  const auto dir = freshDir("reproduce");
+  // load_sparse exists only on a2 (spec 7.3): on 950 its case 0 is NotSupported.
+  const CliRun r =
+      cli("certify --dut reference --profile 950 --family load_sparse --property MatchesOracle "
+          "--seed 4 --case 0 --quiet",
+          dir);
+  EXPECT_EQ(r.status, 1) << r.out;
+  EXPECT_NE(r.out.find("what ran is not certified"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("NONCONFORMANT"), std::string::npos) << r.out;
+  EXPECT_TRUE(std::filesystem::is_empty(dir)) << "a reproduce run wrote a report";
+  const CliRun kept =
+      cli("certify --dut reference --profile 950 --family load_sparse --property MatchesOracle "
+          "--seed 4 --case 0 --quiet --report-dir kept",
+          dir);
+  EXPECT_EQ(readJson(dir / "kept/report.json")["scope"]["complete"], false);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(DeclaresNothingCli, ExitsOneNotCertified) {
+  const auto dir = freshDir("nothing");
+  const CliRun r = cli("certify --dut '" + envelopeDut("nothing") +
+                           "' --level smoke --seed 4 --quiet --report-dir ''",
+                       dir);
+  EXPECT_EQ(r.status, 1) << r.out;
+  EXPECT_NE(r.out.find("verdict: NOT CERTIFIED"), std::string::npos) << r.out;
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace cubecheck::conf
