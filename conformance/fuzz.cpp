@@ -43,6 +43,8 @@ CertifyResult fuzz(dut::Dut& dut, const FuzzOptions& o) {
   result.profile = o.profile;
   result.level = Level::Full;
   result.seed = o.seed;
+  result.shardIndex = o.shardIndex;
+  result.shardCount = o.shardCount;
 
   struct Slot {
     std::size_t family;  // index into result.families and families
