@@ -98,8 +98,25 @@ const std::vector<Mutant>& mutants() {
       {"load3d-v1-jump-ignored", "load3d_v1", isa::ProfileId::Legacy,
        "V1 repeat_mode 1 writes fractals contiguously, ignoring jump_stride",
        Fault::Load3DV1JumpIgnored},
+      {"writes-nothing", "load2d", isa::ProfileId::A2,
+       "validates, then runs nothing: every observed region keeps its initial bytes",
+       Fault::WritesNothing},
   };
   return kMutants;
+}
+
+const std::vector<Reading>& readings() {
+  static const std::vector<Reading> kReadings{
+      {{"v2-columns-row-by-row", "load2d_v2", isa::ProfileId::Ascend950,
+        "OPEN-10 reading: colliding destination fractals written row by row (earlier column wins)",
+        Fault::V2ColumnsRowByRow},
+       "row by row"},
+      {{"mmad-saturate-each-sum", "mmad", isa::ProfileId::A2,
+        "OPEN-7 reading: int32 saturated after every partial sum, k ascending",
+        Fault::MmadSaturateEachSum},
+       "every partial sum"},
+  };
+  return kReadings;
 }
 
 std::unique_ptr<Dut> makeDut(std::string_view spec, std::chrono::milliseconds timeout) {
@@ -109,6 +126,9 @@ std::unique_ptr<Dut> makeDut(std::string_view spec, std::chrono::milliseconds ti
     const std::string_view name = spec.substr(7);
     for (const Mutant& m : mutants()) {
       if (m.name == name) return std::make_unique<ReferenceDut>(m.fault);
+    }
+    for (const Reading& r : readings()) {
+      if (r.name == name) return std::make_unique<ReferenceDut>(r.fault);
     }
     throw std::invalid_argument("no mutant named '" + std::string(name) +
                                 "'; 'cubecheck mutants --list' lists them");
