@@ -24,6 +24,7 @@
 #include "conformance/explain.hpp"
 #include "conformance/families.hpp"
 #include "conformance/fuzz.hpp"
+#include "conformance/merge.hpp"
 #include "conformance/report.hpp"
 #include "conformance/runner.hpp"
 #include "conformance/shard.hpp"
@@ -144,6 +145,11 @@ int runMutants(conf::RunOptions o, bool list, const std::string& reportDir) {
     for (const dut::Mutant& m : dut::mutants()) {
       std::cout << std::left << std::setw(32) << m.name << std::setw(13) << m.family
                 << m.description << '\n';
+    }
+    // Not mutants: other readings of open points, which certify with the probe naming them.
+    for (const dut::Reading& m : dut::readings()) {
+      std::cout << std::left << std::setw(32) << m.name << std::setw(13) << m.family
+                << m.description << " (conformant)\n";
     }
     return kExitConformant;
   }
@@ -352,6 +358,61 @@ int runFuzz(const std::string& dutSpec, const conf::RunOptions& base, double sec
   return r.conformant() ? kExitConformant : kExitNonconformant;
 }
 
+/// Why `out` cannot be written, or empty: checked before anything is read or written, so a
+/// bad --out loses nothing.
+std::string unwritable(const std::filesystem::path& out) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (fs::is_directory(out, ec)) return "is a directory";
+  const fs::path parent = out.has_parent_path() ? out.parent_path() : fs::path(".");
+  if (!fs::is_directory(parent, ec)) return "its directory " + parent.string() + " does not exist";
+  if (fs::exists(out, ec) ? ::access(out.c_str(), W_OK) != 0
+                          : ::access(parent.c_str(), W_OK | X_OK) != 0) {
+    return "not writable";
+  }
+  return {};
+}
+
+/// merge-reports: exit 0/1 from the merged verdict, 2 naming the file for any bad input.
+int runMerge(const std::vector<std::string>& inputs, const std::string& out) {
+  if (const std::string why = unwritable(out); !why.empty()) {
+    std::cerr << "cubecheck merge-reports: --out " << out << ": " << why << '\n';
+    return kExitUsage;
+  }
+  std::vector<conf::ShardReport> shards;
+  for (const std::string& in : inputs) {
+    std::error_code ec;
+    if (std::filesystem::exists(out, ec) && std::filesystem::equivalent(in, out, ec)) {
+      std::cerr << "cubecheck merge-reports: --out " << out << " is the input " << in << '\n';
+      return kExitUsage;
+    }
+    std::ifstream f(in);
+    if (!f) {
+      std::cerr << "cubecheck merge-reports: cannot read " << in << '\n';
+      return kExitUsage;
+    }
+    shards.push_back(
+        {in, std::string(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>())});
+  }
+  conf::MergedReport merged;
+  try {
+    merged = conf::mergeReports(shards);
+  } catch (const conf::MergeError& e) {
+    std::cerr << "cubecheck merge-reports: " << e.what() << '\n';
+    return kExitUsage;
+  }
+  std::ofstream o(out);
+  o << merged.json;
+  o.close();
+  if (!o) {
+    std::cerr << "cubecheck merge-reports: --out " << out << ": write failed\n";
+    return kExitUsage;
+  }
+  std::cout << "merged " << shards.size() << " reports into " << out << ": "
+            << (merged.conformant ? "CONFORMANT" : "NONCONFORMANT") << '\n';
+  return merged.conformant ? kExitConformant : kExitNonconformant;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -552,27 +613,7 @@ int main(int argc, char** argv) {
       return cli::runFingerprint(dutSpec, o.profile, reportDir,
                                  std::chrono::milliseconds(timeoutMs));
     }
-    if (*merge) {
-      std::vector<std::string> texts;
-      for (const std::string& in : mergeInputs) {
-        std::ifstream f(in);
-        if (!f) {
-          std::cerr << "cubecheck merge-reports: cannot read " << in << '\n';
-          return kExitUsage;
-        }
-        texts.emplace_back(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
-      }
-      try {
-        const std::string merged = conf::mergeReports(texts);
-        std::ofstream(mergeOut) << merged;
-        std::cout << "merged " << texts.size() << " reports into " << mergeOut << '\n';
-        return merged.find("\"verdict\": \"conformant\"") != std::string::npos ? kExitConformant
-                                                                               : kExitNonconformant;
-      } catch (const std::runtime_error& e) {
-        std::cerr << "cubecheck merge-reports: " << e.what() << '\n';
-        return kExitUsage;
-      }
-    }
+    if (*merge) return runMerge(mergeInputs, mergeOut);
     if (*regen) {
       std::uint64_t seed = 0;
       try {

@@ -96,6 +96,8 @@ CertifyResult fuzz(dut::Dut& dut, const FuzzOptions& o) {
                                    std::to_string(o.shardCount));
   }
   result.scope.complete = result.scope.filters.empty();
+  result.shardIndex = o.shardIndex;
+  result.shardCount = o.shardCount;
 
   struct Slot {
     std::size_t family;  // index into result.families and families

@@ -16,31 +16,14 @@ using gen::LayoutCase;
 using gen::Load2DCase;
 using gen::SplitLoad2DCase;
 
-/// Compares two DUT results against each other (metamorphic): `reference` plays the expected
-/// value, with footprint and formats from the oracle so differences are named as usual.
-Verdict sameAs(const isa::Program& program, const isa::Observed& reference,
-               const isa::Observed& observed, const std::string& what) {
-  oracle::Expected e = oracle::expect(program);
-  Verdict pass = passed(program, e);  // a no-op pair proves nothing
-  e.regions = reference;
-  const oracle::Comparison c = oracle::compareExact(program, e, observed);
-  if (c.equal) return pass;
-  return {Outcome::Mismatch, what + "\n" + c.report};
-}
-
 Verdict repeatSplit(dut::Dut& dut, const SplitLoad2DCase& s) {
   const isa::Program whole = gen::buildProgram(s.whole);
   const isa::Program split = gen::buildSplitProgram(s);
   if (auto open = oracle::expect(split).uncertified) return {Outcome::NotSupported, *open};
-  if (auto open = oracle::expect(whole).uncertified) return {Outcome::NotSupported, *open};
-  isa::Observed one;
-  isa::Observed two;
-  if (auto v = runLegal(dut, whole, one)) return *v;
-  if (auto v = runLegal(dut, split, two)) return *v;
-  return sameAs(whole, one, two,
-                "two calls (" + std::to_string(s.first) + " + " +
-                    std::to_string(s.whole.load.params.repeatTimes - s.first) +
-                    " repeats) differ from one call (shown as expected):");
+  return checkSameResult(dut, whole, split,
+                         "two calls (" + std::to_string(s.first) + " + " +
+                             std::to_string(s.whole.load.params.repeatTimes - s.first) +
+                             " repeats) differ from one call (shown as expected):");
 }
 
 Verdict transposeTwice(dut::Dut& dut, const InvolutionCase& c) {

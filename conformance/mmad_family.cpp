@@ -2,6 +2,7 @@
 #include <cmath>
 #include <cstring>
 #include <sstream>
+#include <stdexcept>
 
 #include "conformance/checks.hpp"
 #include "conformance/families.hpp"
@@ -35,6 +36,9 @@ VectorCase probeVector(const MmadCase& c) {
         "OPEN-7: int32 saturates every partial sum, k ascending",
         oracle::expectC(v.program, 0, gen::expectedC(c, o, oracle::Saturation::PerPartialSum),
                         c.cAddr));
+    v.misreadings.emplace_back(
+        "int32 wrap-around (modulo 2^32; spec 8: integers saturate)",
+        oracle::expectC(v.program, 0, gen::expectedC(c, o, oracle::Saturation::Wrap), c.cAddr));
     return v;
   }
   using R = oracle::Hf32Reading::Round;
@@ -63,11 +67,19 @@ VectorCase probeVector(const MmadCase& c) {
 /// input is first rounded with a relative error below 2^-10 (10 or 11 fraction bits, any
 /// rounding), adding (2 * 2^-10 + 2^-20) * sum_k |a_k| |b_k|. C_exact is computed in double
 /// (products exact, sums with relative error below k * 2^-53, covered by a 2^-50 slack).
+///
+/// Never vacuous: the case must change C (the generator draws no zero dimension here; those are
+/// MatchesOracle's, checked exactly), and L0C as it was before the Mmad must itself break the
+/// bound somewhere, so that a DUT doing nothing fails (DESIGN habit 9). A case where the initial
+/// image would pass is a generator defect (std::logic_error), never a pass.
 Verdict checkBounded(dut::Dut& d, const MmadCase& c) {
+  if (c.m == 0 || c.k == 0 || c.n == 0) {
+    throw std::logic_error(
+        "BoundedError drew a zero dimension: nothing to bound (generator defect)");
+  }
   const isa::Program p = gen::buildProgram(c);
   isa::Observed observed;
   if (auto v = runLegal(d, p, observed)) return *v;
-  if (c.m == 0 || c.k == 0 || c.n == 0) return {Outcome::Pass};
   const gen::MmadOperands o = gen::operandsOf(c);
   const oracle::MatrixD init = o.init(c.init);
   const oracle::MatrixD exact = init + o.a * o.b;
@@ -80,36 +92,58 @@ Verdict checkBounded(dut::Dut& d, const MmadCase& c) {
   const isa::Region& r = p.observe[0];
   double worstUlp = 0;
   std::ostringstream bad;
-  int badCount = 0;
-  for (std::uint64_t col = 0; col < c.n; ++col) {
-    for (std::uint64_t row = 0; row < c.m; ++row) {
-      const std::uint64_t at =
-          c.cAddr - r.addr +
-          4 * oracle::elementOffsetC0(oracle::Layout::Nz, 16, c.m, c.n, row, col);
-      std::uint32_t bits = 0;
-      for (int b = 0; b < 4; ++b) bits |= std::uint32_t{observed[0][at + b]} << (8 * b);
-      float got;
-      std::memcpy(&got, &bits, 4);
-      const auto i = static_cast<Eigen::Index>(row), jj = static_cast<Eigen::Index>(col);
-      const double want = exact(i, jj), bound = gamma * mag(i, jj);
-      const double err = std::fabs(static_cast<double>(got) - want);
-      const float rounded = static_cast<float>(want);
-      const double ulp =
-          std::fabs(static_cast<double>(std::nextafter(rounded, INFINITY)) - rounded);
-      if (std::isfinite(got)) worstUlp = std::max(worstUlp, err / ulp);
-      if (!(err <= bound)) {
-        if (badCount++ < 8) {
+  // The elements of `image` (the observed region's bytes) outside the bound; with `record`, the
+  // first ones described in `bad` and the worst ULP error kept.
+  auto outside = [&](const isa::Bytes& image, bool record) {
+    int count = 0;
+    for (std::uint64_t col = 0; col < c.n; ++col) {
+      for (std::uint64_t row = 0; row < c.m; ++row) {
+        const std::uint64_t at =
+            c.cAddr - r.addr +
+            4 * oracle::elementOffsetC0(oracle::Layout::Nz, 16, c.m, c.n, row, col);
+        std::uint32_t bits = 0;
+        for (int b = 0; b < 4; ++b) bits |= std::uint32_t{image[at + b]} << (8 * b);
+        float got;
+        std::memcpy(&got, &bits, 4);
+        const auto i = static_cast<Eigen::Index>(row), jj = static_cast<Eigen::Index>(col);
+        const double want = exact(i, jj), bound = gamma * mag(i, jj);
+        const double err = std::fabs(static_cast<double>(got) - want);
+        if (err <= bound) {
+          if (record) {
+            const float rounded = static_cast<float>(want);
+            const double ulp =
+                std::fabs(static_cast<double>(std::nextafter(rounded, INFINITY)) - rounded);
+            if (std::isfinite(got)) worstUlp = std::max(worstUlp, err / ulp);
+          }
+          continue;
+        }
+        if (record && count < 8) {
           bad << "C[" << row << "][" << col << "]: observed " << got << ", exact " << want
               << ", error " << err << " above the bound " << bound << "\n";
         }
+        ++count;
       }
     }
-  }
+    return count;
+  };
+  const int badCount = outside(observed[0], true);
   if (badCount > 0) {
     return {Outcome::Mismatch, std::to_string(badCount) +
                                    " element(s) outside the derived bound "
                                    "(gamma_{k+2} * (|init| + sum |a||b|)):\n" +
                                    bad.str()};
+  }
+  const isa::Segment* before = isa::findSegment(p.segments, r.memory, r.addr, r.size);
+  const isa::Bytes initial =
+      before == nullptr
+          ? isa::Bytes(r.size, 0)
+          : isa::Bytes(before->bytes.begin() + static_cast<std::ptrdiff_t>(r.addr - before->addr),
+                       before->bytes.begin() +
+                           static_cast<std::ptrdiff_t>(r.addr - before->addr + r.size));
+  if (outside(initial, false) == 0) {
+    throw std::logic_error(
+        "BoundedError case whose initial L0C already lies within the bound: a DUT doing "
+        "nothing would pass it (generator defect)");
   }
   // Coarse buckets, so the report's probe list stays short; near-cancelling sums have tiny
   // ULPs and land in the last one.
@@ -195,9 +229,8 @@ Family mmadFamily(isa::ProfileId profile) {
       illegalTags));
   f.properties.push_back(TypedProperty<MmadCase>::fromVector(
       "SaturationProbe",
-      "OPEN-7 probe: with a partial sum past INT32_MAX and a final sum inside int32, C "
-      "equals one saturation reading (once at the end, or every partial sum) and the "
-      "report names which",
+      "OPEN-7: sums past INT32_MAX where saturating once, saturating every partial sum and "
+      "wrapping give three different C: reports the reading (wrapping fails)",
       std::vector<MmadCase>{}, gen::mmadProbe(gp, MmadValues::SaturationProbe), 10, probeVector,
       [](const MmadCase&) { return std::vector<std::string>{"probe:saturation"}; }));
   f.properties.push_back(TypedProperty<MmadCase>::fromVector(

@@ -187,6 +187,7 @@ std::string toJson(const CertifyResult& r) {
   j["profile"] = isa::profile(r.profile).name;
   j["level"] = nameOf(r.level);
   j["seed"] = r.seed;
+  j["shard"] = {{"index", r.shardIndex}, {"count", r.shardCount}};
   j["families"] = nlohmann::ordered_json::array();
   for (const FamilyResult& f : r.families) {
     nlohmann::ordered_json fj;
@@ -461,97 +462,6 @@ std::string toHtml(const CertifyResult& r) {
   }
   os << "</body></html>\n";
   return os.str();
-}
-
-std::string mergeReports(const std::vector<std::string>& reports) {
-  nlohmann::ordered_json out;
-  std::map<std::string, nlohmann::ordered_json> families;
-  std::vector<std::string> order;
-  double seconds = 0;
-  for (std::size_t i = 0; i < reports.size(); ++i) {
-    nlohmann::ordered_json j;
-    try {
-      j = nlohmann::ordered_json::parse(reports[i]);
-    } catch (const std::exception& e) {
-      throw std::runtime_error("report " + std::to_string(i + 1) + " is not JSON: " + e.what());
-    }
-    if (i == 0) {
-      for (const char* k : {"tool", "dut", "dut_capabilities", "profile", "level", "seed"}) {
-        if (j.contains(k)) out[k] = j[k];
-      }
-    } else if (j.value("seed", std::uint64_t{0}) != out.value("seed", std::uint64_t{0}) ||
-               j.value("profile", std::string()) != out.value("profile", std::string())) {
-      throw std::runtime_error("report " + std::to_string(i + 1) +
-                               " is from another run (seed or profile differs)");
-    }
-    seconds = std::max(seconds, j.value("seconds", 0.0));
-    const nlohmann::ordered_json shardFamilies =
-        j.value("families", nlohmann::ordered_json::array());
-    for (const auto& f : shardFamilies) {
-      const std::string name = f.value("name", std::string());
-      if (!families.count(name)) {
-        order.push_back(name);
-        families[name] = f;
-        continue;
-      }
-      nlohmann::ordered_json& m = families[name];
-      for (const char* k : {"cases", "passed", "failed", "not_supported", "adapter_errors",
-                            "timeouts", "failures_not_listed"}) {
-        m[k] = m.value(k, std::uint64_t{0}) + f.value(k, std::uint64_t{0});
-      }
-      for (const char* k : {"coverage", "not_supported_reasons", "probes"}) {
-        const nlohmann::ordered_json bins = f.value(k, nlohmann::ordered_json::object());
-        for (const auto& [tag, n] : bins.items()) {
-          m[k][tag] = m[k].value(tag, std::uint64_t{0}) + n.get<std::uint64_t>();
-        }
-      }
-      // The first shard's example of a reason key stays; a later shard adds its new keys.
-      const nlohmann::ordered_json examples =
-          f.value("not_supported_examples", nlohmann::ordered_json::object());
-      for (const auto& [key, example] : examples.items()) {
-        if (!m["not_supported_examples"].contains(key)) m["not_supported_examples"][key] = example;
-      }
-      const nlohmann::ordered_json failures = f.value("failures", nlohmann::ordered_json::array());
-      for (const auto& x : failures) m["failures"].push_back(x);
-      auto& props = m["properties"];
-      const nlohmann::ordered_json shardProps =
-          f.value("properties", nlohmann::ordered_json::array());
-      for (const auto& p : shardProps) {
-        auto it = std::find_if(props.begin(), props.end(), [&](const auto& q) {
-          return q.value("name", "") == p.value("name", "");
-        });
-        if (it == props.end()) {
-          props.push_back(p);
-          continue;
-        }
-        for (const char* k :
-             {"cases", "passed", "failed", "not_supported", "adapter_errors", "timeouts"}) {
-          (*it)[k] = it->value(k, std::uint64_t{0}) + p.value(k, std::uint64_t{0});
-        }
-        (*it)["seconds"] = it->value("seconds", 0.0) + p.value("seconds", 0.0);
-      }
-    }
-  }
-  bool conformant = true;
-  std::uint64_t passed = 0;
-  out["families"] = nlohmann::ordered_json::array();
-  for (const std::string& name : order) {
-    nlohmann::ordered_json& f = families[name];
-    const std::uint64_t bad = f.value("failed", std::uint64_t{0}) +
-                              f.value("adapter_errors", std::uint64_t{0}) +
-                              f.value("timeouts", std::uint64_t{0});
-    f["verdict"] = bad > 0                                    ? "nonconformant"
-                   : f.value("passed", std::uint64_t{0}) == 0 ? "not supported"
-                   : f.contains("provisional")                ? "conformant (provisional)"
-                                                              : "conformant";
-    conformant = conformant && bad == 0;
-    passed += f.value("passed", std::uint64_t{0});
-    out["families"].push_back(f);
-  }
-  out["verdict"] = conformant && passed > 0 ? "conformant" : "nonconformant";
-  out["merged_reports"] = reports.size();
-  out["seconds"] = seconds;
-  return out.dump(2) + "\n";
 }
 
 }  // namespace cubecheck::conf

@@ -26,10 +26,6 @@ std::string toJUnit(const CertifyResult& r);
 std::string toMarkdown(const CertifyResult& r);
 std::string toHtml(const CertifyResult& r);
 
-/// Combines report.json files of shards of one run: counts, coverage and reasons summed,
-/// failures concatenated, verdicts recomputed. Throws std::runtime_error naming a bad input.
-std::string mergeReports(const std::vector<std::string>& reportsJson);
-
 /// Writes report.json, junit.xml, report.md and report.html into dir (created if missing); throws
 /// std::runtime_error naming the file on failure.
 void writeReports(const std::filesystem::path& dir, const CertifyResult& r);

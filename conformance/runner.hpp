@@ -137,6 +137,8 @@ struct CertifyResult {
   isa::ProfileId profile = isa::ProfileId::A2;
   Level level = Level::Full;
   std::uint64_t seed = 0;
+  unsigned shardIndex = 0;  ///< this run is shard shardIndex of shardCount (fuzz --shard I/N)
+  unsigned shardCount = 1;
   std::vector<FamilyResult> families;
   std::vector<std::string> notImplemented;  ///< families this version does not certify yet
   Scope scope;

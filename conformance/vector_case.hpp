@@ -23,8 +23,14 @@ struct VectorCase {
   std::optional<isa::ViolationCode> rejection;
   /// An interpretation probe: any of these passes, and the note names which (`expected` unset).
   std::vector<std::pair<std::string, oracle::Expected>> alternatives;
+  /// Readings a probe names but does not accept (e.g. int32 wrap-around for OPEN-7): a DUT
+  /// matching one fails with its name. Certify only; vector files do not store them.
+  std::vector<std::pair<std::string, oracle::Expected>> misreadings;
   /// Depends on an open point that is not certified: NotSupported, never run.
   std::optional<std::string> uncertified;
+  /// Set (to the open point) when the case's bytes depend on an open point the golden vector set
+  /// leaves out (docs/vectors.md): certify still probes it, `vectors regen` skips it.
+  std::optional<std::string> notGolden;
 };
 
 /// The verdict of one vector case against a DUT.

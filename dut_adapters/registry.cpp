@@ -99,6 +99,9 @@ const std::vector<Mutant>& mutants() {
       {"load3d-v1-jump-ignored", "load3d_v1", isa::ProfileId::Legacy,
        "V1 repeat_mode 1 writes fractals contiguously, ignoring jump_stride",
        Fault::Load3DV1JumpIgnored},
+      {"writes-nothing", "load2d", isa::ProfileId::A2,
+       "validates, then runs nothing: every observed region keeps its initial bytes",
+       Fault::WritesNothing},
   };
   return kMutants;
 }
@@ -135,6 +138,19 @@ class MutantSet final : public Dut {
 };
 
 }  // namespace
+const std::vector<Reading>& readings() {
+  static const std::vector<Reading> kReadings{
+      {{"v2-columns-row-by-row", "load2d_v2", isa::ProfileId::Ascend950,
+        "OPEN-10 reading: colliding destination fractals written row by row (earlier column wins)",
+        Fault::V2ColumnsRowByRow},
+       "row by row"},
+      {{"mmad-saturate-each-sum", "mmad", isa::ProfileId::A2,
+        "OPEN-7 reading: int32 saturated after every partial sum, k ascending",
+        Fault::MmadSaturateEachSum},
+       "every partial sum"},
+  };
+  return kReadings;
+}
 
 std::unique_ptr<Dut> makeDut(std::string_view spec, std::chrono::milliseconds timeout) {
   if (spec == "reference") return std::make_unique<ReferenceDut>();
@@ -145,11 +161,16 @@ std::unique_ptr<Dut> makeDut(std::string_view spec, std::chrono::milliseconds ti
       const std::string_view name = rest.substr(0, rest.find('+'));
       const auto m = std::find_if(mutants().begin(), mutants().end(),
                                   [&](const Mutant& x) { return x.name == name; });
-      if (m == mutants().end()) {
+      const auto r = std::find_if(readings().begin(), readings().end(),
+                                  [&](const Reading& x) { return x.name == name; });
+      if (m != mutants().end()) {
+        faults.push_back(m->fault);
+      } else if (r != readings().end()) {
+        faults.push_back(r->fault);
+      } else {
         throw std::invalid_argument("no mutant named '" + std::string(name) +
                                     "'; 'cubecheck mutants --list' lists them");
       }
-      faults.push_back(m->fault);
       if (name.size() == rest.size()) break;
       rest = rest.substr(name.size() + 1);
     }

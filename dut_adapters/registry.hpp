@@ -23,6 +23,16 @@ struct Mutant {
 
 const std::vector<Mutant>& mutants();
 
+/// A reference that follows another documented reading of an open point: not a defect. The
+/// suite must certify it and its probe must name the reading (spec 10: open points are probed,
+/// never failed). Built by "mutant:NAME" like the zoo, but never counted as a mutant to kill;
+/// `family` is the one whose probe names the reading.
+struct Reading : Mutant {
+  std::string_view probeNote;  ///< a substring of the note the probe reports for it
+};
+
+const std::vector<Reading>& readings();
+
 /// Builds the DUT a spec names: "reference", "mutant:NAME", "mutant:NAME+NAME..." (several
 /// faults in one DUT, each showing where it alone would), "exec:PROGRAM [ARGS...]" (split at
 /// spaces) or "plugin:PATH.so". `timeout` bounds each program of an exec: DUT. Throws

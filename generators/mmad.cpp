@@ -217,13 +217,20 @@ MmadOperands operandsOf(const MmadCase& c) {
       }
       break;
     case MmadValues::SaturationProbe: {
-      // init = INT32_MAX - hi^2/2; k/2 products +hi^2 first, then k/2 of -hi^2 with the last
-      // -hi(hi-1): the first partial sum passes INT32_MAX, the exact total is +hi. Saturating
-      // once gives init + hi (below the limit, and not the init); saturating every partial sum
-      // gives INT32_MAX - (k/2 - 1) hi^2 - hi(hi - 1).
+      // OPEN-7's readings must give three different C. With hi = 127 (s8) or 7 (s4), k = 2h,
+      // A all hi, B's column: h rows of +hi, then h - 1 rows of -hi, then one row of -1, so the
+      // products in ascending k are h x (+hi^2), (h - 1) x (-hi^2), -hi. init = INT32_MAX -
+      // floor(hi^2 / 2). The exact total is T = init + hi^2 - hi = INT32_MAX + ceil(hi^2 / 2) - hi
+      // (INT32_MAX + 7938 for s8, + 18 for s4): above the limit.
+      //  * saturate once at the end: INT32_MAX;
+      //  * saturate every partial sum: the first sum init + hi^2 passes the limit and stays at
+      //    INT32_MAX through the positive products, then falls to INT32_MAX - (h - 1) hi^2 - hi
+      //    (>= INT32_MAX - 63 * 16129 - 127, far from INT32_MIN: no second saturation);
+      //  * wrap around: T - 2^32 = INT32_MIN + ceil(hi^2 / 2) - hi - 1 (INT32_MIN + 7937 or + 17).
+      // Three distinct values in every element (hi > 0), whatever h.
       o.a.setConstant(static_cast<double>(hi));
       for (Eigen::Index kk = 0; kk < k; ++kk) {
-        o.b.row(kk).setConstant(static_cast<double>(kk < k / 2 ? hi : kk + 1 < k ? -hi : 1 - hi));
+        o.b.row(kk).setConstant(static_cast<double>(kk < k / 2 ? hi : kk + 1 < k ? -hi : -1));
       }
       const double start = static_cast<double>(INT32_MAX - hi * hi / 2);
       o.c0.setConstant(start);
@@ -421,7 +428,9 @@ rc::Gen<MmadCase> legalMmad(ProfileId id, MmadValues values) {
       c.hf32 = *rc::gen::weightedElement<bool>({{2, false}, {1, true}});
       c.hf32Mode = static_cast<std::uint8_t>(*upTo(0, 1));
     }
-    if (*rc::gen::weightedElement<bool>({{29, false}, {1, true}})) {
+    // A zero dimension is a no-op, checked exactly by MatchesOracle; a bounded case needs a C.
+    if (values != MmadValues::Bounded &&
+        *rc::gen::weightedElement<bool>({{29, false}, {1, true}})) {
       switch (*rc::gen::inRange(0, 3)) {
         case 0:
           c.m = 0;

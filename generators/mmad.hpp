@@ -22,7 +22,7 @@ enum class MmadValues : std::uint8_t {
   Subnormal,  ///< f16 subnormal A, exact
   MaxFinite,  ///< f16 A at +-65504, exact
   Infinity,   ///< f16/bf16: A(0,0) = +inf, A(1,0) = -inf, B(0,:) = 1: rows saturate to +-FLT_MAX
-  SaturationProbe,  ///< OPEN-7: a partial sum passes INT32_MAX, the final sum does not
+  SaturationProbe,  ///< OPEN-7: per-sum, final saturation and wrap-around give three C
   Hf32Probe,        ///< OPEN-7: f32 values between HF32 steps, HF32 on
 };
 std::string_view nameOf(MmadValues v);

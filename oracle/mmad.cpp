@@ -115,6 +115,11 @@ ElemMatrix mmadResult(isa::DType t, const MatrixD& a, const MatrixD& b, const Ma
     const MatrixL al = a.cast<std::int64_t>(), bl = b.cast<std::int64_t>();
     const MatrixL il = init.cast<std::int64_t>();
     MatrixL sum;
+    if (sat == Saturation::Wrap) {
+      const MatrixL exact = il + al * bl;
+      for (Eigen::Index i = 0; i < c.size(); ++i) c(i) = static_cast<std::uint32_t>(exact(i));
+      return c;
+    }
     if (sat == Saturation::Final) {
       sum = il + al * bl;  // |products| <= 4095 * 2^14: no overflow in 64 bits
     } else {

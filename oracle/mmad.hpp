@@ -17,8 +17,9 @@ namespace cubecheck::oracle {
 using MatrixD = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic>;
 
 /// How int32 accumulation saturates (OPEN-7): once at the end (the default), or after every
-/// partial sum in ascending k starting from the init.
-enum class Saturation { Final, PerPartialSum };
+/// partial sum in ascending k starting from the init. Wrap is no reading of OPEN-7 (spec 8:
+/// integers saturate): the exact sum modulo 2^32, so that a probe can name a DUT that wraps.
+enum class Saturation { Final, PerPartialSum, Wrap };
 
 /// One reading of HF32 (OPEN-7: its width on a2 is undocumented, and the two trans-mode pages
 /// disagree on mode 1): fraction bits kept, and how f32 is rounded to them.

@@ -4,7 +4,9 @@
 #include <array>
 #include <optional>
 #include <stdexcept>
+#include <utility>
 #include <variant>
+#include <vector>
 
 #include "oracle/layout.hpp"
 #include "oracle/tile.hpp"
@@ -112,10 +114,10 @@ void apply(Memories& mem, const isa::LoadSparse& load) {
 
 /// LoadData2DParamsV2 (spec 5) on matrices: the source rectangle is one matrix S of
 /// 16*m_step x C0*k_step elements assembled from its Nz tiles; the destination is S, or S^T when
-/// transposed, cut into 16 x C0 tiles, tile (r, c) going to dstFrac[c*dst_stride + r], columns in
-/// ascending order (OPEN-10: later columns win where they overlap).
+/// transposed, cut into 16 x C0 tiles, tile (r, c) going to dstFrac[c*dst_stride + r], in
+/// `order` (OPEN-10: by column the later column wins where they overlap, by row the earlier).
 void applyV2(Memories& mem, isa::Load2DPath path, isa::DType t, std::uint64_t srcAddr,
-             std::uint64_t dstAddr, const isa::LoadData2DParamsV2& p) {
+             std::uint64_t dstAddr, const isa::LoadData2DParamsV2& p, V2Order order) {
   if (p.mStep == 0 || p.kStep == 0) return;
   const Eigen::Index c0 = isa::c0Of(t);
   const std::uint64_t stride =
@@ -134,17 +136,21 @@ void applyV2(Memories& mem, isa::Load2DPath path, isa::DType t, std::uint64_t sr
     }
   }
   const ElemMatrix d = p.ifTranspose ? ElemMatrix(s.transpose()) : s;
+  // Tiles in the order's sequence: the tile written last into a slot is the one that stays.
+  std::vector<std::pair<Eigen::Index, Eigen::Index>> tiles;  // (row, column) of the tile grid
   for (Eigen::Index c = 0; c < d.cols() / c0; ++c) {
-    for (Eigen::Index r = 0; r < d.rows() / 16; ++r) {
-      const std::uint64_t to =
-          dstAddr +
-          (static_cast<std::uint64_t>(c) * p.dstStride + static_cast<std::uint64_t>(r)) * 512;
-      const std::size_t k = mem.indexOf(dstMem, to, 512);
-      const std::uint64_t off = to - mem.image[k].addr;
-      encodeTile(d.block(16 * r, c0 * c, 16, c0), t, false, mem.image[k].bytes.data() + off);
-      std::fill_n(mem.written[k].begin() + static_cast<std::ptrdiff_t>(off), 512, 1);
-      mem.formats[k] = RegionFormat{t, false, dstAddr, 512};
-    }
+    for (Eigen::Index r = 0; r < d.rows() / 16; ++r) tiles.emplace_back(r, c);
+  }
+  if (order == V2Order::RowByRow) std::stable_sort(tiles.begin(), tiles.end());
+  for (const auto& [r, c] : tiles) {
+    const std::uint64_t to =
+        dstAddr +
+        (static_cast<std::uint64_t>(c) * p.dstStride + static_cast<std::uint64_t>(r)) * 512;
+    const std::size_t k = mem.indexOf(dstMem, to, 512);
+    const std::uint64_t off = to - mem.image[k].addr;
+    encodeTile(d.block(16 * r, c0 * c, 16, c0), t, false, mem.image[k].bytes.data() + off);
+    std::fill_n(mem.written[k].begin() + static_cast<std::ptrdiff_t>(off), 512, 1);
+    mem.formats[k] = RegionFormat{t, false, dstAddr, 512};
   }
 }
 
@@ -364,7 +370,7 @@ std::optional<std::string> applyV1(Memories& mem, const isa::Load3DV1& l) {
 
 }  // namespace
 
-Expected expect(const isa::Program& program) {
+Expected expect(const isa::Program& program, V2Order order) {
   Memories mem(program.segments);
   Expected e;
   for (const isa::Instruction& ins : program.instructions) {
@@ -377,11 +383,11 @@ Expected expect(const isa::Program& program) {
             [&](const isa::LoadSparse& load) { apply(mem, load); },
             [&](const isa::LoadV2& l) {
               if (!e.uncertified) e.uncertified = uncertifiedV2(l.params);
-              applyV2(mem, l.path, l.dtype, l.srcAddr, l.dstAddr, l.params);
+              applyV2(mem, l.path, l.dtype, l.srcAddr, l.dstAddr, l.params, order);
             },
             [&](const isa::LoadBitMode& l) {
               // The words' meaning comes from isa's documented bit layout (spec 5).
-              applyV2(mem, l.path, l.dtype, l.srcAddr, l.dstAddr, l.params.toV2());
+              applyV2(mem, l.path, l.dtype, l.srcAddr, l.dstAddr, l.params.toV2(), order);
             },
             [&](const isa::SetFmatrix& x) { mem.fmatrix[x.right ? 1 : 0] = x.value; },
             [&](const isa::SetPadding& x) { mem.padding = x.value; },

@@ -5,10 +5,12 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "vectors/vectors.hpp"
 
@@ -187,6 +189,163 @@ TEST(Cli, HelpExitsZero) {
   const CliRun r = cubecheck("certify --help");
   EXPECT_EQ(r.status, 0);
   EXPECT_NE(r.out.find("--profile"), std::string::npos);
+}
+
+}  // namespace
+
+// merge-reports as a user runs it: the exit status comes from the merged verdict (0/1), every
+// bad input is exit 2 naming the file, and nothing is written on an error.
+namespace {
+
+namespace fs = std::filesystem;
+using Json = nlohmann::ordered_json;
+
+Json readJson(const fs::path& p) {
+  std::ifstream in(p);
+  return Json::parse(in);
+}
+
+void writeJson(const fs::path& p, const Json& j) {
+  std::ofstream(p) << j.dump(2) << '\n';
+}
+
+class MergeReports : public ::testing::Test {
+ protected:
+  /// Two real shards of one fuzz run of the reference (seed 3, load2d, 4 cases per property).
+  static void SetUpTestSuite() {
+    dir_ = fs::temp_directory_path() / "cubecheck_merge_test";
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    for (int i = 0; i < 2; ++i) {
+      const fs::path d = dir_ / ("shard" + std::to_string(i));
+      const CliRun r = cubecheck(
+          "fuzz --dut reference --family load2d --cases 4 --seed 3 --quiet "
+          "--shard " +
+          std::to_string(i) + "/2 --report-dir " + d.string());
+      ASSERT_EQ(r.status, 0) << r.out;
+      shard_[i] = readJson(d / "report.json");
+    }
+  }
+  static void TearDownTestSuite() { fs::remove_all(dir_); }
+
+  static fs::path dir_;
+  static Json shard_[2];
+};
+
+fs::path MergeReports::dir_;
+Json MergeReports::shard_[2];
+
+TEST_F(MergeReports, ShardsRecordTheirPlace) {
+  for (int i = 0; i < 2; ++i) {
+    EXPECT_EQ(shard_[i]["shard"]["index"], i);
+    EXPECT_EQ(shard_[i]["shard"]["count"], 2);
+  }
+}
+
+/// One row: how to alter the two shards (or which files to pass), the exit status and what the
+/// output must name.
+struct Row {
+  const char* name;
+  std::function<void(Json& a, Json& b)> edit;
+  int status;
+  std::string mentions;  ///< a substring of the output; "{B}" stands for the second file's path
+  bool sameFileTwice = false;
+  bool onlyFirst = false;
+};
+
+TEST_F(MergeReports, ExitStatusComesFromTheMergedVerdictAndBadInputsAreNamed) {
+  auto family = [](Json& j) -> Json& { return j["families"][0]; };
+  const std::vector<Row> rows{
+      {"two passing shards", [](Json&, Json&) {}, 0, "CONFORMANT"},
+      // The case: every passing family says "conformant", so searching the text for it
+      // passed a run with a failing shard.
+      {"a failing shard",
+       [&](Json&, Json& b) {
+         family(b)["failed"] = 1;
+         family(b)["verdict"] = "nonconformant";
+         b["verdict"] = "nonconformant";
+       },
+       1, "NONCONFORMANT"},
+      {"a failure count under a conformant verdict",
+       [&](Json&, Json& b) { family(b)["adapter_errors"] = 2; }, 1, "NONCONFORMANT"},
+      {"declined cases (a count the verdict helper adds)",
+       [&](Json&, Json& b) { family(b)["declined"] = 3; }, 1, "NONCONFORMANT"},
+      {"a family verdict this version does not know",
+       [&](Json&, Json& b) { family(b)["verdict"] = "not certified within the envelope"; }, 1,
+       "NONCONFORMANT"},
+      {"a top-level verdict other than conformant",
+       [](Json&, Json& b) { b["verdict"] = "not certified"; }, 1, "NONCONFORMANT"},
+      {"malformed JSON", [](Json&, Json& b) { b = "truncated"; }, 2, "{B}: not JSON"},
+      {"no families", [](Json&, Json& b) { b.erase("families"); }, 2, "{B}: not a cubecheck"},
+      {"another seed", [](Json&, Json& b) { b["seed"] = 4; }, 2, "{B}: from another run"},
+      {"another level", [](Json&, Json& b) { b["level"] = "smoke"; }, 2, "{B}: from another run"},
+      {"another DUT", [](Json&, Json& b) { b["dut"] = "mutant:writes-nothing"; }, 2,
+       "{B}: from another run"},
+      {"another profile", [](Json&, Json& b) { b["profile"] = "950"; }, 2, "{B}: from another run"},
+      {"another shard count", [](Json&, Json& b) { b["shard"]["count"] = 3; }, 2,
+       "{B}: shard of 3"},
+      {"a shard index out of range", [](Json&, Json& b) { b["shard"]["index"] = 2; }, 2,
+       "{B}: shard 2/2"},
+      {"the same shard in two files", [](Json& a, Json& b) { b = a; }, 2,
+       "{B}: shard 0/2 given twice"},
+      {"the same file twice", [](Json&, Json&) {}, 2, "given twice", true},
+      {"a missing shard", [](Json&, Json&) {}, 2, "shard(s) 1 of 2 missing", false, true},
+  };
+  for (const Row& row : rows) {
+    SCOPED_TRACE(row.name);
+    Json a = shard_[0], b = shard_[1];
+    row.edit(a, b);
+    const fs::path pa = dir_ / "a.json", pb = dir_ / "b.json", out = dir_ / "merged.json";
+    fs::remove(out);
+    writeJson(pa, a);
+    if (b.is_string()) {
+      std::ofstream(pb) << shard_[1].dump(2).substr(0, 200);  // cut mid-document
+    } else {
+      writeJson(pb, b);
+    }
+    const std::string files =
+        pa.string() + (row.onlyFirst ? "" : " " + (row.sameFileTwice ? pa : pb).string());
+    const CliRun r = cubecheck("merge-reports --out " + out.string() + " " + files);
+    EXPECT_EQ(r.status, row.status) << r.out;
+    std::string mentions = row.mentions;
+    if (const auto at = mentions.find("{B}"); at != std::string::npos) {
+      mentions.replace(at, 3, pb.string());
+    }
+    EXPECT_NE(r.out.find(mentions), std::string::npos) << r.out;
+    EXPECT_EQ(fs::exists(out), row.status != 2) << "an error writes nothing";
+    if (row.status == 0) {
+      const Json m = readJson(out);
+      EXPECT_EQ(m["verdict"], "conformant");
+      // Counts are summed over the shards.
+      EXPECT_EQ(m["families"][0]["cases"].get<std::uint64_t>(),
+                a["families"][0]["cases"].get<std::uint64_t>() +
+                    b["families"][0]["cases"].get<std::uint64_t>());
+    }
+    if (row.status == 1) {
+      EXPECT_EQ(readJson(out)["verdict"], "nonconformant");
+    }
+  }
+}
+
+TEST_F(MergeReports, AnUnwritableOutIsRefusedBeforeAnythingIsWritten) {
+  const fs::path pa = dir_ / "a.json", pb = dir_ / "b.json";
+  writeJson(pa, shard_[0]);
+  writeJson(pb, shard_[1]);
+  const std::string inputs = " " + pa.string() + " " + pb.string();
+  const fs::path noDir = dir_ / "no-such-dir" / "m.json";
+  CliRun r = cubecheck("merge-reports --out " + noDir.string() + inputs);
+  EXPECT_EQ(r.status, 2) << r.out;
+  EXPECT_NE(r.out.find("--out " + noDir.string()), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("merged"), std::string::npos) << r.out;
+
+  r = cubecheck("merge-reports --out " + dir_.string() + inputs);  // a directory
+  EXPECT_EQ(r.status, 2) << r.out;
+  EXPECT_NE(r.out.find("is a directory"), std::string::npos) << r.out;
+
+  // The output named as one of the inputs would destroy a shard.
+  r = cubecheck("merge-reports --out " + pb.string() + inputs);
+  EXPECT_EQ(r.status, 2) << r.out;
+  EXPECT_EQ(readJson(pb), shard_[1]) << "the input is untouched";
 }
 
 }  // namespace

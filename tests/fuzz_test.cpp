@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "conformance/fuzz.hpp"
+#include "conformance/merge.hpp"
 #include "conformance/report.hpp"
 #include "dut_adapters/registry.hpp"
 
@@ -56,7 +57,7 @@ TEST(Fuzz, SameSeedSameCaseBudgetSameReport) {
 TEST(Fuzz, ShardsSplitTheWorkAndMergeToTheWholeRun) {
   auto dut = dut::makeDut("reference");
   const CertifyResult whole = fuzz(*dut, cases(40));
-  std::vector<std::string> shards;
+  std::vector<ShardReport> shards;
   std::size_t total = 0;
   for (unsigned i = 0; i < 3; ++i) {
     FuzzOptions o = cases(40);
@@ -64,12 +65,12 @@ TEST(Fuzz, ShardsSplitTheWorkAndMergeToTheWholeRun) {
     o.shardCount = 3;
     const CertifyResult r = fuzz(*dut, o);
     for (const FamilyResult& f : r.families) total += f.counts.total();
-    shards.push_back(toJson(r));
+    shards.push_back({"shard" + std::to_string(i) + ".json", toJson(r)});
   }
   std::size_t wholeTotal = 0;
   for (const FamilyResult& f : whole.families) wholeTotal += f.counts.total();
   EXPECT_EQ(total, wholeTotal) << "each case is drawn by exactly one shard";
-  const auto merged = nlohmann::json::parse(mergeReports(shards));
+  const auto merged = nlohmann::json::parse(mergeReports(shards).json);
   const auto single = nlohmann::json::parse(toJson(whole));
   ASSERT_EQ(merged["families"].size(), single["families"].size());
   for (std::size_t i = 0; i < single["families"].size(); ++i) {
@@ -78,7 +79,8 @@ TEST(Fuzz, ShardsSplitTheWorkAndMergeToTheWholeRun) {
     }
   }
   EXPECT_EQ(merged["verdict"], "conformant");
-  EXPECT_THROW(mergeReports({shards[0], toJson(fuzz(*dut, cases(2, 99)))}), std::runtime_error);
+  EXPECT_THROW(mergeReports({shards[0], {"other.json", toJson(fuzz(*dut, cases(2, 99)))}}),
+               MergeError);
 }
 
 TEST(Fuzz, DistinctFailuresAreShrunkAndHandedOutAsVectors) {

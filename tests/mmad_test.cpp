@@ -98,11 +98,18 @@ TEST(MmadReadings, TheSaturationProbeSeparatesTheReadings) {
   c.init = isa::MmadInit::Accumulate;
   c.values = gen::MmadValues::SaturationProbe;
   const gen::MmadOperands o = gen::operandsOf(c);
-  // By hand: init 2147483647 - 8064; products +16129, -16002.
+  // By hand: init INT32_MAX - 8064 (16129 / 2); products 127 * 127 = +16129, then 127 * -1.
+  // The exact total INT32_MAX + 7938 is past the limit: once at the end gives INT32_MAX; per
+  // partial sum the first sum clamps to INT32_MAX, the second gives INT32_MAX - 127; wrapping
+  // gives INT32_MAX + 7938 - 2^32 = INT32_MIN + 7937.
   const auto once = gen::expectedC(c, o, oracle::Saturation::Final);
   const auto each = gen::expectedC(c, o, oracle::Saturation::PerPartialSum);
-  EXPECT_EQ(static_cast<std::int32_t>(once(0, 0)), INT32_MAX - 8064 + 127);
-  EXPECT_EQ(static_cast<std::int32_t>(each(0, 0)), INT32_MAX - 16002);
+  const auto wrap = gen::expectedC(c, o, oracle::Saturation::Wrap);
+  for (Eigen::Index i = 0; i < once.size(); ++i) {
+    EXPECT_EQ(static_cast<std::int32_t>(once(i)), INT32_MAX);
+    EXPECT_EQ(static_cast<std::int32_t>(each(i)), INT32_MAX - 127);
+    EXPECT_EQ(static_cast<std::int32_t>(wrap(i)), INT32_MIN + 7937);
+  }
 }
 
 TEST(MmadReadings, SaturationOnceOrPerPartialSumByHand) {

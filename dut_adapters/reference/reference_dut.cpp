@@ -234,9 +234,13 @@ std::optional<isa::Violation> execV2(State& state, isa::Load2DPath path, isa::DT
   const Memory dst = isa::memoryOf(isa::dstOf(path));
   const int bits = isa::bitsOf(dtype);
   const std::uint64_t c0 = static_cast<std::uint64_t>(isa::c0Of(dtype));
+  // OPEN-10's other order: row by row, so where columns collide the earlier column wins.
+  const bool byRow = fault == Fault::V2ColumnsRowByRow;
   if (!f.transpose) {
-    for (std::uint64_t j = 0; j < f.kStep; ++j) {
-      for (std::uint64_t i = 0; i < f.mStep; ++i) {
+    const std::uint64_t outer = byRow ? f.mStep : f.kStep, inner = byRow ? f.kStep : f.mStep;
+    for (std::uint64_t o = 0; o < outer; ++o) {
+      for (std::uint64_t n = 0; n < inner; ++n) {
+        const std::uint64_t j = byRow ? n : o, i = byRow ? o : n;
         const std::uint64_t from =
             srcAddr + ((f.kStart + j) * f.srcStride + f.mStart + i) * kFractal;
         const std::uint64_t to = dstAddr + (j * f.dstStride + i) * kFractal;
@@ -251,8 +255,9 @@ std::optional<isa::Violation> execV2(State& state, isa::Load2DPath path, isa::DT
   }
   const std::uint64_t rows = c0 * f.kStep / 16, cols = 16 * f.mStep / c0;
   std::array<std::uint8_t, kFractal> tile{};
-  for (std::uint64_t c = 0; c < cols; ++c) {
-    for (std::uint64_t r = 0; r < rows; ++r) {
+  for (std::uint64_t o = 0; o < (byRow ? rows : cols); ++o) {
+    for (std::uint64_t n = 0; n < (byRow ? cols : rows); ++n) {
+      const std::uint64_t c = byRow ? n : o, r = byRow ? o : n;
       for (std::uint64_t rr = 0; rr < 16; ++rr) {
         for (std::uint64_t cc = 0; cc < c0; ++cc) {
           const std::uint64_t row = 16 * f.mStart + c0 * c + cc;
@@ -695,6 +700,8 @@ std::optional<isa::Violation> execMmad(State& state, isa::ProfileId profile, con
         for (std::uint64_t kk = 0; kk < kEnd; ++kk) {
           acc += static_cast<std::int64_t>(aVal[row * kEnd + kk]) *
                  static_cast<std::int64_t>(bCol[kk]);
+          if (fault == Fault::MmadSaturateEachSum)
+            acc = std::clamp<std::int64_t>(acc, INT32_MIN, INT32_MAX);
         }
         const std::int64_t sat = std::clamp<std::int64_t>(acc, INT32_MIN, INT32_MAX);
         result = static_cast<std::uint32_t>(fault == Fault::MmadWrapNotSaturate ? acc : sat);
@@ -742,6 +749,7 @@ RunResult ReferenceDut::run(const isa::Program& program) {
     }
     State state(program.segments);
     for (const isa::Instruction& ins : program.instructions) {
+      if (fault_ == Fault::WritesNothing) break;
       auto v = std::visit(
           isa::Overloaded{
               [&](const isa::Load2D& l) { return execLoad2D(state, l, fault_); },

@@ -51,6 +51,10 @@ enum class Fault : std::uint8_t {
   MmadF16Accumulation,          ///< float products accumulated in f16 instead of f32
   MmadCRowMajor,                ///< L0C fractals written row-major (Zz) instead of Nz
   MmadBiasPerRow,               ///< bias indexed by row m instead of broadcast over M
+  WritesNothing,  ///< validates, then runs nothing: every observed region keeps its initial bytes
+  // Alternative readings of open points: not faults, the suite must certify them and name them.
+  V2ColumnsRowByRow,    ///< OPEN-10: V2 destination written row by row, so earlier columns win
+  MmadSaturateEachSum,  ///< OPEN-7: int32 saturated after every partial sum, k ascending
 };
 
 /// The built-in reference model. With a Fault it is a mutant: same capabilities, one defect.

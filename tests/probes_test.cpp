@@ -1,0 +1,207 @@
+// No vacuous passes, and open points probed rather than failed (DESIGN, "What a verdict claims").
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+
+#include "conformance/checks.hpp"
+#include "conformance/families.hpp"
+#include "conformance/runner.hpp"
+#include "dut_adapters/registry.hpp"
+#include "isa/profile.hpp"
+#include "vectors/vectors.hpp"
+
+namespace cubecheck::conf {
+namespace {
+
+RunOptions smokeRun(isa::ProfileId profile) {
+  RunOptions o;
+  o.profile = profile;
+  o.level = Level::Smoke;
+  o.seed = 7;
+  o.shrinkBudget = std::chrono::milliseconds(0);
+  return o;
+}
+
+/// A property whose every case (table and the first random ones) must be rejected: a DUT that
+/// validates and runs nothing passes it honestly.
+bool pureRejection(const Property& p, std::uint64_t seed) {
+  const std::size_t n = p.tableSize() + 8;
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::optional<VectorCase> v = p.vectorCase(seed, i);
+    if (!v || !v->rejection) return false;
+  }
+  return true;
+}
+
+// The adversary: a DUT that validates every program and then does nothing. Every
+// property of every family (from the family list) that looks at what a DUT leaves behind must
+// fail against it on every profile; only rejection checks may pass.
+TEST(NoVacuousPass, WritesNothingFailsEveryPropertyButRejectionChecks) {
+  auto dut = dut::makeDut("mutant:writes-nothing");
+  std::size_t checked = 0;
+  for (isa::ProfileId profile : isa::kAllProfiles) {
+    const RunOptions o = smokeRun(profile);
+    const CertifyResult r = certify(*dut, o);
+    for (const FamilyResult& f : r.families) {
+      const std::optional<Family> family = makeFamily(f.name, profile);
+      ASSERT_TRUE(family);
+      if (!family->unsupported.empty()) continue;  // nothing runs on this profile
+      ASSERT_EQ(f.properties.size(), family->properties.size());
+      for (std::size_t i = 0; i < f.properties.size(); ++i) {
+        const PropertyResult& p = f.properties[i];
+        SCOPED_TRACE(std::string(isa::profile(profile).name) + " " + f.name + "/" + p.name);
+        if (pureRejection(*family->properties[i], o.seed)) continue;
+        ++checked;
+        EXPECT_GT(p.counts.of(Outcome::Mismatch), 0u) << "a DUT that does nothing passed it";
+      }
+    }
+  }
+  EXPECT_GT(checked, 30u) << "the enumeration found the properties";
+}
+
+// The same DUT's failures name what happened: nothing, not a stray byte.
+TEST(NoVacuousPass, MetamorphicChecksSayNothingHappened) {
+  auto dut = dut::makeDut("mutant:writes-nothing");
+  RunOptions o = smokeRun(isa::ProfileId::Ascend950);
+  o.families = {"load2d_bitmode"};
+  o.property = "EqualsV2";
+  const CertifyResult r = certify(*dut, o);
+  ASSERT_FALSE(r.families.at(0).failures.empty());
+  EXPECT_NE(r.families[0].failures[0].detail.find("nothing observable happened"), std::string::npos)
+      << r.families[0].failures[0].detail;
+}
+
+/// The probe notes of a family in a run.
+std::set<std::string> notesOf(const FamilyResult& f) {
+  std::set<std::string> notes;
+  for (const auto& [note, n] : f.probes) notes.insert(note);
+  return notes;
+}
+
+bool anyContains(const std::set<std::string>& notes, const std::string& what) {
+  for (const std::string& n : notes) {
+    if (n.find(what) != std::string::npos) return true;
+  }
+  return false;
+}
+
+// Spec 10: a DUT that follows another documented reading of an open point is conformant, and
+// the report names the reading. One test per reading in the registry (OPEN-10's row-by-row
+// order, OPEN-7's saturation of every partial sum).
+TEST(OpenPointReadings, EachReadingIsConformantAndNamed) {
+  ASSERT_FALSE(dut::readings().empty());
+  for (const dut::Reading& reading : dut::readings()) {
+    SCOPED_TRACE(std::string(reading.name));
+    auto d = dut::makeDut("mutant:" + std::string(reading.name));
+    RunOptions o = smokeRun(reading.profile);
+    o.families = {std::string(reading.family)};
+    const CertifyResult r = certify(*d, o);
+    const FamilyResult& f = r.families.at(0);
+    EXPECT_EQ(f.counts.failures(), 0u) << (f.failures.empty() ? "" : f.failures[0].detail);
+    EXPECT_TRUE(f.coverageGaps.empty());
+    EXPECT_TRUE(r.conformant());
+    EXPECT_TRUE(anyContains(notesOf(f), std::string(reading.probeNote)))
+        << "the probe names the reading";
+  }
+}
+
+// OPEN-10 on both V2 families: the reference follows the default order, the row-by-row DUT the
+// other, each named by the probe and neither ever the other's note.
+TEST(OpenPointReadings, Open10NamesTheOrderOnBothV2Families) {
+  auto reference = dut::makeDut("reference");
+  auto byRow = dut::makeDut("mutant:v2-columns-row-by-row");
+  for (const char* family : {"load2d_v2", "load2d_bitmode"}) {
+    SCOPED_TRACE(family);
+    RunOptions o = smokeRun(isa::ProfileId::Ascend950);
+    o.families = {family};
+    const CertifyResult a = certify(*reference, o);
+    const CertifyResult b = certify(*byRow, o);
+    EXPECT_TRUE(a.conformant());
+    EXPECT_TRUE(b.conformant()) << (b.families[0].failures.empty()
+                                        ? std::string()
+                                        : b.families[0].failures[0].detail);
+    EXPECT_TRUE(anyContains(notesOf(a.families[0]), kOpen10ByColumn));
+    EXPECT_FALSE(anyContains(notesOf(a.families[0]), kOpen10ByRow));
+    EXPECT_TRUE(anyContains(notesOf(b.families[0]), kOpen10ByRow));
+    EXPECT_FALSE(anyContains(notesOf(b.families[0]), kOpen10ByColumn));
+  }
+  // A DUT that follows neither order still fails.
+  auto wrong = dut::makeDut("mutant:v2-transposed-row-major");
+  RunOptions o = smokeRun(isa::ProfileId::Ascend950);
+  o.families = {"load2d_v2"};
+  EXPECT_FALSE(certify(*wrong, o).conformant());
+}
+
+// docs/vectors.md: cases resting on OPEN-10 are left out of the golden set.
+TEST(OpenPointReadings, GoldenVectorsLeaveOpen10Out) {
+  std::size_t v2Rows = 0;
+  for (const vec::Generated& g : vec::generate(1, 3)) {
+    for (const vec::Row& row : g.rows) {
+      for (const auto& [name, e] : row.c.alternatives) {
+        EXPECT_EQ(name.find("OPEN-10"), std::string::npos) << row.why;
+      }
+      if (g.family == "load2d_v2" || g.family == "load2d_bitmode") ++v2Rows;
+    }
+  }
+  EXPECT_GT(v2Rows, 0u) << "the V2 families still have golden vectors";
+  // The two boundary cases that collide are probes in certify, not golden rows.
+  const std::optional<Family> f = makeFamily("load2d_v2", isa::ProfileId::Ascend950);
+  std::size_t probes = 0;
+  for (std::size_t i = 0; i < f->properties[0]->tableSize(); ++i) {
+    const std::optional<VectorCase> v = f->properties[0]->vectorCase(1, i);
+    if (v && v->notGolden) {
+      ++probes;
+      ASSERT_EQ(v->alternatives.size(), 2u);
+      EXPECT_NE(v->alternatives[0].second.regions, v->alternatives[1].second.regions);
+    }
+  }
+  EXPECT_EQ(probes, 2u);
+}
+
+// OPEN-7: the saturation probe tells the three readings apart, and names each.
+TEST(OpenPointReadings, SaturationProbeSeparatesWrapPerSumAndFinal) {
+  for (isa::ProfileId profile : {isa::ProfileId::A2, isa::ProfileId::Ascend950}) {
+    const std::optional<Family> f = makeFamily("mmad", profile);
+    const Property* probe = nullptr;
+    for (const auto& p : f->properties) {
+      if (p->name() == "SaturationProbe") probe = p.get();
+    }
+    ASSERT_NE(probe, nullptr);
+    const std::size_t n = probe->tableSize() + static_cast<std::size_t>(probe->randomCases());
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::optional<VectorCase> v = probe->vectorCase(7, i);
+      ASSERT_TRUE(v);
+      ASSERT_EQ(v->alternatives.size(), 2u);
+      ASSERT_EQ(v->misreadings.size(), 1u);
+      const auto& once = v->alternatives[0].second.regions;
+      const auto& each = v->alternatives[1].second.regions;
+      const auto& wrap = v->misreadings[0].second.regions;
+      EXPECT_NE(once, each);
+      EXPECT_NE(once, wrap);
+      EXPECT_NE(each, wrap);
+    }
+    const struct {
+      const char* dut;
+      Outcome outcome;
+      const char* says;  // in the note (Pass) or the detail (Mismatch)
+    } readings[] = {
+        {"reference", Outcome::Pass, "saturates once, at the end"},
+        {"mutant:mmad-saturate-each-sum", Outcome::Pass, "saturates every partial sum"},
+        {"mutant:mmad-wrap-not-saturate", Outcome::Mismatch, "int32 wrap-around"},
+    };
+    for (const auto& r : readings) {
+      SCOPED_TRACE(r.dut);
+      auto d = dut::makeDut(r.dut);
+      for (std::size_t i = 0; i < n; ++i) {
+        const CaseReport c = probe->run(*d, 7, i, std::chrono::milliseconds(0));
+        EXPECT_EQ(c.verdict.outcome, r.outcome) << c.verdict.detail;
+        const std::string& text = r.outcome == Outcome::Pass ? c.verdict.note : c.verdict.detail;
+        EXPECT_NE(text.find(r.says), std::string::npos) << text;
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace cubecheck::conf
