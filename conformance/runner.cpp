@@ -96,7 +96,7 @@ bool CertifyResult::conformant() const {
     if (f.verdict() == "nonconformant") return false;
     passed += f.counts.of(Outcome::Pass);
   }
-  return passed > 0;  // nothing passed proves nothing (DESIGN habit 9)
+  return passed > 0;  // nothing passed proves nothing (architecture.md habit 9)
 }
 
 namespace {

@@ -15,8 +15,8 @@
 
 namespace cubecheck::dut {
 
-/// What an adapter says it can do, before it is asked to do anything (DESIGN habit 2). A case
-/// outside these is NotSupported with a reason, never run.
+/// What an adapter says it can do, before it is asked to do anything (architecture.md habit 2). A
+/// case outside these is NotSupported with a reason, never run.
 struct Capabilities {
   std::string name;     ///< e.g. "reference"
   std::string version;  ///< the implementation's own version string
