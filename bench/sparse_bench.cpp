@@ -1,5 +1,5 @@
 // Checked sparse pipeline cases per second at M = N = K = 128 (issue target: >= 500 per core;
-// the vendor's numpy golden flow checks 18.6 per second, DESIGN.md). Read against
+// the vendor's numpy golden flow checks 18.6 per second, docs/architecture.md). Read against
 // BM_Baseline_BuildSparseProgram from the same run.
 #include <benchmark/benchmark.h>
 

@@ -1,4 +1,5 @@
-// Checks written once against the Dut interface (DESIGN habit 3), shared by every property.
+// Checks written once against the Dut interface (architecture.md habit 3), shared by every
+// property.
 #pragma once
 
 #include <optional>

@@ -1,4 +1,4 @@
-// The closed outcome vocabulary (DESIGN habit 1): every case ends in exactly one of these.
+// The closed outcome vocabulary (architecture.md habit 1): every case ends in exactly one of these.
 #pragma once
 
 #include <string>

@@ -53,7 +53,7 @@ class Property {
   virtual std::string caseText(std::uint64_t seed, std::size_t index) const = 0;
 };
 
-/// A property over plain values of type T (DESIGN habit 4): a table, a generator, a check.
+/// A property over plain values of type T (architecture.md habit 4): a table, a generator, a check.
 template <class T>
 class TypedProperty final : public Property {
  public:

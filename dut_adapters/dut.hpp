@@ -39,8 +39,8 @@ struct FieldLimit {
 /// wrong.
 std::optional<FieldLimit> parseFieldLimit(std::string_view text, std::string& error);
 
-/// What an adapter says it can do, before it is asked to do anything (DESIGN habit 2). A case
-/// outside these is NotSupported with a reason, never run.
+/// What an adapter says it can do, before it is asked to do anything (architecture.md habit 2). A
+/// case outside these is NotSupported with a reason, never run.
 struct Capabilities {
   std::string name;     ///< e.g. "reference"
   std::string version;  ///< the implementation's own version string

@@ -1,4 +1,4 @@
-// Buffer contents from a seed (DESIGN habit 7): RapidCheck draws the seed and shrinks the
+// Buffer contents from a seed (architecture.md habit 7): RapidCheck draws the seed and shrinks the
 // structure; the bytes come from a fast generator, never from per-byte RapidCheck draws.
 #pragma once
 

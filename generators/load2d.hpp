@@ -19,7 +19,7 @@
 namespace cubecheck::gen {
 
 /// One LoadData2DParams instruction with the seed its buffers are filled from: a plain value
-/// (DESIGN habit 4), printable, shrinkable on its structure.
+/// (architecture.md habit 4), printable, shrinkable on its structure.
 struct Load2DCase {
   isa::ProfileId profile = isa::ProfileId::A2;
   isa::Load2D load;
@@ -45,11 +45,11 @@ struct Load2DShape {
   std::optional<bool> transpose;  ///< nullopt: drawn
 };
 
-/// Legal by construction (DESIGN habit 5): every field is drawn inside the range the fields drawn
-/// before it leave, so no case is filtered away.
+/// Legal by construction (architecture.md habit 5): every field is drawn inside the range the
+/// fields drawn before it leave, so no case is filtered away.
 rc::Gen<Load2DCase> legalLoad2D(isa::ProfileId profile, Load2DShape shape = {});
 
-/// Annotated boundary cases (DESIGN habit 6), all legal, each with its reason in `why`.
+/// Annotated boundary cases (architecture.md habit 6), all legal, each with its reason in `why`.
 std::vector<Load2DCase> load2DBoundaries(isa::ProfileId profile);
 
 /// A program that breaks exactly one rule, and the rule.

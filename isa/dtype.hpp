@@ -1,4 +1,5 @@
-// Element data types of the cube pipeline (spec 2; seed 003 for the 950's 8- and 4-bit types).
+// Element data types of the cube pipeline (spec 2; the Load2DBitModeParam page for the 950's 8- and
+// 4-bit types).
 #pragma once
 
 #include <array>

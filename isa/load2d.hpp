@@ -1,4 +1,4 @@
-// LoadData with LoadData2DParams (spec 4; seed 001).
+// LoadData with LoadData2DParams (spec 4; the vendor's LoadData page).
 #pragma once
 
 #include <array>
@@ -30,7 +30,7 @@ struct LoadData2DParams {
   friend bool operator==(const LoadData2DParams&, const LoadData2DParams&) = default;
 };
 
-/// The six data paths of LoadData2DParams (seed 001).
+/// The six data paths of LoadData2DParams (the LoadData page).
 enum class Load2DPath : std::uint8_t { GMtoA1, GMtoB1, GMtoA2, GMtoB2, A1toA2, B1toB2 };
 
 inline constexpr std::array kAllLoad2DPaths{Load2DPath::GMtoA1, Load2DPath::GMtoB1,

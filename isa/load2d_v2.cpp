@@ -97,7 +97,8 @@ std::optional<Violation> validateV2(const Profile& prof, Load2DPath path, DType 
   }
   if (!v2HasDType(dtype)) {
     return Violation{V::DTypeUnsupported, std::string(what) + " does not move " +
-                                              std::string(nameOf(dtype)) + " (seed 003's list)"};
+                                              std::string(nameOf(dtype)) +
+                                              " (the Load2DBitModeParam page's list)"};
   }
   // The hardware fields: 16-bit positions and strides, 8-bit steps (spec 5).
   if (p.mStartPosition > 0xFFFF || p.kStartPosition > 0xFFFF || p.mStep > 0xFF || p.kStep > 0xFF ||
@@ -165,8 +166,9 @@ std::optional<Violation> validate(const Profile& prof, const LoadV2& l) {
 
 std::optional<Violation> validate(const Profile& prof, const LoadBitMode& l) {
   if (l.path == Load2DPath::GMtoA1 || l.path == Load2DPath::GMtoB1) {
-    return Violation{ViolationCode::PathUnsupported,
-                     "Load2DBitModeParam exists only for L1->L0A and L1->L0B (seed 003)"};
+    return Violation{
+        ViolationCode::PathUnsupported,
+        "Load2DBitModeParam exists only for L1->L0A and L1->L0B (the Load2DBitModeParam page)"};
   }
   if ((l.params.config0() >> 48) != 0 || (l.params.config1() >> 32) != 0) {
     return Violation{ViolationCode::Range, "unused bits of config0 (63:48) or config1 (63:32) set"};

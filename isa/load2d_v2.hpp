@@ -1,5 +1,5 @@
-// LoadData with LoadData2DParamsV2 and with Load2DBitModeParam (spec 5; seeds 001 and 003): the
-// 950's 2D load of a rectangle of fractals, optionally transposed as one block.
+// LoadData with LoadData2DParamsV2 and with Load2DBitModeParam (spec 5; the LoadData and bit-mode
+// pages): the 950's 2D load of a rectangle of fractals, optionally transposed as one block.
 #pragma once
 
 #include <cstdint>
@@ -92,7 +92,7 @@ struct LoadBitMode {
   friend bool operator==(const LoadBitMode&, const LoadBitMode&) = default;
 };
 
-/// The 12 types of the bit-mode page (seed 003), which the V2 load shares.
+/// The 12 types of the bit-mode page (Load2DBitModeParam), which the V2 load shares.
 bool v2HasDType(DType t);
 bool v2HasPath(Load2DPath p);  ///< A1->A2, B1->B2, GM->A1, GM->B1
 

@@ -1,5 +1,5 @@
-// LoadData 3D, img2col (spec 6; seed 001): V2 and V2Pro on a2 and 950, V1 on legacy, and the
-// FMATRIX / FMATRIX_B / PADDING registers they read.
+// LoadData 3D, img2col (spec 6; the LoadData page): V2 and V2Pro on a2 and 950, V1 on legacy, and
+// the FMATRIX / FMATRIX_B / PADDING registers they read.
 #pragma once
 
 #include <array>
@@ -32,7 +32,7 @@ struct FMatrix {
   friend bool operator==(const FMatrix&, const FMatrix&) = default;
 };
 
-/// LoadData3DParamsV2, in the order of its constructor (seed 001).
+/// LoadData3DParamsV2, in the order of its constructor (the LoadData page).
 struct LoadData3DParamsV2 {
   PadList padList{};
   std::uint16_t l1H = 0;          ///< 0..32767; 0 is a no-op

@@ -24,7 +24,7 @@ constexpr Profile k950{ProfileId::Ascend950,
                        kAlignment,
                        true};
 // legacy: the spec gives no figures; the a2 ones are used until a DUT declares otherwise
-// (docs/profiles.md).
+// (docs/decisions.md, Profiles).
 constexpr Profile kLegacy{ProfileId::Legacy,
                           "legacy",
                           {kUnbounded, 512 * KiB, 64 * KiB, 64 * KiB, 128 * KiB, 1 * KiB, 0},

@@ -39,7 +39,7 @@ std::optional<Violation> validate(const Profile& prof, const LoadSparse& l) {
   }
   if (l.params.ifTranspose) {
     return Violation{ViolationCode::TransposePath,
-                     "LoadDataWithSparse does not transpose (seed 000)"};
+                     "LoadDataWithSparse does not transpose (the LoadDataWithSparse page)"};
   }
   if (auto v = aligned(Memory::L1, l.srcAddr, 32, "src")) return v;
   if (auto v = aligned(Memory::L1, l.idxAddr, 32, "idx")) return v;

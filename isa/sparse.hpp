@@ -1,4 +1,5 @@
-// LoadDataWithSparse and MmadWithSparse (spec 7; seeds 000 and 002): the 2:4 pipeline of a2.
+// LoadDataWithSparse and MmadWithSparse (spec 7; the LoadDataWithSparse and asc_mmad_sparse pages):
+// the 2:4 pipeline of a2.
 #pragma once
 
 #include <cstdint>
@@ -23,7 +24,8 @@ constexpr bool hasSparse(ProfileId p) {
 
 /// LoadDataWithSparse: B1 -> B2, one 512-byte dense fractal and its 128-byte index fractal per
 /// repeat (spec 7.3). Only start_index and repeat_times are used (OPEN-5: src_stride, dst_gap,
-/// sid and addr_mode are ignored); if_transpose is illegal (seed 000: no transpose).
+/// sid and addr_mode are ignored); if_transpose is illegal (the LoadDataWithSparse page: no
+/// transpose).
 struct LoadSparse {
   static constexpr std::string_view kOpcode = "load_sparse";
   DType dtype = DType::S8;    ///< int8 only

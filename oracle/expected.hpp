@@ -38,7 +38,7 @@ struct Comparison {
   std::size_t wrongBytes = 0;  ///< differing bytes the instructions write
   std::size_t strayBytes = 0;  ///< differing bytes no instruction writes
   /// The footprint holds nothing the initial image did not already hold: such a comparison could
-  /// pass without the DUT doing anything, so it proves nothing (DESIGN habit 9).
+  /// pass without the DUT doing anything, so it proves nothing (architecture.md habit 9).
   bool vacuous = false;
   std::string report;  ///< first differences by fractal, row and column, capped
 };

@@ -27,9 +27,9 @@ MatrixS32 denseMatmulS8(const MatrixS8& a, const MatrixS8& b, const MatrixS32& i
   if (a.cols() != b.rows() || init.rows() != a.rows() || init.cols() != b.cols()) {
     throw std::invalid_argument("denseMatmulS8: shapes do not match");
   }
-  // Every partial sum of A*B is an integer of magnitude <= K * 128 * 128 (DESIGN performance
-  // notes). Below 2^24 float holds each one exactly, so the product is exact whatever order
-  // Eigen sums in; up to K = 4095 (< 2^27) double does. The init is added in 64 bits and the
+  // Every partial sum of A*B is an integer of magnitude <= K * 128 * 128 (architecture.md
+  // performance notes). Below 2^24 float holds each one exactly, so the product is exact whatever
+  // order Eigen sums in; up to K = 4095 (< 2^27) double does. The init is added in 64 bits and the
   // result saturated once to int32 (OPEN-7 default).
   const bool floatExact = a.cols() * 128 * 128 < (Eigen::Index{1} << 24);
   Eigen::Matrix<std::int64_t, Eigen::Dynamic, Eigen::Dynamic> sum;

@@ -1,6 +1,7 @@
 // The cubecheck binary as a user runs it: exit codes, report files, error messages.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <filesystem>
@@ -213,7 +214,9 @@ class MergeReports : public ::testing::Test {
  protected:
   /// Two real shards of one fuzz run of the reference (seed 3, load2d, 4 cases per property).
   static void SetUpTestSuite() {
-    dir_ = fs::temp_directory_path() / "cubecheck_merge_test";
+    // One directory per process: ctest runs each test of this suite as its own process, in
+    // parallel, and each tears the directory down.
+    dir_ = fs::temp_directory_path() / ("cubecheck_merge_test_" + std::to_string(::getpid()));
     fs::remove_all(dir_);
     fs::create_directories(dir_);
     for (int i = 0; i < 2; ++i) {

@@ -1,5 +1,5 @@
-// The suite against adapters: written once, instantiated per DUT (DESIGN habit 3), and shown to
-// fail every mutant.
+// The suite against adapters: written once, instantiated per DUT (architecture.md habit 3), and
+// shown to fail every mutant.
 #include <gtest/gtest.h>
 
 #include <functional>

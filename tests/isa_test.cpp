@@ -206,7 +206,7 @@ TEST(LoadV2Validate, StepRulesOfTheTransposedBlock) {
   auto v2 = [](DType t, std::uint16_t m, std::uint16_t k) {
     return LoadV2{Load2DPath::A1toA2, t, 0, 0, LoadData2DParamsV2{0, 0, m, k, m, 16, true, 0}};
   };
-  // spec 5 / seed 003: b4 m_step % 4, b8 m_step % 2, b16 none, b32 k_step % 2.
+  // spec 5 (the Load2DBitModeParam page): b4 m_step % 4, b8 m_step % 2, b16 none, b32 k_step % 2.
   EXPECT_FALSE(validate(p950, v2(DType::Fp4E2M1, 4, 1)).has_value());
   EXPECT_EQ(validate(p950, v2(DType::Fp4E2M1, 2, 1))->code, ViolationCode::Range);
   EXPECT_FALSE(validate(p950, v2(DType::S8, 2, 3)).has_value());
@@ -214,7 +214,7 @@ TEST(LoadV2Validate, StepRulesOfTheTransposedBlock) {
   EXPECT_FALSE(validate(p950, v2(DType::F16, 3, 3)).has_value());
   EXPECT_FALSE(validate(p950, v2(DType::F32, 3, 2)).has_value());
   EXPECT_EQ(validate(p950, v2(DType::F32, 2, 3))->code, ViolationCode::Range);
-  // Not on a2; no u16 in seed 003's list; no transposed GM->L1.
+  // Not on a2; no u16 in the Load2DBitModeParam page's list; no transposed GM->L1.
   EXPECT_EQ(validate(profile(ProfileId::A2), v2(DType::F16, 1, 1))->code,
             ViolationCode::PathUnsupported);
   EXPECT_EQ(validate(p950, v2(DType::U16, 1, 1))->code, ViolationCode::DTypeUnsupported);

@@ -1,4 +1,4 @@
-// No vacuous passes, and open points probed rather than failed (DESIGN, "What a verdict claims").
+// No vacuous passes, and open points probed rather than failed (docs/architecture.md, "What a verdict claims").
 #include <gtest/gtest.h>
 
 #include <set>

@@ -1,5 +1,6 @@
 // The reference model: the cube pipeline by address arithmetic on flat byte buffers, exactly as
-// the hardware pages describe it (spec 4). It shares no code with oracle/ (DESIGN: the one rule).
+// the hardware pages describe it (spec 4). It shares no code with oracle/ (docs/architecture.md,
+// the one rule).
 #pragma once
 
 #include <cstdint>
