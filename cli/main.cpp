@@ -374,7 +374,33 @@ std::string unwritable(const std::filesystem::path& out) {
 }
 
 /// merge-reports: exit 0/1 from the merged verdict, 2 naming the file for any bad input.
-int runMerge(const std::vector<std::string>& inputs, const std::string& out) {
+/// The report files named: a file as it is; a directory as every report.json in it and in its
+/// immediate subdirectories (one per shard, as docs/nightly.md lays them out), in name order.
+std::vector<std::string> reportFiles(const std::vector<std::string>& inputs) {
+  std::vector<std::string> files;
+  for (const std::string& in : inputs) {
+    std::error_code ec;
+    if (!std::filesystem::is_directory(in, ec)) {
+      files.push_back(in);
+      continue;
+    }
+    std::vector<std::string> found;
+    if (std::filesystem::exists(std::filesystem::path(in) / "report.json", ec)) {
+      found.push_back((std::filesystem::path(in) / "report.json").string());
+    }
+    for (const auto& e : std::filesystem::directory_iterator(in, ec)) {
+      const auto r = e.path() / "report.json";
+      if (e.is_directory(ec) && std::filesystem::exists(r, ec)) found.push_back(r.string());
+    }
+    std::sort(found.begin(), found.end());
+    if (found.empty()) found.push_back(in);  // read as a file: the error names it
+    files.insert(files.end(), found.begin(), found.end());
+  }
+  return files;
+}
+
+int runMerge(const std::vector<std::string>& named, const std::string& out) {
+  const std::vector<std::string> inputs = reportFiles(named);
   if (const std::string why = unwritable(out); !why.empty()) {
     std::cerr << "cubecheck merge-reports: --out " << out << ": " << why << '\n';
     return kExitUsage;
@@ -571,7 +597,11 @@ int main(int argc, char** argv) {
   std::string mergeOut;
   CLI::App* merge = app.add_subcommand("merge-reports", "combine the report.json files of shards");
   merge->add_option("--out", mergeOut, "the merged report.json")->required();
-  merge->add_option("reports", mergeInputs, "report.json files of the shards")->required();
+  merge
+      ->add_option("reports", mergeInputs,
+                   "report.json files of the shards, or directories holding them (DIR/report.json "
+                   "and DIR/*/report.json)")
+      ->required();
   std::string explainName;
   CLI::App* explainCmd = app.add_subcommand(
       "explain", "what each family and property claims, the spec it rests on, its open points");

@@ -70,8 +70,8 @@ VectorCase probeVector(const MmadCase& c) {
 ///
 /// Never vacuous: the case must change C (the generator draws no zero dimension here; those are
 /// MatchesOracle's, checked exactly), and L0C as it was before the Mmad must itself break the
-/// bound somewhere, so that a DUT doing nothing fails (architecture.md habit 9). A case where the initial
-/// image would pass is a generator defect (std::logic_error), never a pass.
+/// bound somewhere, so that a DUT doing nothing fails (architecture.md habit 9). A case where the
+/// initial image would pass is a generator defect (std::logic_error), never a pass.
 Verdict checkBounded(dut::Dut& d, const MmadCase& c) {
   if (c.m == 0 || c.k == 0 || c.n == 0) {
     throw std::logic_error(

@@ -175,8 +175,8 @@ bool CertifyResult::conformant() const {
   for (const FamilyResult& f : families) {
     if (f.verdict() == "nonconformant") return false;
   }
-  // Nothing certified proves nothing (architecture.md habit 9): no-op passes and NotSupported cases alone
-  // never make a DUT conformant.
+  // Nothing certified proves nothing (architecture.md habit 9): no-op passes and NotSupported cases
+  // alone never make a DUT conformant.
   return !certifiedFamilies().empty();
 }
 

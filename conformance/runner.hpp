@@ -91,8 +91,8 @@ struct FamilyResult {
   /// reasonKey(reason) -> cases: reasons that differ only in addresses or sizes count together.
   std::map<std::string, std::size_t> notSupportedReasons;
   std::map<std::string, std::string> notSupportedExamples;  ///< reason key -> first full reason
-  std::map<std::string, std::size_t> coveragePassed;  ///< tag -> passed cases: what quotas count
-  std::map<std::string, std::size_t> declinedReasons;      ///< reason -> Declined cases
+  std::map<std::string, std::size_t> coveragePassed;   ///< tag -> passed cases: what quotas count
+  std::map<std::string, std::size_t> declinedReasons;  ///< reason -> Declined cases
   std::map<std::string, std::size_t> probes;  ///< "property: what the probe learned" -> cases
   /// every Mismatch, Declined, AdapterError and Timeout (first 50 kept)
   std::vector<Failure> failures;

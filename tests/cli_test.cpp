@@ -238,6 +238,14 @@ class MergeReports : public ::testing::Test {
 fs::path MergeReports::dir_;
 Json MergeReports::shard_[2];
 
+TEST_F(MergeReports, TakesADirectoryOfShardReports) {
+  const fs::path out = dir_ / "merged_from_dir.json";
+  const CliRun r = cubecheck("merge-reports --out " + out.string() + " " + dir_.string());
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("merged 2 reports"), std::string::npos) << r.out;
+  EXPECT_TRUE(fs::exists(out));
+}
+
 TEST_F(MergeReports, ShardsRecordTheirPlace) {
   for (int i = 0; i < 2; ++i) {
     EXPECT_EQ(shard_[i]["shard"]["index"], i);

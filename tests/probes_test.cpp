@@ -1,4 +1,5 @@
-// No vacuous passes, and open points probed rather than failed (docs/architecture.md, "What a verdict claims").
+// No vacuous passes, and open points probed rather than failed (docs/architecture.md, "What a
+// verdict claims").
 #include <gtest/gtest.h>
 
 #include <set>
