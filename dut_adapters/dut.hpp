@@ -27,6 +27,9 @@ struct Capabilities {
   /// True when the DUT checks legality and answers Rejected with a ViolationCode. Real hardware
   /// does not: its illegal-program cases are NotSupported.
   bool rejectsIllegal = false;
+  /// False for a DUT that can report only the regions a vector file lists (recorded board
+  /// results): the sources-unchanged check of conformance/checks.cpp is then skipped.
+  bool observesUnlistedRegions = true;
 
   bool hasProfile(isa::ProfileId p) const;
   bool hasInstruction(std::string_view opcode) const;

@@ -51,6 +51,7 @@ enum class Fault : std::uint8_t {
   MmadF16Accumulation,          ///< float products accumulated in f16 instead of f32
   MmadCRowMajor,                ///< L0C fractals written row-major (Zz) instead of Nz
   MmadBiasPerRow,               ///< bias indexed by row m instead of broadcast over M
+  LoadSourceCorrupted,          ///< every load flips the first byte of its source afterwards
 };
 
 /// The built-in reference model. With a Fault it is a mutant: same capabilities, one defect.
