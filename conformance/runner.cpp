@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <sstream>
 
+#include "conformance/dut_health.hpp"
 #include "conformance/families.hpp"
 
 namespace cubecheck::conf {
@@ -91,6 +92,7 @@ std::string FamilyResult::verdict() const {
 }
 
 bool CertifyResult::conformant() const {
+  if (interrupted || !stoppedEarly.empty() || !internalError.empty()) return false;
   std::size_t passed = 0;
   for (const FamilyResult& f : families) {
     if (f.verdict() == "nonconformant") return false;
@@ -131,7 +133,10 @@ CertifyResult certify(dut::Dut& dut, const RunOptions& o) {
     }
   }
   Clock::time_point lastProgress = start;
+  FailureStreak streak;
+  bool halt = false;  // interrupted, given up on the DUT, or an internal error
   for (const std::string& name : names) {
+    if (halt) break;
     std::optional<Family> family = makeFamily(name, o.profile);
     if (!family) {
       result.notImplemented.push_back(name);
@@ -142,6 +147,7 @@ CertifyResult certify(dut::Dut& dut, const RunOptions& o) {
     fr.openPoints = family->openPoints;
     fr.provisional = family->provisional;
     for (const auto& prop : family->properties) {
+      if (halt) break;
       if (o.property && *o.property != prop->name()) continue;
       PropertyResult pr{prop->name(), prop->summary(), {}, 0};
       const Clock::time_point pstart = Clock::now();
@@ -152,13 +158,34 @@ CertifyResult certify(dut::Dut& dut, const RunOptions& o) {
         first = *o.caseIndex;
         last = first + 1;
       }
-      for (std::size_t i = first; i < last; ++i) {
+      for (std::size_t i = first; i < last && !halt; ++i) {
         if (o.stopAtFirstFailure && fr.casesToFirstFailure > 0) break;
-        CaseReport cr =
-            family->unsupported.empty()
-                ? prop->run(dut, o.seed, i, o.shrinkBudget)
-                : CaseReport{
-                      {Outcome::NotSupported, family->unsupported, {}}, {}, {}, 0, std::nullopt};
+        if (o.stop != nullptr && o.stop->load()) {
+          result.interrupted = halt = true;
+          break;
+        }
+        CaseReport cr;
+        try {
+          cr = family->unsupported.empty()
+                   ? prop->run(dut, o.seed, i, o.shrinkBudget)
+                   : CaseReport{
+                         {Outcome::NotSupported, family->unsupported, {}}, {}, {}, 0, std::nullopt};
+        } catch (const std::exception& e) {
+          // cubecheck's own defect, not the DUT's: keep what ran, say what broke.
+          result.internalError =
+              fr.name + "/" + prop->name() + " case " + std::to_string(i) + ": " + e.what();
+          halt = true;
+          break;
+        } catch (...) {
+          result.internalError = fr.name + "/" + prop->name() + " case " + std::to_string(i) +
+                                 ": an exception of unknown type";
+          halt = true;
+          break;
+        }
+        if (streak.record(cr.verdict.outcome)) {
+          result.stoppedEarly = FailureStreak::reason(cr.verdict.detail);
+          halt = true;
+        }
         if (fr.record(pr, cr.verdict, cr.tags)) {
           Failure failure{prop->name(),       i,
                           cr.verdict.outcome, cr.caseText,
@@ -186,7 +213,7 @@ CertifyResult certify(dut::Dut& dut, const RunOptions& o) {
     }
     // Functional coverage: a whole run (no property or case filter) must hit every required bin
     // the level's quota times.
-    if (family->unsupported.empty() && !o.property && !o.caseIndex) {
+    if (family->unsupported.empty() && !o.property && !o.caseIndex && !halt) {
       fr.coverageQuota = quotaAt(o.level);
       for (const std::string& bin : family->requiredBins) {
         const auto it = fr.coverage.find(bin);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -52,6 +53,8 @@ struct RunOptions {
   /// Called at once for every failing case (family name, the failure): how a regression corpus
   /// is written while the run goes on.
   std::function<void(const std::string&, const Failure&)> onFailure;
+  /// Set from a signal handler: the run stops before the next case and is marked interrupted.
+  const std::atomic<bool>* stop = nullptr;
 };
 
 struct Counts {
@@ -107,6 +110,12 @@ struct CertifyResult {
   std::vector<FamilyResult> families;
   std::vector<std::string> notImplemented;  ///< families this version does not certify yet
   double seconds = 0;
+  /// A partial run, never conformant: stopped by a signal (interrupted), given up on a DUT that
+  /// kept timing out or crashing (stoppedEarly: why), or ended by an internal error of
+  /// cubecheck's own (internalError: what). The results are those of the cases run before.
+  bool interrupted = false;
+  std::string stoppedEarly;
+  std::string internalError;
   bool conformant() const;
 };
 
