@@ -150,6 +150,11 @@ TEST_P(MalformedFile, IsNamedWithFileAndLineAndTheOtherFilesStillRun) {
   ASSERT_FALSE(r.errors.empty()) << b.name << " was accepted";
   EXPECT_NE(r.errors[0].find(bad.string()), std::string::npos) << r.errors[0];
   EXPECT_NE(r.errors[0].find(b.says), std::string::npos) << r.errors[0];
+  for (const std::string& e : r.errors) {
+    // Escaped and bounded (vectors.cpp addError): printable ASCII, at most 300 bytes and "...".
+    EXPECT_LE(e.size(), 303u);
+    for (char c : e) EXPECT_TRUE(c >= 0x20 && c < 0x7F) << b.name << ": " << e;
+  }
   // The good file beside it reads and replays in full.
   const ReadResult ok = readFile(good);
   EXPECT_TRUE(ok.errors.empty());
@@ -213,7 +218,25 @@ INSTANTIATE_TEST_SUITE_P(
                [](std::string s) {
                  return replaceFirst(s, "one dense fractal", "one \xff\xfe fractal");
                },
-               "not valid UTF-8"}),
+               "not valid UTF-8"},
+        // Issue 15: a short row announcing a huge region is refused before the region is
+        // allocated (it used to take 2 GB and seconds): L0B holds 64 KiB on a2 (spec 1).
+        Broken{"region_past_capacity",
+               [](std::string s) {
+                 return replaceFirst(s, "\"L0B@0+512;IDX@0+128\"", "\"L0B@0+536870912;IDX@0+128\"");
+               },
+               "does not fit the 65536 bytes of L0B on this profile"},
+        Broken{"gm_region_past_cap",
+               [](std::string s) {
+                 return replaceFirst(s, "\"L0B@0+512;IDX@0+128\"", "\"GM@0+4294967296\"");
+               },
+               "does not fit the 67108864 bytes of GM a vector row may use"},
+        // Escape sequences and carriage returns in a text column never reach a terminal.
+        Broken{"control_characters",
+               [](std::string s) {
+                 return replaceFirst(s, "one dense fractal", "one \x1b[2J\rverdict: CONFORMANT");
+               },
+               "column why: contains a control character"}),
     [](const auto& i) { return std::string(i.param.name); });
 
 TEST(Vectors, CorruptedSidecarIsNamed) {
