@@ -1,7 +1,10 @@
 #include "cli/matrix_io.hpp"
 
+#include "dut_adapters/sanitise.hpp"
 #include "vectors/fccp.hpp"
 
+#include <cctype>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <vector>
@@ -9,14 +12,32 @@
 namespace cubecheck::cli {
 namespace {
 
-bool endsWith(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() &&
-         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+/// A raw .bin file, by its extension in any case (".bin", ".BIN", ".Bin").
+bool isBinary(const std::string& path) {
+  std::string ext = std::filesystem::path(path).extension().string();
+  for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return ext == ".bin";
 }
 
 [[noreturn]] void fail(const std::string& path, long line, long column, const std::string& what) {
   throw MatrixFileError(path + ":" + std::to_string(line) + ":" + std::to_string(column) + ": " +
                         what);
+}
+
+/// A NUL byte would end the line the CSV reader hands over, silently dropping the rest: find
+/// the first one and name its line and column.
+void rejectNulBytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  long line = 1, column = 0;
+  for (std::istreambuf_iterator<char> it(in), end; it != end; ++it) {
+    ++column;
+    if (*it == '\n') {
+      ++line;
+      column = 0;
+    } else if (*it == '\0') {
+      fail(path, line, column, "a NUL byte");
+    }
+  }
 }
 
 }  // namespace
@@ -37,7 +58,7 @@ std::optional<std::pair<int, int>> parseShape(const std::string& text) {
 
 Eigen::MatrixXi readMatrix(const std::string& path, int lo, int hi,
                            std::optional<std::pair<int, int>> shape) {
-  if (endsWith(path, ".bin")) {
+  if (isBinary(path)) {
     if (!shape) throw MatrixFileError(path + ": a .bin file needs --shape ROWSxCOLS");
     std::ifstream in(path, std::ios::binary);
     if (!in) throw MatrixFileError(path + ": cannot open");
@@ -64,6 +85,7 @@ Eigen::MatrixXi readMatrix(const std::string& path, int lo, int hi,
     return m;
   }
   std::vector<std::vector<int>> rows;
+  rejectNulBytes(path);
   try {
     io::LineReader in(path);
     while (char* line = in.next_line()) {
@@ -86,7 +108,9 @@ Eigen::MatrixXi readMatrix(const std::string& path, int lo, int hi,
         p = end;
         while (*p == ' ' || *p == '\r') ++p;
         if (*p == '\0') break;
-        if (*p != ',') fail(path, lineNo, p - line + 1, std::string("unexpected '") + *p + "'");
+        if (*p != ',')
+          fail(path, lineNo, p - line + 1,
+               "unexpected '" + dut::printable(std::string(1, *p)) + "'");
         ++p;
       }
       if (!rows.empty() && row.size() != rows.front().size()) {
@@ -116,7 +140,7 @@ Eigen::MatrixXi readMatrix(const std::string& path, int lo, int hi,
 }
 
 Eigen::MatrixXi readIndex(const std::string& path, int rows, int cols) {
-  if (!endsWith(path, ".bin")) return readMatrix(path, 0, 3, std::pair{rows, cols});
+  if (!isBinary(path)) return readMatrix(path, 0, 3, std::pair{rows, cols});
   std::ifstream in(path, std::ios::binary);
   if (!in) throw MatrixFileError(path + ": cannot open");
   const std::vector<char> bytes{std::istreambuf_iterator<char>(in), {}};

@@ -2,11 +2,17 @@
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
+#include <vector>
+
+#include "dut_adapters/registry.hpp"
+#include "vectors/vectors.hpp"
 
 namespace {
 
@@ -120,3 +126,188 @@ TEST(Cli, HelpExitsZero) {
 }
 
 }  // namespace
+
+namespace hostile {
+
+struct BadArgs {
+  const char* args;  // appended to the binary; every row runs nothing and writes nothing
+  const char* says;  // a piece of the message: the option or file it names
+};
+
+// Issue 15's table, the command-line rows: each is a usage error (exit 2) naming what is wrong,
+// found before any case runs (so each row takes well under a second).
+TEST(Cli, HostileArgumentsAreUsageErrorsUpFront) {
+  const auto dir = tempDir("hostile_args");
+  std::filesystem::create_directories(dir);
+  writeFile(dir / "file", "x");  // a report directory below a regular file cannot be created
+  const std::string underFile = (dir / "file" / "reports").string();
+  const std::string out = (dir / "out").string();
+  const std::vector<BadArgs> rows{
+      {"certify --seed -1 --report-dir ''", "--seed '-1'"},
+      {"certify --seed 18446744073709551616 --report-dir ''", "--seed '18446744073709551616'"},
+      {"fuzz --shard 1/-2 --report-dir ''", "shard '1/-2'"},
+      {"fuzz --cases -1 --report-dir ''", "--cases -1"},
+      {"certify --case -5 --report-dir ''", "--case -5"},
+      {"certify --timeout-ms 0 --report-dir ''", "--timeout-ms 0"},
+      {"certify --timeout-ms -1 --report-dir ''", "--timeout-ms -1"},
+      {"vectors check --timeout-ms 0 --report-dir ''", "--timeout-ms 0"},
+      {"fuzz --time -5 --report-dir ''", "--time -5"},
+      {"fuzz --time 0 --report-dir ''", "--time 0"},
+      {"fuzz --time nan --report-dir ''", "--time"},
+      {"fuzz --time inf --report-dir ''", "--time"},
+      {"vectors regen --random -1 --out ", "--random -1"},
+      {"certify --report-dir ", "--report-dir"},
+      {"fuzz --report-dir ", "--report-dir"},
+      {"mutants --report-dir ", "--report-dir"},
+      {"certify --dut 'exec:/no/such/program --flag' --report-dir ''", "'/no/such/program'"},
+      {"fuzz --dut 'exec:no-such-program-on-path' --report-dir ''", "'no-such-program-on-path'"},
+      {"certify --property Bogus --report-dir ''", "MatchesOracle"},
+      {"certify --family load2d --property Bogus --report-dir ''", "TransposeInvolution"},
+      {"vectors export --dir /no/such/dir --out ", "no vector files in --dir /no/such/dir"},
+      {"vectors verify --results /no/such/results.csv --report-dir ''",
+       "--results '/no/such/results.csv'"},
+  };
+  for (const BadArgs& row : rows) {
+    std::string args = row.args;
+    if (args.back() == ' ') args += args.find("--out") != std::string::npos ? out : underFile;
+    const auto t0 = std::chrono::steady_clock::now();
+    const CliRun r = cubecheck(args);
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    EXPECT_EQ(r.status, 2) << args << "\n" << r.out;
+    EXPECT_NE(r.out.find(row.says), std::string::npos) << args << "\n" << r.out;
+    EXPECT_LT(seconds, 5.0) << args << ": found only after running";
+  }
+  EXPECT_FALSE(std::filesystem::exists(out)) << "a rejected command wrote output";
+  std::filesystem::remove_all(dir);
+}
+
+// Ctrl-C during certify: the run stops before its next case, writes every report of what ran,
+// marked interrupted, and exits 130.
+TEST(Cli, InterruptedCertifyWritesWhatItHas) {
+  const auto dir = tempDir("interrupt");
+  const std::string cmd = "sh -c '\"" + std::string(CUBECHECK_BINARY) +
+                          "\" certify --level full --seed 3 --quiet --report-dir " + dir.string() +
+                          " & pid=$!; sleep 2; kill -INT $pid; wait $pid' 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  ASSERT_NE(p, nullptr);
+  std::string text;
+  char buf[4096];
+  for (std::size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) text.append(buf, n);
+  const int st = pclose(p);
+  ASSERT_TRUE(WIFEXITED(st));
+  EXPECT_EQ(WEXITSTATUS(st), 130) << text;
+  EXPECT_NE(text.find("INTERRUPTED"), std::string::npos) << text;
+  EXPECT_NE(text.find("verdict: NONCONFORMANT"), std::string::npos) << text;
+  std::ifstream in(dir / "report.json");
+  const auto j = nlohmann::json::parse(in);
+  EXPECT_TRUE(j["interrupted"].get<bool>());
+  EXPECT_EQ(j["verdict"], "nonconformant");
+  ASSERT_FALSE(j["families"].empty()) << "the cases that ran are reported";
+  EXPECT_GT(j["families"][0]["passed"].get<int>(), 0);
+  std::ifstream md(dir / "report.md");
+  const std::string mdText{std::istreambuf_iterator<char>(md), {}};
+  EXPECT_NE(mdText.find("INTERRUPTED"), std::string::npos);
+  std::filesystem::remove_all(dir);
+}
+
+// A DUT's name and version carry escapes, a carriage return and markup that try to forge a
+// CONFORMANT verdict: none of it reaches the terminal, report.md or report.html as such. The
+// same plugin claims an absurd response size every fifth program: an AdapterError of that case.
+TEST(Cli, DutStringsCannotForgeTheReport) {
+  const auto dir = tempDir("forge");
+  const CliRun r = cubecheck(std::string("certify --dut plugin:") + HOSTILE_PLUGIN +
+                             " --family load2d --property MatchesOracle --level smoke --seed 5 "
+                             "--quiet --report-dir " +
+                             dir.string());
+  EXPECT_EQ(r.status, 1) << r.out;
+  EXPECT_EQ(r.out.find('\x1b'), std::string::npos) << "an escape reached the terminal";
+  EXPECT_EQ(r.out.find('\r'), std::string::npos) << "a carriage return reached the terminal";
+  EXPECT_EQ(r.out.find("\nverdict: CONFORMANT"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("reported a response of"), std::string::npos) << r.out;
+  auto slurp = [](const std::filesystem::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    return std::string{std::istreambuf_iterator<char>(in), {}};
+  };
+  for (const char* name : {"report.md", "report.html", "report.json", "junit.xml"}) {
+    const std::string text = slurp(dir / name);
+    ASSERT_FALSE(text.empty()) << name;
+    EXPECT_EQ(text.find('\x1b'), std::string::npos) << name;
+    EXPECT_EQ(text.find('\r'), std::string::npos) << name;
+  }
+  // JSON holds the name as data; the documents a browser or Markdown viewer renders escape it.
+  for (const char* name : {"report.md", "report.html"}) {
+    EXPECT_EQ(slurp(dir / name).find("<script>"), std::string::npos) << name;
+  }
+  const std::string md = slurp(dir / "report.md");
+  EXPECT_EQ(md.find("**bold**"), std::string::npos) << "markup in a DUT name must be escaped";
+  EXPECT_NE(md.find("# cubecheck certificate: NONCONFORMANT"), std::string::npos);
+  EXPECT_EQ(md.find("certificate: CONFORMANT"), std::string::npos);
+  std::filesystem::remove_all(dir);
+}
+
+// sparse-check: a NUL inside a CSV line is an error at its line and column (it used to end the
+// line silently); an upper-case .BIN is read as raw bytes.
+TEST(Cli, SparseCheckRejectsNulAndReadsUpperCaseBin) {
+  const auto dir = tempDir("sparse_nul");
+  std::filesystem::create_directories(dir);
+  writeFile(dir / "nul.csv", std::string("0,0,5,6\n0,0\0,5,6,7\n", 20));
+  CliRun r = cubecheck("sparse-check --b " + (dir / "nul.csv").string());
+  EXPECT_EQ(r.status, 2) << r.out;
+  EXPECT_NE(r.out.find("nul.csv:2:4: a NUL byte"), std::string::npos) << r.out;
+  writeFile(dir / "b.BIN", std::string("\x01\x00\x00\x00", 4));
+  r = cubecheck("sparse-check --b " + (dir / "b.BIN").string());
+  EXPECT_EQ(r.status, 2) << r.out;
+  EXPECT_NE(r.out.find("needs --shape"), std::string::npos) << "read as CSV: " << r.out;
+  r = cubecheck("sparse-check --shape 4x1 --b " + (dir / "b.BIN").string());
+  EXPECT_EQ(r.status, 0) << r.out;
+  std::filesystem::remove_all(dir);
+}
+
+// vectors verify: results a perfect board would write back for the shipped golden set pass
+// (they did not while a case_id was in a file twice), and the reproduce line a failure prints
+// runs as printed.
+TEST(Cli, VerifyPassesPerfectBoardResultsAndItsReproduceLineRuns) {
+  const auto dir = tempDir("verify");
+  std::filesystem::create_directories(dir);
+  const std::string golden = std::string(CUBECHECK_SOURCE_DIR) + "/vectors/golden";
+  auto board = dut::makeDut("reference");  // the board: answers every exported program
+  std::vector<std::pair<std::string, vec::Recorded>> results;
+  for (const auto& f : vec::vectorFiles(golden)) {
+    for (const vec::Row& row : vec::readFile(f).rows) {
+      const dut::RunResult run = board->run(row.c.program);
+      results.emplace_back(row.caseId,
+                           vec::Recorded{run.status == dut::RunStatus::Ok
+                                             ? "ok"
+                                             : "rejected:" +
+                                                   std::string(isa::nameOf(run.violation->code)),
+                                         run.observed});
+    }
+  }
+  ASSERT_GT(results.size(), 100u);
+  vec::writeResults(dir / "results.csv", results);
+  CliRun r = cubecheck("vectors verify --dir " + golden + " --results " +
+                       (dir / "results.csv").string() + " --report-dir ''");
+  EXPECT_EQ(r.status, 0) << r.out.substr(r.out.size() > 3000 ? r.out.size() - 3000 : 0);
+  // One recorded region wrong: exit 1, and the printed reproduce line reruns
+  // exactly that case (exit 1 again, one case), not a usage error.
+  auto ok = std::find_if(results.begin(), results.end(),
+                         [](const auto& kv) { return kv.second.status == "ok"; });
+  ASSERT_NE(ok, results.end());
+  for (std::uint8_t& b : ok->second.observed[0]) b ^= 0x10;  // no mask covers a whole region
+  vec::writeResults(dir / "bad.csv", results);
+  r = cubecheck("vectors verify --dir " + golden + " --results " + (dir / "bad.csv").string() +
+                " --report-dir ''");
+  EXPECT_EQ(r.status, 1) << r.out;
+  const std::size_t at = r.out.find("reproduce: cubecheck ");
+  ASSERT_NE(at, std::string::npos) << r.out;
+  const std::size_t from = at + std::string("reproduce: cubecheck ").size();
+  const std::string line = r.out.substr(from, r.out.find('\n', from) - from);
+  EXPECT_NE(line.find("--case " + ok->first), std::string::npos) << line;
+  r = cubecheck(line + " --report-dir ''");
+  EXPECT_EQ(r.status, 1) << line << "\n" << r.out;
+  EXPECT_NE(r.out.find("FAILED"), std::string::npos) << r.out;
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace hostile
