@@ -187,7 +187,11 @@ bool parseRegion(const std::string& s, const isa::Profile& profile, isa::Region&
   r.memory = *m;
   const std::uint64_t capacity =
       r.memory == isa::Memory::GM ? kMaxGmRegionBytes : profile.capacityOf(r.memory);
-  if (r.size > capacity || r.addr > capacity - r.size) {
+  // GM addresses are unbounded (a wide stride spans gigabytes in a few small segments): only a
+  // GM region's size is capped.
+  const bool gm = r.memory == isa::Memory::GM;
+  if (r.size > capacity || (!gm && r.addr > capacity - r.size) ||
+      (gm && r.addr > UINT64_MAX - r.size)) {
     error = "region '" + dut::printable(s, 40) + "' does not fit the " + std::to_string(capacity) +
             " bytes of " + std::string(isa::nameOf(r.memory)) +
             (r.memory == isa::Memory::GM ? " a vector row may use" : " on this profile");
