@@ -161,7 +161,8 @@ TEST(Cli, HostileArgumentsAreUsageErrorsUpFront) {
       {"certify --property Bogus --report-dir ''", "MatchesOracle"},
       {"certify --family load2d --property Bogus --report-dir ''", "TransposeInvolution"},
       {"vectors export --dir /no/such/dir --out ", "no vector files in --dir /no/such/dir"},
-      {"vectors verify --results /no/such/results.csv --report-dir ''",
+      {"vectors verify --dir " CUBECHECK_SOURCE_DIR
+       "/vectors/golden --results /no/such/results.csv --report-dir ''",
        "--results '/no/such/results.csv'"},
   };
   for (const BadArgs& row : rows) {
