@@ -13,14 +13,17 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <random>
 #include <set>
 
+#include "cli/args.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/fingerprint_cmd.hpp"
 #include "cli/sparse_check_cmd.hpp"
+#include "conformance/dut_health.hpp"
 #include "conformance/explain.hpp"
 #include "conformance/families.hpp"
 #include "conformance/fuzz.hpp"
@@ -29,6 +32,7 @@
 #include "conformance/runner.hpp"
 #include "conformance/shard.hpp"
 #include "dut_adapters/registry.hpp"
+#include "dut_adapters/sanitise.hpp"
 #include "vectors/vectors.hpp"
 
 namespace {
@@ -39,6 +43,33 @@ using cli::kExitConformant;
 using cli::kExitInternal;
 using cli::kExitNonconformant;
 using cli::kExitUsage;
+constexpr int kExitInterrupted = 130;  // 128 + SIGINT, as shells report a Ctrl-C
+
+int usageError(std::string_view command, const std::string& error) {
+  std::cerr << "cubecheck " << command << ": " << error << '\n';
+  return kExitUsage;
+}
+
+/// A finished (or partial) run's exit status: interrupted 130, cubecheck's own error 3, else
+/// conformant 0 / nonconformant 1.
+int exitCodeOf(const conf::CertifyResult& r) {
+  if (r.interrupted) return kExitInterrupted;
+  if (!r.internalError.empty()) return kExitInternal;
+  return r.conformant() ? kExitConformant : kExitNonconformant;
+}
+
+std::atomic<bool> gStop{false};
+extern "C" void onStopSignal(int) {
+  gStop.store(true);
+}
+
+/// SIGINT and SIGTERM set gStop: the run stops before its next case and writes what it has.
+void catchStopSignals() {
+  struct sigaction sa {};
+  sa.sa_handler = onStopSignal;
+  ::sigaction(SIGINT, &sa, nullptr);
+  ::sigaction(SIGTERM, &sa, nullptr);
+}
 
 std::function<void(const std::string&)> progressPrinter(bool quiet) {
   if (quiet) return {};
@@ -74,20 +105,17 @@ bool resolve(const CommonOptions& c, conf::RunOptions& o, std::string& error) {
   if (c.seedText.empty()) {
     o.seed = (std::uint64_t{std::random_device{}()} << 32) ^ std::random_device{}();
   } else {
-    try {
-      std::size_t used = 0;
-      o.seed = std::stoull(c.seedText, &used, 0);
-      if (used != c.seedText.size()) throw std::invalid_argument("trailing characters");
-    } catch (const std::exception&) {
-      error = "--seed '" + c.seedText + "' is not an unsigned 64-bit number";
-      return false;
-    }
+    const auto seed = cli::parseUnsigned("--seed", c.seedText, error);
+    if (!seed) return false;
+    o.seed = *seed;
   }
   return true;
 }
 
 int runCertify(const std::string& dutSpec, conf::RunOptions o, const std::string& reportDir,
                bool quiet, long long timeoutMs, const std::string& regressionDir) {
+  std::string error;
+  if (!cli::checkExecProgram(dutSpec, error)) return usageError("certify", error);
   std::unique_ptr<dut::Dut> dut;
   try {
     dut = dut::makeDut(dutSpec, std::chrono::milliseconds(timeoutMs));
@@ -104,6 +132,13 @@ int runCertify(const std::string& dutSpec, conf::RunOptions o, const std::string
       std::cerr << '\n';
       return kExitUsage;
     }
+  }
+  if (o.property && !cli::checkProperty(*o.property, o.families, o.profile, error)) {
+    return usageError("certify", error);
+  }
+  if (!cli::checkWritableDir("--report-dir", reportDir, error) ||
+      !cli::checkWritableDir("--regression-dir", regressionDir, error)) {
+    return usageError("certify", error);
   }
   o.dutSpec = dutSpec;
   o.progress = progressPrinter(quiet);
@@ -128,6 +163,8 @@ int runCertify(const std::string& dutSpec, conf::RunOptions o, const std::string
     };
   }
   if (!quiet) std::cerr << "cubecheck: seed " << o.seed << '\n';
+  catchStopSignals();
+  o.stop = &gStop;
   const conf::CertifyResult r = conf::certify(*dut, o);
   if (o.progress && isatty(STDERR_FILENO)) std::cerr << '\r' << std::string(79, ' ') << '\r';
   conf::printReport(std::cout, r);
@@ -137,7 +174,7 @@ int runCertify(const std::string& dutSpec, conf::RunOptions o, const std::string
     std::cout << "reports: " << reportDir << "/report.json, " << reportDir << "/junit.xml\n"
               << "certificate: " << reportDir << "/report.md, " << reportDir << "/report.html\n";
   }
-  return r.conformant() ? kExitConformant : kExitNonconformant;
+  return exitCodeOf(r);
 }
 
 int runMutants(conf::RunOptions o, bool list, const std::string& reportDir) {
@@ -226,15 +263,29 @@ int replayVectors(dut::Dut& dut, const std::string& dutSpec,
   if (!caseFilter.empty()) r.scope = {false, {"--case " + caseFilter}};
   std::vector<std::string> fileErrors;
   const auto start = std::chrono::steady_clock::now();
+  catchStopSignals();
+  conf::FailureStreak streak;
   for (const auto& file : files) {
+    if (r.interrupted || !r.stoppedEarly.empty() || !r.internalError.empty()) break;
     vec::ReadResult rr = vec::readFile(file);
     fileErrors.insert(fileErrors.end(), rr.errors.begin(), rr.errors.end());
     conf::FamilyResult fr;
-    fr.name = file.filename().string();
+    fr.name = dut::printable(file.filename().string(), 200);
     for (const vec::Row& row : rr.rows) {
       if (!caseFilter.empty() && row.caseId != caseFilter) continue;
+      if (gStop.load()) {
+        r.interrupted = true;
+        break;
+      }
       if (auto p = isa::parseProfile(row.profile)) r.profile = *p;
-      const conf::Verdict v = conf::checkVector(dut, row.c);
+      conf::Verdict v;
+      try {
+        v = conf::checkVector(dut, row.c);
+      } catch (const std::exception& e) {
+        r.internalError = fr.name + " case " + row.caseId + ": " + e.what();
+        break;
+      }
+      if (streak.record(v.outcome)) r.stoppedEarly = conf::FailureStreak::reason(v.detail);
       auto prop =
           std::find_if(fr.properties.begin(), fr.properties.end(),
                        [&](const conf::PropertyResult& p) { return p.name == row.property; });
@@ -254,6 +305,7 @@ int replayVectors(dut::Dut& dut, const std::string& dutSpec,
         failure.caseId = row.caseId;
         fr.keep(std::move(failure));
       }
+      if (!r.stoppedEarly.empty()) break;
     }
     r.families.push_back(std::move(fr));
   }
@@ -266,18 +318,14 @@ int replayVectors(dut::Dut& dut, const std::string& dutSpec,
     conf::writeReports(reportDir, r);
     std::cout << "reports: " << reportDir << "/report.json, " << reportDir << "/junit.xml\n";
   }
-  return r.conformant() && fileErrors.empty() ? kExitConformant : kExitNonconformant;
+  const int rc = exitCodeOf(r);
+  return rc == kExitConformant && !fileErrors.empty() ? kExitNonconformant : rc;
 }
 
 std::vector<std::filesystem::path> filesOf(const std::string& dir,
                                            const std::vector<std::string>& files) {
   if (!files.empty()) return {files.begin(), files.end()};
   return vec::vectorFiles(dir);
-}
-
-std::atomic<bool> gStop{false};
-extern "C" void onStopSignal(int) {
-  gStop.store(true);
 }
 
 int runFuzz(const std::string& dutSpec, const conf::RunOptions& base, double seconds,
@@ -304,6 +352,13 @@ int runFuzz(const std::string& dutSpec, const conf::RunOptions& base, double sec
   if (!sh->statusFile.empty()) {
     // Bazel runs every case in every shard unless the runner says, by this file, that it shards.
     std::ofstream(sh->statusFile, std::ios::app);
+  }
+  if (!cli::checkSeconds("--time", seconds, error) ||
+      !cli::checkRange("--cases", cases, 0, std::numeric_limits<long long>::max(), error) ||
+      !cli::checkExecProgram(dutSpec, error) ||
+      !cli::checkWritableDir("--report-dir", reportDir, error) ||
+      !cli::checkWritableDir("--regression-dir", regressionDir, error)) {
+    return usageError("fuzz", error);
   }
   std::unique_ptr<dut::Dut> dut;
   try {
@@ -336,26 +391,23 @@ int runFuzz(const std::string& dutSpec, const conf::RunOptions& base, double sec
     vec::writeFile(dir, family, profile, rows,
                    "fuzz regressions of --dut '" + dutSpec + "' --seed " + std::to_string(o.seed));
   };
-  struct sigaction sa {};
-  sa.sa_handler = onStopSignal;
-  ::sigaction(SIGINT, &sa, nullptr);
-  ::sigaction(SIGTERM, &sa, nullptr);
+  catchStopSignals();
   o.stop = &gStop;
   if (!quiet) {
     std::cerr << "cubecheck: seed " << o.seed << ", shard " << o.shardIndex << "/" << o.shardCount
               << " (" << sh->source << "), budget " << seconds << " s"
               << (cases > 0 ? ", " + std::to_string(cases) + " cases per property" : "") << '\n';
   }
-  const conf::CertifyResult r = conf::fuzz(*dut, o);
+  conf::CertifyResult r = conf::fuzz(*dut, o);
+  r.interrupted = gStop.load();
   if (o.progress && isatty(STDERR_FILENO)) std::cerr << '\n';
   conf::printReport(std::cout, r);
-  if (gStop.load()) std::cout << "interrupted: the report covers the cases run so far\n";
   if (!reportDir.empty()) {
     conf::writeReports(reportDir, r);
     std::cout << "reports: " << reportDir << "/report.{json,md,html}, junit.xml\n";
   }
   if (!dir.empty() && !corpus.empty()) std::cout << "regression vectors: " << dir << '\n';
-  return r.conformant() ? kExitConformant : kExitNonconformant;
+  return exitCodeOf(r);
 }
 
 /// Why `out` cannot be written, or empty: checked before anything is read or written, so a
@@ -553,6 +605,8 @@ int main(int argc, char** argv) {
       "verify", "compare results a board harness wrote back (case_id,status,observed)");
   verify->add_option("--dir", vecDir, "directory of vector files")->capture_default_str();
   verify->add_option("--results", resultsFile, "the harness's results CSV")->required();
+  verify->add_option("files", vecFiles, "vector files (default: every .csv of --dir)");
+  verify->add_option("--case", caseId, "only the case with this case_id");
   verify->add_option("--report-dir", reportDir, "report.json and junit.xml here; '' for none")
       ->capture_default_str();
 
@@ -632,6 +686,22 @@ int main(int argc, char** argv) {
       std::cerr << "cubecheck: " << error << '\n';
       return kExitUsage;
     }
+    // Values no run can use are usage errors before anything runs (cli/args.hpp).
+    for (CLI::App* sub : {certify, check, fuzzCmd}) {
+      if (!*sub) continue;
+      const std::string name = sub == check ? "vectors check" : sub->get_name();
+      if (!cli::checkRange("--timeout-ms", timeoutMs, 1, cli::kMaxTimeoutMs, error) ||
+          !cli::checkRange("--shrink-ms", shrinkMs, 0, cli::kMaxTimeoutMs, error)) {
+        return usageError(name, error);
+      }
+    }
+    if (*certify && certify->count("--case") > 0 &&
+        !cli::checkRange("--case", caseIndex, 0, std::numeric_limits<long long>::max(), error)) {
+      return usageError("certify", error);
+    }
+    if (*mutantsCmd && !cli::checkWritableDir("--report-dir", mutantsReportDir, error)) {
+      return usageError("mutants", error);
+    }
     o.shrinkBudget = std::chrono::milliseconds(shrinkMs);
     if (*sparseCheck) return cli::runSparseCheck(sparse);
     if (*fuzzCmd) {
@@ -645,18 +715,32 @@ int main(int argc, char** argv) {
     }
     if (*merge) return runMerge(mergeInputs, mergeOut);
     if (*regen) {
-      std::uint64_t seed = 0;
-      try {
-        seed = std::stoull(vecSeed, nullptr, 0);
-      } catch (const std::exception&) {
-        std::cerr << "cubecheck vectors regen: --seed '" << vecSeed << "' is not a number\n";
-        return kExitUsage;
+      const auto seedValue = cli::parseUnsigned("--seed", vecSeed, error);
+      if (!seedValue ||
+          !cli::checkRange("--random", randomPerProperty, 0, cli::kMaxRegenRandom, error)) {
+        return usageError("vectors regen", error);
       }
+      const std::uint64_t seed = *seedValue;
       const std::string out = vecOut.empty() ? "vectors/golden" : vecOut;
       const std::string provenance = "generator cubecheck 0.1.0; arguments: vectors regen --seed " +
                                      vecSeed + " --random " + std::to_string(randomPerProperty);
       std::size_t rows = 0;
-      for (const vec::Generated& g : vec::generate(seed, randomPerProperty)) {
+      const std::vector<vec::Generated> generated = vec::generate(seed, randomPerProperty);
+      // Two rows with one case id are one case run twice, and a board's results could not tell
+      // them apart: a generator defect. Nothing is written.
+      for (const vec::Generated& g : generated) {
+        std::map<std::string, const vec::Row*> seen;
+        for (const vec::Row& row : g.rows) {
+          auto [at, fresh] = seen.emplace(row.caseId, &row);
+          if (fresh) continue;
+          std::cerr << "cubecheck vectors regen: internal error: " << g.family << "." << g.profile
+                    << " has case_id " << row.caseId << " twice (" << at->second->property << ", "
+                    << at->second->why << "; " << row.property << ", " << row.why
+                    << "); nothing written\n";
+          return kExitInternal;
+        }
+      }
+      for (const vec::Generated& g : generated) {
         const auto file = vec::writeFile(out, g.family, g.profile, g.rows, provenance);
         std::cout << file.string() << ": " << g.rows.size() << " cases\n";
         rows += g.rows.size();
@@ -665,6 +749,10 @@ int main(int argc, char** argv) {
       return kExitConformant;
     }
     if (*check) {
+      if (!cli::checkExecProgram(dutSpec, error) ||
+          !cli::checkWritableDir("--report-dir", reportDir, error)) {
+        return usageError("vectors check", error);
+      }
       std::unique_ptr<dut::Dut> d;
       try {
         d = dut::makeDut(dutSpec, std::chrono::milliseconds(timeoutMs));
@@ -681,7 +769,11 @@ int main(int argc, char** argv) {
                            "cubecheck vectors check --dut '" + dutSpec + "'");
     }
     if (*exportCmd) {
-      for (const auto& file : vec::vectorFiles(vecDir)) {
+      const auto files = vec::vectorFiles(vecDir);
+      if (files.empty()) return usageError("vectors export", "no vector files in --dir " + vecDir);
+      if (!cli::checkWritableDir("--out", vecOut, error))
+        return usageError("vectors export", error);
+      for (const auto& file : files) {
         vec::ReadResult rr = vec::readFile(file);
         for (const auto& e : rr.errors) std::cerr << "FILE ERROR " << e << '\n';
         if (rr.rows.empty()) continue;
@@ -692,19 +784,27 @@ int main(int argc, char** argv) {
       return kExitConformant;
     }
     if (*verify) {
-      const auto files = vec::vectorFiles(vecDir);
+      const auto files = filesOf(vecDir, vecFiles);
+      if (files.empty()) return usageError("vectors verify", "no vector files in --dir " + vecDir);
+      if (!cli::checkReadable("--results", resultsFile, error) ||
+          !cli::checkWritableDir("--report-dir", reportDir, error)) {
+        return usageError("vectors verify", error);
+      }
       std::map<std::string, std::vector<std::uint64_t>> sizes;
       for (const auto& file : files) {
         for (const vec::Row& row : vec::readFile(file).rows) {
-          for (const auto& reg : row.c.program.observe) sizes[row.caseId].push_back(reg.size);
+          // Assigned, not appended: a case id in two rows is still one case of so many regions.
+          std::vector<std::uint64_t>& regions = sizes[row.caseId];
+          regions.clear();
+          for (const auto& reg : row.c.program.observe) regions.push_back(reg.size);
         }
       }
       vec::ResultsRead results = vec::readResults(resultsFile, sizes);
       for (const auto& e : results.errors) std::cout << "RESULTS ERROR " << e << '\n';
       vec::RecordedDut d(std::move(results.byCase), resultsFile);
-      const int rc = replayVectors(d, "recorded:" + resultsFile, files, "", reportDir,
+      const int rc = replayVectors(d, "recorded:" + resultsFile, files, caseId, reportDir,
                                    "cubecheck vectors verify --results '" + resultsFile + "'");
-      return results.errors.empty() ? rc : kExitNonconformant;
+      return results.errors.empty() || rc != kExitConformant ? rc : kExitNonconformant;
     }
     if (*certify) {
       o.families = families;
@@ -718,6 +818,9 @@ int main(int argc, char** argv) {
     return runMutants(o, list, mutantsReportDir);
   } catch (const std::exception& e) {
     std::cerr << "cubecheck: internal error: " << e.what() << '\n';
+    return kExitInternal;
+  } catch (...) {
+    std::cerr << "cubecheck: internal error: an exception of unknown type\n";
     return kExitInternal;
   }
 }

@@ -2,8 +2,11 @@
 
 #include "cli/array_file.hpp"
 
+#include "dut_adapters/sanitise.hpp"
 #include "vectors/fccp.hpp"
 
+#include <cctype>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <vector>
@@ -14,6 +17,22 @@ namespace {
 [[noreturn]] void fail(const std::string& path, long line, long column, const std::string& what) {
   throw MatrixFileError(path + ":" + std::to_string(line) + ":" + std::to_string(column) + ": " +
                         what);
+}
+
+/// A NUL byte would end the line the CSV reader hands over, silently dropping the rest: find
+/// the first one and name its line and column.
+void rejectNulBytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  long line = 1, column = 0;
+  for (std::istreambuf_iterator<char> it(in), end; it != end; ++it) {
+    ++column;
+    if (*it == '\n') {
+      ++line;
+      column = 0;
+    } else if (*it == '\0') {
+      fail(path, line, column, "a NUL byte");
+    }
+  }
 }
 
 }  // namespace
@@ -73,6 +92,7 @@ Eigen::MatrixXi readMatrix(const std::string& path, int lo, int hi,
     return m;
   }
   std::vector<std::vector<int>> rows;
+  rejectNulBytes(path);
   try {
     io::LineReader in(path);
     while (char* line = in.next_line()) {
@@ -95,7 +115,9 @@ Eigen::MatrixXi readMatrix(const std::string& path, int lo, int hi,
         p = end;
         while (*p == ' ' || *p == '\r') ++p;
         if (*p == '\0') break;
-        if (*p != ',') fail(path, lineNo, p - line + 1, std::string("unexpected '") + *p + "'");
+        if (*p != ',')
+          fail(path, lineNo, p - line + 1,
+               "unexpected '" + dut::printable(std::string(1, *p)) + "'");
         ++p;
       }
       if (!rows.empty() && row.size() != rows.front().size()) {

@@ -1,9 +1,13 @@
 #include "conformance/checks.hpp"
 
 #include <algorithm>
+#include <array>
+#include <iomanip>
+#include <sstream>
 #include <stdexcept>
 #include <variant>
 
+#include "isa/writes.hpp"
 #include "oracle/oracle.hpp"
 
 namespace cubecheck::conf {
@@ -89,6 +93,27 @@ bool leftUnchanged(const isa::Program& program, oracle::Expected expected,
   expected.regions = observed;
   return oracle::compareExact(program, expected, observed).vacuous;
 }
+namespace {
+/// The initial segments no instruction of the program writes, in memories the DUT can observe:
+/// they must end as they began (a load must not corrupt its source). Sources in a memory the DUT
+/// cannot observe are not checked.
+std::vector<const isa::Segment*> unwrittenSegments(const dut::Capabilities& caps,
+                                                   const isa::Program& program) {
+  std::vector<const isa::Segment*> out;
+  if (!caps.observesUnlistedRegions) return out;
+  std::array<bool, isa::kMemoryCount> written{};
+  for (const isa::Instruction& ins : program.instructions) {
+    for (isa::Memory m : isa::writtenMemories(ins)) written[static_cast<std::size_t>(m)] = true;
+  }
+  for (const isa::Segment& s : program.segments) {
+    if (!written[static_cast<std::size_t>(s.memory)] && !s.bytes.empty() &&
+        caps.canObserve(s.memory)) {
+      out.push_back(&s);
+    }
+  }
+  return out;
+}
+}  // namespace
 
 std::optional<Verdict> runLegal(dut::Dut& dut, const isa::Program& program,
                                 isa::Observed& observed) {
@@ -96,20 +121,48 @@ std::optional<Verdict> runLegal(dut::Dut& dut, const isa::Program& program,
   if (auto why = unsupportedReason(dut.capabilities(), program)) {
     return Verdict{Outcome::NotSupported, *why};
   }
-  dut::RunResult r = dut.run(program);
-  if (auto v = fromStatus(r, "a legal program")) return v;
-  if (r.observed.size() != program.observe.size()) {
-    return Verdict{Outcome::AdapterError, "DUT returned " + std::to_string(r.observed.size()) +
-                                              " regions for " +
-                                              std::to_string(program.observe.size()) + " observed"};
-  }
-  for (std::size_t i = 0; i < r.observed.size(); ++i) {
-    if (r.observed[i].size() != program.observe[i].size) {
-      return Verdict{Outcome::AdapterError, "DUT returned " + std::to_string(r.observed[i].size()) +
-                                                " bytes for region " + std::to_string(i) + " of " +
-                                                std::to_string(program.observe[i].size)};
+  // The unwritten segments are observed too, after the program's own regions, compared with
+  // their initial images here and stripped before the family compares its regions.
+  const std::vector<const isa::Segment*> sources = unwrittenSegments(dut.capabilities(), program);
+  std::optional<isa::Program> extended;
+  if (!sources.empty()) {
+    extended = program;
+    for (const isa::Segment* s : sources) {
+      extended->observe.push_back({s->memory, s->addr, s->bytes.size()});
     }
   }
+  const isa::Program& asked = extended ? *extended : program;
+  dut::RunResult r = dut.run(asked);
+  if (auto v = fromStatus(r, "a legal program")) return v;
+  if (r.observed.size() != asked.observe.size()) {
+    return Verdict{Outcome::AdapterError, "DUT returned " + std::to_string(r.observed.size()) +
+                                              " regions for " +
+                                              std::to_string(asked.observe.size()) + " observed"};
+  }
+  for (std::size_t i = 0; i < r.observed.size(); ++i) {
+    if (r.observed[i].size() != asked.observe[i].size) {
+      return Verdict{Outcome::AdapterError, "DUT returned " + std::to_string(r.observed[i].size()) +
+                                                " bytes for region " + std::to_string(i) + " of " +
+                                                std::to_string(asked.observe[i].size)};
+    }
+  }
+  for (std::size_t i = 0; i < sources.size(); ++i) {
+    const isa::Bytes& after = r.observed[program.observe.size() + i];
+    const isa::Segment& s = *sources[i];
+    if (after == s.bytes) continue;
+    std::size_t at = 0;
+    while (after[at] == s.bytes[at]) ++at;
+    std::size_t changed = 0;
+    for (std::size_t j = 0; j < after.size(); ++j) changed += after[j] != s.bytes[j] ? 1 : 0;
+    std::ostringstream os;
+    os << "a memory no instruction writes was changed: " << isa::nameOf(s.memory) << " segment @"
+       << s.addr << "+" << s.bytes.size() << ", " << changed << " byte(s) differ, the first at "
+       << isa::nameOf(s.memory) << "@" << s.addr + at << ": expected 0x" << std::hex << std::setw(2)
+       << std::setfill('0') << int{s.bytes[at]} << ", observed 0x" << std::setw(2) << int{after[at]}
+       << " (a load must leave its source unchanged)";
+    return Verdict{Outcome::Mismatch, os.str()};
+  }
+  r.observed.resize(program.observe.size());
   observed = std::move(r.observed);
   return std::nullopt;
 }

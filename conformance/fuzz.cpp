@@ -6,6 +6,7 @@
 #include <set>
 #include <sstream>
 
+#include "conformance/dut_health.hpp"
 #include "conformance/families.hpp"
 
 namespace cubecheck::conf {
@@ -132,6 +133,7 @@ CertifyResult fuzz(dut::Dut& dut, const FuzzOptions& o) {
   std::map<std::string, std::size_t> seen;
   Clock::time_point lastProgress = start;
   std::uint64_t cases = 0;
+  FailureStreak streak;
   for (std::uint64_t round = 0; !slots.empty(); ++round) {
     const std::uint64_t k = round * o.shardCount + o.shardIndex;
     if (o.maxCases && k >= *o.maxCases) break;
@@ -149,6 +151,10 @@ CertifyResult fuzz(dut::Dut& dut, const FuzzOptions& o) {
       CaseReport cr = prop.run(dut, o.seed, index, o.shrinkBudget);
       pr.seconds += std::chrono::duration<double>(Clock::now() - t0).count();
       ++cases;
+      if (streak.record(cr.verdict.outcome)) {
+        result.stoppedEarly = FailureStreak::reason(cr.verdict.detail);
+        stopped = true;
+      }
       if (fr.record(pr, cr.verdict, cr.tags)) {
         const std::string sig = signatureOf(fr.name, cr, prop.name());
         const std::size_t bytes =
@@ -183,6 +189,7 @@ CertifyResult fuzz(dut::Dut& dut, const FuzzOptions& o) {
            << static_cast<long>(std::max(left, 0.0)) << " s left";
         o.progress(os.str());
       }
+      if (stopped) break;
     }
     if (stopped) break;
   }

@@ -78,9 +78,54 @@ std::string exampleOf(const FamilyResult& f, const std::string& key) {
                                                                  : " (e.g. " + it->second + ")";
 }
 
+/// Text for Markdown prose and table cells: the characters that open emphasis, code, links,
+/// headings, table cells or strikethrough backslash-escaped (a line never starts with this text,
+/// so '-', '+' and '.' are safe), HTML's specials as entities, control characters as '?', so no DUT
+/// string can open a heading, a link, a table cell or raw HTML.
+std::string mdText(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '<') {
+      out += "&lt;";
+    } else if (c == '>') {
+      out += "&gt;";
+    } else if (c == '&') {
+      out += "&amp;";
+    } else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) {
+      out += '?';
+    } else {
+      if (std::string_view("\\`*_[]#|~").find(c) != std::string_view::npos) out += '\\';
+      out += c;
+    }
+  }
+  return out;
+}
+
+/// A fenced block whose fence is longer than any backtick run in `body`, so the body cannot
+/// close it and continue as Markdown.
+std::string mdFence(std::string_view body, std::string_view lang = {}) {
+  std::size_t longest = 0, run = 0;
+  for (char c : body) longest = std::max(longest, run = c == '`' ? run + 1 : 0);
+  const std::string fence(std::max<std::size_t>(3, longest + 1), '`');
+  std::string out = fence + std::string(lang) + "\n" + std::string(body);
+  if (out.back() != '\n') out += '\n';
+  return out + fence + "\n";
+}
+
+/// What a partial run is, for the verdict line of every writer; empty for a whole run.
+std::string partialRun(const CertifyResult& r) {
+  if (r.interrupted) return "INTERRUPTED: the results cover the cases run before the signal";
+  if (!r.stoppedEarly.empty()) return "RUN STOPPED: " + r.stoppedEarly;
+  if (!r.internalError.empty()) return "INTERNAL ERROR: " + r.internalError;
+  return {};
+}
+
 }  // namespace
 
-void printReport(std::ostream& os, const CertifyResult& r) {
+void printReport(std::ostream& out, const CertifyResult& r) {
+  // Built whole, then written with every control character but newline and tab replaced: no
+  // string that reached the result unsanitised can move the cursor or recolour the terminal.
+  std::ostringstream os;
   int width = 8;
   for (const FamilyResult& f : r.families)
     width = std::max(width, static_cast<int>(f.name.size()) + 2);
@@ -159,8 +204,14 @@ void printReport(std::ostream& os, const CertifyResult& r) {
     for (const std::string& n : r.notImplemented) os << ' ' << n;
     os << '\n';
   }
+  if (!partialRun(r).empty()) os << '\n' << partialRun(r) << '\n';
   os << "\nverdict: " << r.headline() << " (" << std::fixed << std::setprecision(2) << r.seconds
      << " s)\n";
+  std::string text = os.str();
+  for (char& c : text) {
+    if ((static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t') || c == 0x7F) c = '?';
+  }
+  out << text;
 }
 
 std::string toJson(const CertifyResult& r) {
@@ -234,6 +285,9 @@ std::string toJson(const CertifyResult& r) {
     j["families"].push_back(fj);
   }
   j["not_implemented"] = r.notImplemented;
+  j["interrupted"] = r.interrupted;
+  if (!r.stoppedEarly.empty()) j["stopped_early"] = r.stoppedEarly;
+  if (!r.internalError.empty()) j["internal_error"] = r.internalError;
   j["seconds"] = r.seconds;
   // Invalid UTF-8 from a DUT's message must not abort the report: replace it.
   return j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
@@ -258,10 +312,11 @@ std::string toJUnit(const CertifyResult& r) {
   os << "<testsuites name=\"cubecheck " << xmlEscape(r.dutSpec) << ' '
      << isa::profile(r.profile).name << "\"" << attrs(all, all.total()) << ">\n";
   for (const FamilyResult& f : r.families) {
-    os << "  <testsuite name=\"" << f.name << "\"" << attrs(f.counts, f.counts.total()) << ">\n";
+    os << "  <testsuite name=\"" << xmlEscape(f.name) << "\"" << attrs(f.counts, f.counts.total())
+       << ">\n";
     for (const PropertyResult& p : f.properties) {
-      os << "    <testcase classname=\"" << f.name << "\" name=\"" << p.name << "\" time=\""
-         << p.seconds << "\">\n";
+      os << "    <testcase classname=\"" << xmlEscape(f.name) << "\" name=\"" << xmlEscape(p.name)
+         << "\" time=\"" << p.seconds << "\">\n";
       bool failed = false;
       for (const Failure& x : f.failures) {
         if (x.property != p.name) continue;
@@ -334,15 +389,17 @@ std::string runLine(const CertifyResult& r) {
 
 std::string toMarkdown(const CertifyResult& r) {
   std::ostringstream os;
-  os << "# " << title(r) << "\n\n";
-  os << "* DUT: `" << r.dutSpec << "` (" << r.capabilities.name << ", " << r.capabilities.version
-     << ")\n* Certified within: " << r.capabilities.envelopeText() << "\n* Run: " << runLine(r)
-     << "\n* Scope: " << scopeLine(r) << "\n\n";
+  os << "# " << mdText(title(r)) << "\n\n";
+  if (!partialRun(r).empty()) os << "**" << mdText(partialRun(r)) << "**\n\n";
+  os << "* DUT: " << mdText(r.dutSpec) << " (" << mdText(r.capabilities.name) << ", "
+     << mdText(r.capabilities.version)
+     << ")\n* Certified within: " << mdText(r.capabilities.envelopeText())
+     << "\n* Run: " << mdText(runLine(r)) << "\n* Scope: " << mdText(scopeLine(r)) << "\n\n";
   os << "| family | verdict | cases | passed | passed (no-op) | failed | declined | not supported "
         "| adapter errors | timeouts | open points |\n";
   os << "|---|---|---|---|---|---|---|---|---|---|---|\n";
   for (const FamilyResult& f : r.families) {
-    os << "| " << f.name << " | " << f.verdict() << " | " << f.counts.total() << " | "
+    os << "| " << mdText(f.name) << " | " << f.verdict() << " | " << f.counts.total() << " | "
        << f.counts.of(Outcome::Pass) << " | " << f.counts.trivialPasses << " | "
        << f.counts.of(Outcome::Mismatch) << " | " << f.counts.of(Outcome::Declined) << " | "
        << f.counts.of(Outcome::NotSupported) << " | " << f.counts.of(Outcome::AdapterError) << " | "
@@ -357,10 +414,10 @@ std::string toMarkdown(const CertifyResult& r) {
   }
   for (const FamilyResult& f : r.families) {
     if (f.coverage.empty() && f.failures.empty() && f.notSupportedReasons.empty()) continue;
-    os << "\n## " << f.name << "\n";
-    if (!f.provisional.empty()) os << "\n**Provisional:** " << f.provisional << "\n";
+    os << "\n## " << mdText(f.name) << "\n";
+    if (!f.provisional.empty()) os << "\n**Provisional:** " << mdText(f.provisional) << "\n";
     if (const std::string why = f.notCertifiedWhy(); !why.empty()) {
-      os << "\n**Not certified:** " << why << "\n";
+      os << "\n**Not certified:** " << mdText(why) << "\n";
     }
     if (!f.coverage.empty()) {
       std::size_t most = 1;
@@ -374,7 +431,9 @@ std::string toMarkdown(const CertifyResult& r) {
       }
       os << "```\n";
     }
-    for (const auto& [what, n] : f.probes) os << "\n* probe (" << n << " cases): " << what << "\n";
+    for (const auto& [what, n] : f.probes) {
+      os << "\n* probe (" << n << " cases): " << mdText(what) << "\n";
+    }
     for (const auto& [bin, hits] : f.coverageGaps) {
       os << "\n* **coverage gap**: `" << bin << "` passed " << hits << " times, quota "
          << f.coverageQuota << "\n";
@@ -383,14 +442,13 @@ std::string toMarkdown(const CertifyResult& r) {
       os << "\n* **declined** (" << n << " cases): " << why << "\n";
     }
     for (const auto& [why, n] : f.notSupportedReasons) {
-      os << "\n* not supported (" << n << " cases): " << why << exampleOf(f, why) << "\n";
+      os << "\n* not supported (" << n << " cases): " << mdText(why + exampleOf(f, why)) << "\n";
     }
     for (const Failure& x : f.failures) {
-      os << "\n### " << nameOf(x.outcome) << " in " << x.property << ", " << x.label()
-         << "\n\n```\n"
-         << x.caseText << "\n"
-         << x.detail << "\n```\n\nReproduce:\n\n```sh\n"
-         << x.reproduce << "\n```\n";
+      os << "\n### " << nameOf(x.outcome) << " in " << mdText(x.property) << ", "
+         << mdText(x.label()) << "\n\n"
+         << mdFence(x.caseText + "\n" + x.detail) << "\nReproduce:\n\n"
+         << mdFence(x.reproduce, "sh");
     }
   }
   return os.str();
@@ -407,8 +465,11 @@ std::string toHtml(const CertifyResult& r) {
         ".bar{background:#4a7;height:10px;display:inline-block}.bad{color:#b00}.ok{color:#070}"
         "pre{background:#f4f4f4;padding:6px;overflow-x:auto}</style></head><body>\n";
   os << "<h1><span class=\"" << (r.conformant() && r.scope.complete ? "ok" : "bad") << "\">"
-     << xmlEscape(title(r)) << "</span></h1>\n<p>DUT <code>" << xmlEscape(r.dutSpec) << "</code> ("
-     << xmlEscape(r.capabilities.name) << ", " << xmlEscape(r.capabilities.version)
+     << xmlEscape(title(r)) << "</span></h1>\n";
+  if (!partialRun(r).empty())
+    os << "<p class=\"bad\"><b>" << xmlEscape(partialRun(r)) << "</b></p>\n";
+  os << "<p>DUT <code>" << xmlEscape(r.dutSpec) << "</code> (" << xmlEscape(r.capabilities.name)
+     << ", " << xmlEscape(r.capabilities.version)
      << ")<br>Certified within: " << xmlEscape(r.capabilities.envelopeText())
      << "<br>Run: " << xmlEscape(runLine(r)) << "<br>Scope: " << xmlEscape(scopeLine(r))
      << "</p>\n";
@@ -416,9 +477,9 @@ std::string toHtml(const CertifyResult& r) {
         "<th>passed (no-op)</th><th>failed</th><th>declined</th><th>not supported</th>"
         "<th>adapter errors</th><th>timeouts</th><th>open points</th></tr>\n";
   for (const FamilyResult& f : r.families) {
-    os << "<tr><td>" << f.name << "</td><td>" << f.verdict() << "</td><td>" << f.counts.total()
-       << "</td><td>" << f.counts.of(Outcome::Pass) << "</td><td>" << f.counts.trivialPasses
-       << "</td><td>" << f.counts.of(Outcome::Mismatch) << "</td><td>"
+    os << "<tr><td>" << xmlEscape(f.name) << "</td><td>" << f.verdict() << "</td><td>"
+       << f.counts.total() << "</td><td>" << f.counts.of(Outcome::Pass) << "</td><td>"
+       << f.counts.trivialPasses << "</td><td>" << f.counts.of(Outcome::Mismatch) << "</td><td>"
        << f.counts.of(Outcome::Declined) << "</td><td>" << f.counts.of(Outcome::NotSupported)
        << "</td><td>" << f.counts.of(Outcome::AdapterError) << "</td><td>"
        << f.counts.of(Outcome::Timeout) << "</td><td>";
@@ -428,7 +489,7 @@ std::string toHtml(const CertifyResult& r) {
   os << "</table>\n";
   for (const FamilyResult& f : r.families) {
     if (f.coverage.empty() && f.failures.empty()) continue;
-    os << "<h2>" << f.name << "</h2>\n";
+    os << "<h2>" << xmlEscape(f.name) << "</h2>\n";
     if (!f.provisional.empty()) {
       os << "<p><b>Provisional:</b> " << xmlEscape(f.provisional) << "</p>\n";
     }
@@ -455,7 +516,7 @@ std::string toHtml(const CertifyResult& r) {
       os << "</table>\n";
     }
     for (const Failure& x : f.failures) {
-      os << "<h3 class=\"bad\">" << nameOf(x.outcome) << " in " << x.property << ", "
+      os << "<h3 class=\"bad\">" << nameOf(x.outcome) << " in " << xmlEscape(x.property) << ", "
          << xmlEscape(x.label()) << "</h3>\n<pre>" << xmlEscape(x.caseText + "\n" + x.detail)
          << "</pre>\n<p>Reproduce:</p><pre>" << xmlEscape(x.reproduce) << "</pre>\n";
     }

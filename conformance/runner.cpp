@@ -4,6 +4,7 @@
 #include <cctype>
 #include <sstream>
 
+#include "conformance/dut_health.hpp"
 #include "conformance/families.hpp"
 
 namespace cubecheck::conf {
@@ -172,6 +173,7 @@ std::vector<std::string> CertifyResult::notCertifiedFamilies() const {
 }
 
 bool CertifyResult::conformant() const {
+  if (interrupted || !stoppedEarly.empty() || !internalError.empty()) return false;
   for (const FamilyResult& f : families) {
     if (f.verdict() == "nonconformant") return false;
   }
@@ -181,6 +183,8 @@ bool CertifyResult::conformant() const {
 }
 
 std::string CertifyResult::verdict() const {
+  // A run that did not finish (a signal, a DUT given up on, an internal error) is no certificate.
+  if (interrupted || !stoppedEarly.empty() || !internalError.empty()) return "nonconformant";
   for (const FamilyResult& f : families) {
     if (f.verdict() == "nonconformant") return "nonconformant";
   }
@@ -263,7 +267,10 @@ CertifyResult certify(dut::Dut& dut, const RunOptions& o) {
     }
   }
   Clock::time_point lastProgress = start;
+  FailureStreak streak;
+  bool halt = false;  // interrupted, given up on the DUT, or an internal error
   for (const std::string& name : names) {
+    if (halt) break;
     std::optional<Family> family = makeFamily(name, o.profile);
     if (!family) {
       result.notImplemented.push_back(name);
@@ -274,6 +281,7 @@ CertifyResult certify(dut::Dut& dut, const RunOptions& o) {
     fr.openPoints = family->openPoints;
     fr.provisional = family->provisional;
     for (const auto& prop : family->properties) {
+      if (halt) break;
       if (o.property && *o.property != prop->name()) continue;
       PropertyResult pr{prop->name(), prop->summary(), {}, 0};
       const Clock::time_point pstart = Clock::now();
@@ -284,13 +292,34 @@ CertifyResult certify(dut::Dut& dut, const RunOptions& o) {
         first = *o.caseIndex;
         last = first + 1;
       }
-      for (std::size_t i = first; i < last; ++i) {
+      for (std::size_t i = first; i < last && !halt; ++i) {
         if (o.stopAtFirstFailure && fr.casesToFirstFailure > 0) break;
-        CaseReport cr =
-            family->unsupported.empty()
-                ? prop->run(dut, o.seed, i, o.shrinkBudget)
-                : CaseReport{
-                      {Outcome::NotSupported, family->unsupported, {}}, {}, {}, 0, std::nullopt};
+        if (o.stop != nullptr && o.stop->load()) {
+          result.interrupted = halt = true;
+          break;
+        }
+        CaseReport cr;
+        try {
+          cr = family->unsupported.empty()
+                   ? prop->run(dut, o.seed, i, o.shrinkBudget)
+                   : CaseReport{
+                         {Outcome::NotSupported, family->unsupported, {}}, {}, {}, 0, std::nullopt};
+        } catch (const std::exception& e) {
+          // cubecheck's own defect, not the DUT's: keep what ran, say what broke.
+          result.internalError =
+              fr.name + "/" + prop->name() + " case " + std::to_string(i) + ": " + e.what();
+          halt = true;
+          break;
+        } catch (...) {
+          result.internalError = fr.name + "/" + prop->name() + " case " + std::to_string(i) +
+                                 ": an exception of unknown type";
+          halt = true;
+          break;
+        }
+        if (streak.record(cr.verdict.outcome)) {
+          result.stoppedEarly = FailureStreak::reason(cr.verdict.detail);
+          halt = true;
+        }
         if (fr.record(pr, cr.verdict, cr.tags)) {
           Failure failure{prop->name(),       i,
                           cr.verdict.outcome, cr.caseText,
@@ -318,7 +347,7 @@ CertifyResult certify(dut::Dut& dut, const RunOptions& o) {
     }
     // Functional coverage: a whole run (no property or case filter) must hit every required bin
     // the level's quota times.
-    if (family->unsupported.empty() && !o.property && !o.caseIndex) {
+    if (family->unsupported.empty() && !o.property && !o.caseIndex && !halt) {
       fr.coverageQuota = quotaAt(o.level);
       for (const std::string& bin : family->requiredBins) {
         const auto passed = fr.coveragePassed.find(bin);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -58,6 +59,8 @@ struct RunOptions {
   /// Called at once for every failing case (family name, the failure): how a regression corpus
   /// is written while the run goes on.
   std::function<void(const std::string&, const Failure&)> onFailure;
+  /// Set from a signal handler: the run stops before the next case and is marked interrupted.
+  const std::atomic<bool>* stop = nullptr;
 };
 
 struct Counts {
@@ -143,6 +146,12 @@ struct CertifyResult {
   std::vector<std::string> notImplemented;  ///< families this version does not certify yet
   Scope scope;
   double seconds = 0;
+  /// A partial run, never conformant: stopped by a signal (interrupted), given up on a DUT that
+  /// kept timing out or crashing (stoppedEarly: why), or ended by an internal error of
+  /// cubecheck's own (internalError: what). The results are those of the cases run before.
+  bool interrupted = false;
+  std::string stoppedEarly;
+  std::string internalError;
   /// No family nonconformant and at least one certified (conformant or provisional). A run
   /// that certified nothing (a DUT that declares nothing, or passes only no-ops) is not.
   bool conformant() const;

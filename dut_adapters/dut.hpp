@@ -54,6 +54,9 @@ struct Capabilities {
   /// Narrower than the lists above: per-instruction limits on fields (all must hold). Empty:
   /// every legal value of every field of the declared instructions.
   std::vector<FieldLimit> limits;
+  /// False for a DUT that can report only the regions a vector file lists (recorded board
+  /// results): the sources-unchanged check of conformance/checks.cpp is then skipped.
+  bool observesUnlistedRegions = true;
 
   bool hasProfile(isa::ProfileId p) const;
   bool hasInstruction(std::string_view opcode) const;

@@ -163,11 +163,23 @@ bool ExecDut::start(std::string& error) {
     stop();
     return false;
   }
-  // A process start (an interpreter, a simulator) may take longer than one program.
-  PipeSource src(*this, Clock::now() + std::max(timeout_, std::chrono::milliseconds(10000)));
+  // A process start (an interpreter, a simulator) may take longer than one program: the first
+  // may take 10 s. A restart may take twice what the first took, or the per-program timeout, so
+  // a DUT that stalls on restart costs no more than one timeout per case.
+  const Clock::time_point begin = Clock::now();
+  const bool first = starts_ == 1;
+  const auto limit = first ? std::max(timeout_, std::chrono::milliseconds(10000))
+                           : std::max(timeout_, 2 * firstStart_);
+  PipeSource src(*this, begin + limit);
   if (!wire::readCapabilities(src, caps_, error)) {
+    if (src.timedOut()) {
+      error = "no handshake within " + std::to_string(limit.count()) + " ms";
+    }
     stop();
     return false;
+  }
+  if (first) {
+    firstStart_ = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - begin);
   }
   if (caps_.name.empty()) caps_.name = argv_[0];
   return true;

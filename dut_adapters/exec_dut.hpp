@@ -44,6 +44,9 @@ class ExecDut final : public Dut {
   std::string inbox_;  // bytes read from the DUT but not consumed yet
   std::uint64_t seq_ = 0;
   int starts_ = 0;
+  /// How long the first start (process and handshake) took: a restart may take twice that, or
+  /// the per-program timeout if longer, and no more.
+  std::chrono::milliseconds firstStart_{0};
   friend class PipeSource;
 };
 

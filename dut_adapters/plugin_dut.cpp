@@ -70,6 +70,18 @@ RunResult PluginDut::run(const isa::Program& program) {
             std::nullopt,
             "cubecheck_dut_run returned " + std::to_string(rc)};
   }
+  // The size is the plugin's word: bound it before copying, or a wrong one reads past the
+  // buffer or exhausts memory. A response is its regions plus a few lines of at most kMaxLine.
+  std::uint64_t most = (program.observe.size() + 2) * (wire::kMaxLine + 1);
+  for (const isa::Region& r : program.observe) most += r.size + 1;
+  if (size > most) {
+    free_(response);
+    return {RunStatus::AdapterError,
+            {},
+            std::nullopt,
+            "cubecheck_dut_run reported a response of " + std::to_string(size) +
+                " bytes; a response to this program has at most " + std::to_string(most)};
+  }
   wire::BufferSource src(std::string(reinterpret_cast<char*>(response), size));
   free_(response);
   bool desync = false;

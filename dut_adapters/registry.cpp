@@ -102,6 +102,21 @@ const std::vector<Mutant>& mutants() {
       {"writes-nothing", "load2d", isa::ProfileId::A2,
        "validates, then runs nothing: every observed region keeps its initial bytes",
        Fault::WritesNothing},
+      // One defect, a load that corrupts its source, which every load family must kill.
+      {"load2d-source-corrupted", "load2d", isa::ProfileId::A2,
+       "flips the first source byte after the load", Fault::LoadSourceCorrupted},
+      {"v2-source-corrupted", "load2d_v2", isa::ProfileId::Ascend950,
+       "flips the first source byte after the load", Fault::LoadSourceCorrupted},
+      {"v2-bitmode-source-corrupted", "load2d_bitmode", isa::ProfileId::Ascend950,
+       "flips the first source byte after the load", Fault::LoadSourceCorrupted},
+      {"load3d-v1-source-corrupted", "load3d_v1", isa::ProfileId::Legacy,
+       "flips the first source byte after the load", Fault::LoadSourceCorrupted},
+      {"load3d-v2-source-corrupted", "load3d_v2", isa::ProfileId::A2,
+       "flips the first source byte after the load", Fault::LoadSourceCorrupted},
+      {"load3d-v2pro-source-corrupted", "load3d_v2pro", isa::ProfileId::Ascend950,
+       "flips the first source byte after the load", Fault::LoadSourceCorrupted},
+      {"sparse-load-source-corrupted", "load_sparse", isa::ProfileId::A2,
+       "flips the first source byte after the load", Fault::LoadSourceCorrupted},
   };
   return kMutants;
 }

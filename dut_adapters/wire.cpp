@@ -1,5 +1,6 @@
 #include "dut_adapters/wire.hpp"
 
+#include "dut_adapters/sanitise.hpp"
 #include "isa/text.hpp"
 
 #include <algorithm>
@@ -24,13 +25,6 @@ std::string rest(const std::string& line, int n) {
     if (at != std::string::npos) ++at;
   }
   return at == std::string::npos ? std::string() : line.substr(at);
-}
-
-std::string printable(const std::string& s) {
-  std::string out;
-  for (char c : s.substr(0, 80)) out += (c >= 0x20 && c < 0x7F) ? c : '?';
-  if (s.size() > 80) out += "...";
-  return out;
 }
 
 RunResult adapterError(std::string message) {
@@ -103,9 +97,9 @@ bool readCapabilities(Source& in, Capabilities& caps, std::string& error) {
       if (!l) return false;
       caps.limits.push_back(std::move(*l));
     } else if (key == "name") {
-      caps.name = rest(line, 1);
+      caps.name = printable(rest(line, 1), 120);
     } else if (key == "version") {
-      caps.version = rest(line, 1);
+      caps.version = printable(rest(line, 1), 120);
     } else if (key == "rejects_illegal") {
       caps.rejectsIllegal = w.size() == 2 && w[1] == "1";
     } else {
@@ -115,7 +109,7 @@ bool readCapabilities(Source& in, Capabilities& caps, std::string& error) {
           auto p = isa::parseProfile(w[i]);
           if ((ok = p.has_value())) caps.profiles.push_back(*p);
         } else if (key == "instructions") {
-          caps.instructions.push_back(w[i]);
+          caps.instructions.push_back(printable(w[i], 40));
         } else if (key == "dtypes") {
           auto t = isa::parseDType(w[i]);
           if ((ok = t.has_value())) caps.dtypes.push_back(*t);
@@ -156,7 +150,7 @@ RunResult readResponse(Source& in, std::uint64_t seq, const isa::Program& progra
     desync = false;
     const auto code = w.size() >= 3 ? isa::parseViolationCode(w[2]) : std::nullopt;
     if (!code) return adapterError("rejected with unknown reason '" + printable(line) + "'");
-    return RunResult::rejected({*code, rest(line, 3)});
+    return RunResult::rejected({*code, printable(rest(line, 3), 200)});
   }
   if (w[0] == "unsupported" || w[0] == "error") {
     desync = false;

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The test run (what CI runs): install what is missing, check the style, then build and test the
 # development configuration (labels smoke and full), the ASan+UBSan one (label smoke), and fuzz
-# the vector-file reader briefly with libFuzzer (clang).
+# the vector-file reader and the DUT protocol parsers briefly with libFuzzer (clang).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/deps.sh
@@ -23,9 +23,22 @@ ctest --preset asan -j "$jobs" --label-regex smoke
 echo "== libFuzzer: vector-file reader, ${CUBECHECK_FUZZ_SECONDS:-20} s"
 cmake -S . -B build/fuzz -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_C_COMPILER=clang \
   -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCUBECHECK_FUZZ=ON -DCUBECHECK_BENCHMARKS=OFF >/dev/null
-cmake --build build/fuzz --target fuzz_vector_reader -j "$jobs"
+cmake --build build/fuzz --target fuzz_vector_reader fuzz_dut_response fuzz_dut_handshake -j "$jobs"
 corpus=$(mktemp -d)
 trap 'rm -rf "$corpus"' EXIT
 cp vectors/golden/load_sparse.a2.csv vectors/golden/mmad_sparse.a2.csv "$corpus"/
 ./build/fuzz/fuzz_vector_reader -max_total_time="${CUBECHECK_FUZZ_SECONDS:-20}" -seed=1 \
   -max_len=65536 -rss_limit_mb=4096 -print_final_stats=1 "$corpus" 2>&1 | tail -n 3
+
+# The DUT protocol parsers, ${CUBECHECK_PROTOCOL_FUZZ_SECONDS:-10} s each, from one well-formed
+# answer each (ctest -L nightly in the fuzz build runs them for longer).
+mkdir -p "$corpus/response" "$corpus/handshake"
+printf 'ok 1\nregion 4\nabcd\nregion 0\n\nregion 17\n0123456789abcdefg\nend\n' > "$corpus/response/ok"
+printf 'rejected 1 Alignment dst not aligned\n' > "$corpus/response/rejected"
+printf 'dut 1\nname x\nversion 1\nprofiles a2\ninstructions load2d\ndtypes f16\nobservable L1\nrejects_illegal 1\nend\n' \
+  > "$corpus/handshake/hello"
+for harness in response handshake; do
+  echo "== libFuzzer: DUT $harness parser"
+  ./build/fuzz/fuzz_dut_$harness -max_total_time="${CUBECHECK_PROTOCOL_FUZZ_SECONDS:-10}" -seed=1 \
+    -max_len=65536 -rss_limit_mb=4096 -print_final_stats=1 "$corpus/$harness" 2>&1 | tail -n 3
+done

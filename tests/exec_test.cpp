@@ -1,6 +1,11 @@
 // Pluggable DUTs: the examples certified through exec: and plugin:, and hostile DUTs isolated.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+#include <chrono>
+#include <filesystem>
+
+#include "conformance/dut_health.hpp"
 #include "conformance/runner.hpp"
 #include "dut_adapters/exec_dut.hpp"
 #include "dut_adapters/registry.hpp"
@@ -88,6 +93,48 @@ TEST(HostileDut, WrongProtocolVersionFailsEveryCaseWithTheReason) {
             f.counts.total() - f.counts.of(Outcome::NotSupported));
   EXPECT_EQ(f.counts.of(Outcome::Pass), 0u);
   EXPECT_FALSE(r.conformant());
+}
+
+// A DUT that answers no program at all: the run stops after kMaxConsecutiveDutFailures
+// timeouts, says why, and keeps what it has; it does not spend a timeout on every case.
+TEST(HostileDut, MuteDutStopsTheRunAfterAFewTimeouts) {
+  const std::string spec = std::string("exec:") + HOSTILE_DUT + " mute";
+  auto dut = dut::makeDut(spec, std::chrono::milliseconds(200));
+  const auto t0 = std::chrono::steady_clock::now();
+  const CertifyResult r = certify(*dut, load2dSmoke(spec));
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const FamilyResult& f = r.families.at(0);
+  EXPECT_EQ(f.counts.of(Outcome::Timeout), kMaxConsecutiveDutFailures);
+  EXPECT_EQ(f.counts.total() - f.counts.of(Outcome::NotSupported), kMaxConsecutiveDutFailures)
+      << "nothing ran after the stop";
+  EXPECT_NE(r.stoppedEarly.find("5 consecutive timeouts"), std::string::npos) << r.stoppedEarly;
+  EXPECT_FALSE(r.conformant());
+  // Five timeouts of 200 ms and five restarts; a whole smoke run would take over 1000 timeouts.
+  EXPECT_LT(seconds, 5.0);
+}
+
+// A DUT that stalls whenever it is restarted: each restart is given the per-program timeout
+// (the first start was quick), not the 10 s a first start may take.
+TEST(HostileDut, RestartsObeyTheTimeout) {
+  const auto marker =
+      std::filesystem::temp_directory_path() / ("cubecheck_restall_" + std::to_string(::getpid()));
+  std::filesystem::remove(marker);
+  const std::string spec = std::string("exec:") + HOSTILE_DUT + " restall " + marker.string();
+  auto dut = dut::makeDut(spec, std::chrono::milliseconds(300));
+  ASSERT_FALSE(dut->broken().has_value()) << *dut->broken();
+  const auto t0 = std::chrono::steady_clock::now();
+  const CertifyResult r = certify(*dut, load2dSmoke(spec, "MatchesOracle"));
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::filesystem::remove(marker);
+  const FamilyResult& f = r.families.at(0);
+  ASSERT_FALSE(f.failures.empty());
+  EXPECT_NE(f.failures.back().detail.find("no handshake within 300 ms"), std::string::npos)
+      << f.failures.back().detail;
+  EXPECT_FALSE(r.stoppedEarly.empty());
+  EXPECT_EQ(f.counts.total() - f.counts.of(Outcome::NotSupported), kMaxConsecutiveDutFailures);
+  EXPECT_LT(seconds, 5.0) << "four restarts of at most 300 ms each, not 10 s each";
 }
 
 TEST(HostileDut, MissingProgramIsAnAdapterErrorNotACrash) {

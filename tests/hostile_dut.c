@@ -1,7 +1,9 @@
 /* Hostile DUTs for the exec: adapter's tests: the example DUT, misbehaving on every fifth
  * program in the way argv[1] names (crash, hang, garbage, short, oversized, noise), or with the
  * wrong protocol version (version). The other programs are answered correctly, so a test can
- * show that the run goes on and the DUT is restarted. */
+ * show that the run goes on and the DUT is restarted. Two modes never recover: mute answers the
+ * handshake and then no program at all; restall MARKER crashes on its first program and every
+ * restart (MARKER exists by then) stalls before its handshake. */
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -12,6 +14,11 @@ static unsigned long long served = 0;
 
 /* Returns 1 when it has answered (badly) in place of the DUT, 0 to let the DUT answer. */
 static int hostile(unsigned long long seq, FILE* out) {
+  if (!strcmp(mode, "mute")) pause();
+  if (!strcmp(mode, "restall")) { /* the first program: crash, so that cubecheck restarts us */
+    signal(SIGSEGV, SIG_DFL);
+    raise(SIGSEGV);
+  }
   if (++served % 5 != 0) return 0;
   if (!strcmp(mode, "crash")) { /* default action, even under a sanitizer's handler */
     signal(SIGSEGV, SIG_DFL);
@@ -40,6 +47,12 @@ static int hostile(unsigned long long seq, FILE* out) {
 int main(int argc, char** argv) {
   char line[64];
   if (argc > 1) mode = argv[1];
+  if (!strcmp(mode, "restall") && argc > 2) {
+    FILE* marker = fopen(argv[2], "r");
+    if (marker) pause(); /* a restart: stall before the handshake */
+    marker = fopen(argv[2], "w");
+    if (marker) fclose(marker);
+  }
   if (!strcmp(mode, "version")) {
     if (!fgets(line, sizeof line, stdin)) return 2;
     fputs("dut 3\nname from-the-future\nend\n", stdout);

@@ -1,6 +1,10 @@
 // Golden vectors: deterministic regeneration, replay, export/verify, and a corpus of malformed
 // files that must each be named with file and line.
 #include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <cstdio>
 
 #include <filesystem>
 #include <fstream>
@@ -124,6 +128,68 @@ TEST(Vectors, ExportThenVerifyResultsWrittenByAHarness) {
   EXPECT_EQ(mismatches, 1u);
 }
 
+struct CliRun {
+  int status;
+  std::string out;
+};
+
+/// The cubecheck binary with `args`, as a user runs it (stdout and stderr together).
+CliRun runBinary(const std::string& args) {
+  const std::string cmd = std::string(CUBECHECK_BINARY) + " " + args + " 2>&1";
+  CliRun r{-1, {}};
+  FILE* p = popen(cmd.c_str(), "r");
+  if (p == nullptr) return r;
+  char buf[4096];
+  for (std::size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) r.out.append(buf, n);
+  const int st = pclose(p);
+  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return r;
+}
+
+// vectors verify: results a perfect board would write back for the shipped golden set pass
+// (they did not while a case_id was in a file twice), and the reproduce line a failure prints
+// runs as printed.
+TEST(Vectors, VerifyPassesPerfectBoardResultsAndItsReproduceLineRuns) {
+  const fs::path dir = fresh("verify_cli");
+  const std::string golden = std::string(CUBECHECK_SOURCE_DIR) + "/vectors/golden";
+  auto board = dut::makeDut("reference");  // the board: answers every exported program
+  std::vector<std::pair<std::string, Recorded>> results;
+  for (const auto& f : vectorFiles(golden)) {
+    for (const Row& row : readFile(f).rows) {
+      const dut::RunResult run = board->run(row.c.program);
+      results.emplace_back(
+          row.caseId, Recorded{run.status == dut::RunStatus::Ok
+                                   ? "ok"
+                                   : "rejected:" + std::string(isa::nameOf(run.violation->code)),
+                               run.observed});
+    }
+  }
+  ASSERT_GT(results.size(), 100u);
+  writeResults(dir / "results.csv", results);
+  CliRun r = runBinary("vectors verify --dir " + golden + " --results " +
+                       (dir / "results.csv").string() + " --report-dir ''");
+  EXPECT_EQ(r.status, 0) << r.out.substr(r.out.size() > 3000 ? r.out.size() - 3000 : 0);
+  // One recorded region wrong: exit 1, and the printed reproduce line reruns
+  // exactly that case (exit 1 again, one case), not a usage error.
+  auto ok = std::find_if(results.begin(), results.end(),
+                         [](const auto& kv) { return kv.second.status == "ok"; });
+  ASSERT_NE(ok, results.end());
+  for (std::uint8_t& b : ok->second.observed[0]) b ^= 0x10;  // no mask covers a whole region
+  writeResults(dir / "bad.csv", results);
+  r = runBinary("vectors verify --dir " + golden + " --results " + (dir / "bad.csv").string() +
+                " --report-dir ''");
+  EXPECT_EQ(r.status, 1) << r.out;
+  const std::size_t at = r.out.find("reproduce: cubecheck ");
+  ASSERT_NE(at, std::string::npos) << r.out;
+  const std::size_t from = at + std::string("reproduce: cubecheck ").size();
+  const std::string line = r.out.substr(from, r.out.find('\n', from) - from);
+  EXPECT_NE(line.find("--case " + ok->first), std::string::npos) << line;
+  r = runBinary(line + " --report-dir ''");
+  EXPECT_EQ(r.status, 1) << line << "\n" << r.out;
+  EXPECT_NE(r.out.find("FAILED"), std::string::npos) << r.out;
+  fs::remove_all(dir);
+}
+
 /// A small valid file to break in various ways.
 fs::path sample(const fs::path& dir) {
   for (const Generated& g : generate(3, 1)) {
@@ -150,6 +216,11 @@ TEST_P(MalformedFile, IsNamedWithFileAndLineAndTheOtherFilesStillRun) {
   ASSERT_FALSE(r.errors.empty()) << b.name << " was accepted";
   EXPECT_NE(r.errors[0].find(bad.string()), std::string::npos) << r.errors[0];
   EXPECT_NE(r.errors[0].find(b.says), std::string::npos) << r.errors[0];
+  for (const std::string& e : r.errors) {
+    // Escaped and bounded (vectors.cpp addError): printable ASCII, at most 300 bytes and "...".
+    EXPECT_LE(e.size(), 303u);
+    for (char c : e) EXPECT_TRUE(c >= 0x20 && c < 0x7F) << b.name << ": " << e;
+  }
   // The good file beside it reads and replays in full.
   const ReadResult ok = readFile(good);
   EXPECT_TRUE(ok.errors.empty());
@@ -213,7 +284,25 @@ INSTANTIATE_TEST_SUITE_P(
                [](std::string s) {
                  return replaceFirst(s, "one dense fractal", "one \xff\xfe fractal");
                },
-               "not valid UTF-8"}),
+               "not valid UTF-8"},
+        // Issue 15: a short row announcing a huge region is refused before the region is
+        // allocated (it used to take 2 GB and seconds): L0B holds 64 KiB on a2 (spec 1).
+        Broken{"region_past_capacity",
+               [](std::string s) {
+                 return replaceFirst(s, "\"L0B@0+512;IDX@0+128\"", "\"L0B@0+536870912;IDX@0+128\"");
+               },
+               "does not fit the 65536 bytes of L0B on this profile"},
+        Broken{"gm_region_past_cap",
+               [](std::string s) {
+                 return replaceFirst(s, "\"L0B@0+512;IDX@0+128\"", "\"GM@0+4294967296\"");
+               },
+               "does not fit the 67108864 bytes of GM a vector row may use"},
+        // Escape sequences and carriage returns in a text column never reach a terminal.
+        Broken{"control_characters",
+               [](std::string s) {
+                 return replaceFirst(s, "one dense fractal", "one \x1b[2J\rverdict: CONFORMANT");
+               },
+               "column why: contains a control character"}),
     [](const auto& i) { return std::string(i.param.name); });
 
 TEST(Vectors, CorruptedSidecarIsNamed) {

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "conformance/families.hpp"
+#include "dut_adapters/sanitise.hpp"
 #include "vectors/vectors.hpp"
 
 namespace cubecheck::vec {
@@ -70,8 +71,8 @@ ResultsRead readResults(const fs::path& file,
     while (in.read_row(id, status, observed)) {
       const auto line = in.get_file_line();
       auto fail = [&](int col, const std::string& what) {
-        r.errors.push_back(name + ":" + std::to_string(line) + ":" + std::to_string(col) + ": " +
-                           what);
+        r.errors.push_back(dut::printable(
+            name + ":" + std::to_string(line) + ":" + std::to_string(col) + ": " + what, 300));
       };
       auto it = sizes.find(id);
       if (it == sizes.end()) {
@@ -104,7 +105,7 @@ ResultsRead readResults(const fs::path& file,
       r.byCase[id] = std::move(rec);
     }
   } catch (const io::error::base& e) {
-    r.errors.push_back(name + ": " + e.what());
+    r.errors.push_back(dut::printable(name + ": " + e.what(), 300));
   }
   return r;
 }
@@ -135,6 +136,7 @@ RecordedDut::RecordedDut(std::map<std::string, Recorded> results, std::string so
                       isa::Memory::L0B,        isa::Memory::L0C, isa::Memory::BiasTable,
                       isa::Memory::SparseIndex};
   caps_.rejectsIllegal = true;
+  caps_.observesUnlistedRegions = false;  // the board reported what the export asked for
 }
 
 dut::RunResult RecordedDut::run(const isa::Program& program) {
@@ -150,7 +152,10 @@ dut::RunResult RecordedDut::run(const isa::Program& program) {
         return dut::RunResult::rejected({*code, "recorded"});
       }
     }
-    return {dut::RunStatus::AdapterError, {}, std::nullopt, "recorded status: " + rec.status};
+    return {dut::RunStatus::AdapterError,
+            {},
+            std::nullopt,
+            "recorded status: " + dut::printable(rec.status, 200)};
   }
   return {dut::RunStatus::AdapterError,
           {},

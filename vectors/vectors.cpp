@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "conformance/families.hpp"
+#include "dut_adapters/sanitise.hpp"
 #include "isa/text.hpp"
 
 namespace cubecheck::vec {
@@ -115,6 +116,11 @@ bool readImage(const std::string& s, std::uint64_t size, const fs::path& binDir,
       error = "sidecar bin/" + hash + ".bin is missing";
       return false;
     }
+    if (length != size) {  // before reading: a sidecar may be any size
+      error = "sidecar bin/" + hash + ".bin has " + std::to_string(length) + " bytes, not " +
+              std::to_string(size);
+      return false;
+    }
     out.resize(length);
     in.read(reinterpret_cast<char*>(out.data()), static_cast<std::streamsize>(length));
     if (out.size() != size) {
@@ -167,14 +173,31 @@ bool number(const std::string& s, T& out) {
   return ec == std::errc() && p == s.data() + s.size();
 }
 
-bool parseRegion(const std::string& s, isa::Region& r) {
+/// "MEM@ADDR+SIZE" inside the memory's capacity on `profile` (GM: kMaxGmRegionBytes), checked
+/// before anything of that size is allocated; false with `error`.
+bool parseRegion(const std::string& s, const isa::Profile& profile, isa::Region& r,
+                 std::string& error) {
   const auto at = s.find('@'), plus = s.find('+');
-  if (at == std::string::npos || plus == std::string::npos || plus < at) return false;
-  auto m = isa::parseMemory(s.substr(0, at));
-  if (!m) return false;
+  auto m = at == std::string::npos ? std::nullopt : isa::parseMemory(s.substr(0, at));
+  if (!m || plus == std::string::npos || plus < at ||
+      !number(s.substr(at + 1, plus - at - 1), r.addr) || !number(s.substr(plus + 1), r.size)) {
+    error = "bad region '" + dut::printable(s, 40) + "'";
+    return false;
+  }
   r.memory = *m;
-  return number(s.substr(at + 1, plus - at - 1), r.addr) && number(s.substr(plus + 1), r.size) &&
-         r.size <= (1ull << 32);
+  const std::uint64_t capacity =
+      r.memory == isa::Memory::GM ? kMaxGmRegionBytes : profile.capacityOf(r.memory);
+  // GM addresses are unbounded (a wide stride spans gigabytes in a few small segments): only a
+  // GM region's size is capped.
+  const bool gm = r.memory == isa::Memory::GM;
+  if (r.size > capacity || (!gm && r.addr > capacity - r.size) ||
+      (gm && r.addr > UINT64_MAX - r.size)) {
+    error = "region '" + dut::printable(s, 40) + "' does not fit the " + std::to_string(capacity) +
+            " bytes of " + std::string(isa::nameOf(r.memory)) +
+            (r.memory == isa::Memory::GM ? " a vector row may use" : " on this profile");
+    return false;
+  }
+  return true;
 }
 
 bool validUtf8(const std::string& s) {
@@ -318,6 +341,14 @@ fs::path writeFile(const fs::path& dir, const std::string& family, const std::st
   return file;
 }
 
+namespace {
+/// Every message that may quote a file's bytes (names, fields, the CSV library's messages) is
+/// escaped and bounded here: a garbage file cannot move the cursor or flood the terminal.
+void addError(ReadResult& result, const std::string& message) {
+  result.errors.push_back(dut::printable(message, 300));
+}
+}  // namespace
+
 ReadResult readFile(const fs::path& file) {
   ReadResult result;
   const std::string name = file.string();
@@ -326,7 +357,7 @@ ReadResult readFile(const fs::path& file) {
     // Rows are short (big images live in sidecars): a line past 1 MiB is damage, not data.
     std::ifstream in(file, std::ios::binary);
     if (!in) {
-      result.errors.push_back(name + ": cannot open");
+      addError(result, name + ": cannot open");
       return result;
     }
     std::size_t line = 1, length = 0;
@@ -335,9 +366,9 @@ ReadResult readFile(const fs::path& file) {
         ++line;
         length = 0;
       } else if (++length > kMaxLine) {
-        result.errors.push_back(name + ":" + std::to_string(line) + ":" +
-                                std::to_string(kMaxLine + 1) + ": line longer than " +
-                                std::to_string(kMaxLine) + " bytes; the file is skipped");
+        addError(result, name + ":" + std::to_string(line) + ":" + std::to_string(kMaxLine + 1) +
+                             ": line longer than " + std::to_string(kMaxLine) +
+                             " bytes; the file is skipped");
         return result;
       }
     }
@@ -354,9 +385,8 @@ ReadResult readFile(const fs::path& file) {
                        f[12])) {
       const auto line = in.get_file_line();
       auto fail = [&](int col, const std::string& what) {
-        result.errors.push_back(name + ":" + std::to_string(line) + ":" + std::to_string(col + 1) +
-                                ": column " + kColumns[static_cast<std::size_t>(col)] + ": " +
-                                what);
+        addError(result, name + ":" + std::to_string(line) + ":" + std::to_string(col + 1) +
+                             ": column " + kColumns[static_cast<std::size_t>(col)] + ": " + what);
       };
       Row row;
       row.caseId = f[0];
@@ -366,8 +396,15 @@ ReadResult readFile(const fs::path& file) {
       row.why = f[4];
       bool ok = true;
       for (int col : {1, 3, 4}) {
-        if (!validUtf8(f[static_cast<std::size_t>(col)])) {
+        const std::string& text = f[static_cast<std::size_t>(col)];
+        if (!validUtf8(text)) {
           fail(col, "not valid UTF-8");
+          ok = false;
+        } else if (std::any_of(text.begin(), text.end(), [](char c) {
+                     return static_cast<unsigned char>(c) < 0x20 || c == 0x7F;
+                   })) {
+          // Shown in terminals and reports: no escape sequence or carriage return gets through.
+          fail(col, "contains a control character");
           ok = false;
         }
       }
@@ -403,8 +440,10 @@ ReadResult readFile(const fs::path& file) {
         const auto eq = seg.find('=');
         isa::Region r;
         isa::Segment s;
-        if (eq == std::string::npos || !parseRegion(seg.substr(0, eq), r)) {
-          error = "bad segment '" + seg.substr(0, 40) + "'";
+        if (eq == std::string::npos) {
+          error = "bad segment '" + dut::printable(seg, 40) + "'";
+          ok = false;
+        } else if (!parseRegion(seg.substr(0, eq), isa::profile(*prof), r, error)) {
           ok = false;
         } else if (!parser.bytes(seg.substr(eq + 1), r.size, s.bytes, error)) {
           ok = false;
@@ -421,8 +460,8 @@ ReadResult readFile(const fs::path& file) {
       }
       for (const std::string& o : split(f[7], ';')) {
         isa::Region r;
-        if (!parseRegion(o, r)) {
-          fail(7, "bad region '" + o.substr(0, 40) + "'");
+        if (!parseRegion(o, isa::profile(*prof), r, error)) {
+          fail(7, error);
           ok = false;
           break;
         }
@@ -524,9 +563,9 @@ ReadResult readFile(const fs::path& file) {
       if (ok) result.rows.push_back(std::move(row));
     }
   } catch (const io::error::base& e) {
-    result.errors.push_back(name + ": " + e.what() + " (the rest of the file is skipped)");
+    addError(result, name + ": " + e.what() + " (the rest of the file is skipped)");
   } catch (const std::exception& e) {
-    result.errors.push_back(name + ": " + e.what() + " (the rest of the file is skipped)");
+    addError(result, name + ": " + e.what() + " (the rest of the file is skipped)");
   }
   return result;
 }

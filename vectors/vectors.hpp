@@ -17,6 +17,10 @@ inline constexpr int kFormatVersion = 1;
 inline constexpr std::size_t kInlineBytes = 64;
 /// Longest line a vector file may have.
 inline constexpr std::size_t kMaxLine = 1 << 20;
+/// GM has no capacity of its own: a vector row may define or observe at most this many bytes of
+/// it per region, at any address (64 MiB; the generators' largest GM segment is about 256 KiB).
+/// Other memories are bounded by the profile's capacity. Checked before any byte is allocated.
+inline constexpr std::uint64_t kMaxGmRegionBytes = 64ull << 20;
 
 struct Row {
   std::string caseId;  ///< hash of the inputs (family, profile, instructions, segments, observe)

@@ -739,6 +739,22 @@ ReferenceDut::ReferenceDut(Fault fault) : fault_(fault) {
   caps_.rejectsIllegal = true;
 }
 
+namespace {
+/// Fault::LoadSourceCorrupted: after a load, its first source byte is flipped. The destination
+/// is right; only a check that sources end as they began can see it.
+void corruptSource(State& state, const isa::Instruction& ins) {
+  std::visit(
+      [&](const auto& i) {
+        if constexpr (requires { i.srcAddr; }) {
+          Memory src = Memory::L1;  // LoadDataWithSparse reads B1
+          if constexpr (requires { i.path; }) src = isa::memoryOf(isa::srcOf(i.path));
+          if (std::uint8_t* p = state.at(src, i.srcAddr, 1)) *p ^= 0xFF;
+        }
+      },
+      ins);
+}
+}  // namespace
+
 RunResult ReferenceDut::run(const isa::Program& program) {
   try {
     if (auto v = isa::validateStructure(program)) return RunResult::rejected(*v);
@@ -782,6 +798,7 @@ RunResult ReferenceDut::run(const isa::Program& program) {
               }},
           ins);
       if (v) return RunResult::rejected(*v);
+      if (fault_ == Fault::LoadSourceCorrupted) corruptSource(state, ins);
     }
     isa::Observed observed;
     observed.reserve(program.observe.size());

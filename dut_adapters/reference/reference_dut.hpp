@@ -52,6 +52,7 @@ enum class Fault : std::uint8_t {
   MmadF16Accumulation,          ///< float products accumulated in f16 instead of f32
   MmadCRowMajor,                ///< L0C fractals written row-major (Zz) instead of Nz
   MmadBiasPerRow,               ///< bias indexed by row m instead of broadcast over M
+  LoadSourceCorrupted,          ///< every load flips the first byte of its source afterwards
   WritesNothing,  ///< validates, then runs nothing: every observed region keeps its initial bytes
   // Alternative readings of open points: not faults, the suite must certify them and name them.
   V2ColumnsRowByRow,    ///< OPEN-10: V2 destination written row by row, so earlier columns win

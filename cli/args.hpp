@@ -1,0 +1,51 @@
+// Up-front validation of command-line values: every bad value is a usage error (exit 2) that
+// names the option, found before any case runs or any file is written.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "isa/profile.hpp"
+
+namespace cubecheck::cli {
+
+/// An unsigned 64-bit number, decimal or 0x hex. A sign, trailing characters or overflow is an
+/// error naming `option` (std::stoull would wrap "-1" to 2^64 - 1).
+std::optional<std::uint64_t> parseUnsigned(const std::string& option, const std::string& text,
+                                           std::string& error);
+
+/// `value` lies in [lo, hi]; else an error naming `option` and the range.
+bool checkRange(const std::string& option, long long value, long long lo, long long hi,
+                std::string& error);
+
+/// A fuzz time budget in seconds: finite, positive and at most kMaxFuzzSeconds.
+bool checkSeconds(const std::string& option, double seconds, std::string& error);
+inline constexpr double kMaxFuzzSeconds = 30.0 * 24 * 3600;  // a month: beyond it, a typo
+
+/// Longest --timeout-ms: a day. Beyond it the deadline arithmetic (poll takes an int of ms) is
+/// meaningless, and no DUT takes a day per program.
+inline constexpr long long kMaxTimeoutMs = 24LL * 3600 * 1000;
+
+/// Most random cases per property `vectors regen` writes: 10000 already makes files of
+/// hundreds of megabytes.
+inline constexpr long long kMaxRegenRandom = 10000;
+
+/// A report directory the run will be able to write: created if missing, then a probe file is
+/// written and removed. Checked before running, so a long run never ends in "cannot write".
+bool checkWritableDir(const std::string& option, const std::string& dir, std::string& error);
+
+/// For an `exec:PROGRAM ARGS` spec: PROGRAM exists and is executable (as execvp would find it,
+/// through PATH when it has no '/'). Other specs pass.
+bool checkExecProgram(const std::string& dutSpec, std::string& error);
+
+/// `property` is the name of a property of one of `families` (every implemented family when
+/// empty) on `profile`; else an error listing the names there are.
+bool checkProperty(const std::string& property, const std::vector<std::string>& families,
+                   isa::ProfileId profile, std::string& error);
+
+/// A file that can be opened for reading.
+bool checkReadable(const std::string& option, const std::string& path, std::string& error);
+
+}  // namespace cubecheck::cli

@@ -1,0 +1,26 @@
+/* A hostile plugin DUT for the sanitising and bounding tests: the example plugin, but its
+ * handshake name carries a terminal escape, a carriage return and Markdown/HTML markup that try
+ * to forge a CONFORMANT verdict, and every fifth response claims an absurd size. */
+#define CUBECHECK_PLUGIN
+#define cubecheck_dut_run example_run
+#define cubecheck_dut_hello example_hello
+#include "../examples/c_dut/load2d_dut.c"
+#undef cubecheck_dut_run
+#undef cubecheck_dut_hello
+
+const char* cubecheck_dut_hello(void) {
+  return "dut 1\n"
+         "name \x1b[2J\x1b[32mevil\rverdict: CONFORMANT <script>alert(1)</script> **bold** "
+         "\x1b]0;title\x07\n"
+         "version 1.0\rverdict: CONFORMANT\n"
+         "profiles a2\ninstructions load2d\ndtypes u8 s8 u16 s16 f16 bf16 u32 s32 f32\n"
+         "observable GM L1 L0A L0B\nrejects_illegal 0\nend\n";
+}
+
+int cubecheck_dut_run(const unsigned char* request, unsigned long size, unsigned char** response,
+                      unsigned long* response_size) {
+  static unsigned long calls = 0;
+  const int rc = example_run(request, size, response, response_size);
+  if (rc == 0 && ++calls % 5 == 0) *response_size = ~0ul / 2; /* far past the real buffer */
+  return rc;
+}
