@@ -94,7 +94,10 @@ bool readCapabilities(Source& in, Capabilities& caps, std::string& error) {
         return false;
       }
       auto l = parseFieldLimit(rest(line, 1), error);
-      if (!l) return false;
+      if (!l) {
+        error = printable(error, 400);  // it quotes the DUT's own words
+        return false;
+      }
       caps.limits.push_back(std::move(*l));
     } else if (key == "name") {
       caps.name = printable(rest(line, 1), 120);

@@ -23,6 +23,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     printableOrTrap(caps.name);
     printableOrTrap(caps.version);
     for (const std::string& i : caps.instructions) printableOrTrap(i);
+    for (const auto& l : caps.limits) printableOrTrap(l.text);
   } else {
     if (error.empty()) __builtin_trap();  // a refusal always says why
     printableOrTrap(error);
