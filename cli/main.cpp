@@ -27,6 +27,7 @@
 #include "conformance/explain.hpp"
 #include "conformance/families.hpp"
 #include "conformance/fuzz.hpp"
+#include "conformance/indirect.hpp"
 #include "conformance/merge.hpp"
 #include "conformance/report.hpp"
 #include "conformance/runner.hpp"
@@ -87,6 +88,7 @@ struct CommonOptions {
   std::string profile = "a2";
   std::string level = "full";
   std::string seedText;
+  std::string sizes;  ///< empty: mixed, large at nightly
 };
 
 bool resolve(const CommonOptions& c, conf::RunOptions& o, std::string& error) {
@@ -102,6 +104,14 @@ bool resolve(const CommonOptions& c, conf::RunOptions& o, std::string& error) {
   }
   o.profile = *p;
   o.level = *l;
+  const std::string sizes =
+      c.sizes.empty() ? (*l == conf::Level::Nightly ? "large" : "mixed") : c.sizes;
+  auto s = gen::parseSizes(sizes);
+  if (!s) {
+    error = "unknown --sizes '" + c.sizes + "': use small, mixed or large";
+    return false;
+  }
+  o.sizes = *s;
   if (c.seedText.empty()) {
     o.seed = (std::uint64_t{std::random_device{}()} << 32) ^ std::random_device{}();
   } else {
@@ -140,6 +150,15 @@ int runCertify(const std::string& dutSpec, conf::RunOptions o, const std::string
       !cli::checkWritableDir("--regression-dir", regressionDir, error)) {
     return usageError("certify", error);
   }
+  std::unique_ptr<dut::Dut> narrowed;
+  if (!o.observable.empty()) {
+    try {
+      narrowed = std::make_unique<conf::NarrowedDut>(*dut, conf::parseMemoryList(o.observable));
+    } catch (const std::invalid_argument& e) {
+      std::cerr << "cubecheck certify: --observable: " << e.what() << '\n';
+      return kExitUsage;
+    }
+  }
   o.dutSpec = dutSpec;
   o.progress = progressPrinter(quiet);
   // Each failing case goes into the regression corpus as soon as it is found: the file is
@@ -165,7 +184,7 @@ int runCertify(const std::string& dutSpec, conf::RunOptions o, const std::string
   if (!quiet) std::cerr << "cubecheck: seed " << o.seed << '\n';
   catchStopSignals();
   o.stop = &gStop;
-  const conf::CertifyResult r = conf::certify(*dut, o);
+  const conf::CertifyResult r = conf::certify(narrowed ? *narrowed : *dut, o);
   if (o.progress && isatty(STDERR_FILENO)) std::cerr << '\r' << std::string(79, ' ') << '\r';
   conf::printReport(std::cout, r);
   if (!reportDir.empty()) {
@@ -335,6 +354,7 @@ int runFuzz(const std::string& dutSpec, const conf::RunOptions& base, double sec
   conf::FuzzOptions o;
   o.profile = base.profile;
   o.seed = base.seed;
+  o.sizes = base.sizes;
   o.families = base.families;
   o.shrinkBudget = base.shrinkBudget;
   o.dutSpec = dutSpec;
@@ -526,6 +546,8 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   certify->add_option("--seed", common.seedText,
                       "run seed (decimal or 0x hex); random and printed when omitted");
+  certify->add_option("--sizes", common.sizes,
+                      "size draws: small | mixed (default) | large (default at nightly)");
   certify
       ->add_option("--report-dir", reportDir,
                    "where report.json and junit.xml go; empty to write none")
@@ -540,6 +562,10 @@ int main(int argc, char** argv) {
   certify->add_option("--regression-dir", regressionDir,
                       "write every failing case as a vector row here, as it is found "
                       "('cubecheck vectors check --dir DIR' replays them)");
+  std::string observable;
+  certify->add_option("--observable", observable,
+                      "narrow the memories the DUT observes and may be given images of, e.g. "
+                      "GM,L1,L0C to rehearse a board (docs/hardware.md)");
 
   bool list = false;
   CLI::App* mutantsCmd = app.add_subcommand(
@@ -624,6 +650,7 @@ int main(int argc, char** argv) {
                       "budget in cases per property, over all shards (deterministic runs)");
   fuzzCmd->add_option("--seed", common.seedText, "run seed; random and printed when omitted");
   fuzzCmd->add_option("--profile", common.profile, "chip profile")->capture_default_str();
+  fuzzCmd->add_option("--sizes", common.sizes, "size draws: small | mixed (default) | large");
   fuzzCmd->add_option("--family", families, "only these families (repeatable)");
   fuzzCmd->add_option(
       "--shard", shard,
@@ -810,6 +837,7 @@ int main(int argc, char** argv) {
       o.families = families;
       if (!property.empty()) o.property = property;
       if (caseIndex >= 0) o.caseIndex = static_cast<std::size_t>(caseIndex);
+      o.observable = observable;
       // A reproduce run must not write over the real certificate: no report unless asked.
       if (o.caseIndex && certify->get_option("--report-dir")->count() == 0) reportDir.clear();
       return runCertify(dutSpec, o, reportDir, quiet, timeoutMs, regressionDir);

@@ -77,6 +77,7 @@ std::optional<Verdict> fromStatus(const dut::RunResult& r, const char* context) 
                                             r.violation->message
                                       : std::string("(no reason given)"))};
     case dut::RunStatus::Unsupported:
+      if (r.suiteLimit) return Verdict{Outcome::NotSupported, r.message};
       return Verdict{Outcome::Declined, declined(r)};
     case dut::RunStatus::AdapterError:
       return Verdict{Outcome::AdapterError, r.message};
@@ -308,6 +309,7 @@ Verdict checkRejected(dut::Dut& dut, const isa::Program& program, isa::Violation
       return {Outcome::Mismatch, "executed an illegal program; expected rejection for " +
                                      std::string(isa::nameOf(expected))};
     case dut::RunStatus::Unsupported:
+      if (r.suiteLimit) return {Outcome::NotSupported, r.message};
       return {Outcome::Declined, declined(r)};
     case dut::RunStatus::AdapterError:
       return {Outcome::AdapterError, r.message};

@@ -67,7 +67,8 @@ void printFamily(std::ostream& os, const FamilyEntry& f, bool details) {
     wrapped(os, "    " + p.family + '/' + p.name + onlyOn(p.profiles, f.profiles) + ": ", p.claim,
             6);
   }
-  os << "  required coverage bins (each hit the level's quota of times in a whole run):\n";
+  os << "  required coverage bins (each hit the level's quota of times in a whole run;\n"
+        "  [full]: at full and nightly only; [once]: an exhaustive case, once at any level):\n";
   for (const auto& [on, bins] : f.requiredBins) {
     wrapped(os, "    " + joined(on) + ": ", joined(bins, " "), 6);
   }
@@ -142,10 +143,13 @@ std::vector<FamilyEntry> catalogue() {
         }
         it->second.push_back(profile);
       }
+      std::vector<std::string> required = f->requiredBins;
+      for (const std::string& b : f->requiredBinsFull) required.push_back(b + "[full]");
+      for (const std::string& b : f->requiredBinsOnce) required.push_back(b + "[once]");
       auto bins = std::find_if(e.requiredBins.begin(), e.requiredBins.end(),
-                               [&](const auto& group) { return group.second == f->requiredBins; });
+                               [&](const auto& group) { return group.second == required; });
       if (bins == e.requiredBins.end()) {
-        e.requiredBins.push_back({{profile}, f->requiredBins});
+        e.requiredBins.push_back({{profile}, std::move(required)});
       } else {
         bins->first.push_back(profile);
       }

@@ -6,21 +6,24 @@
 #include <string_view>
 
 #include "conformance/property.hpp"
+#include "generators/common.hpp"
 #include "generators/sparse.hpp"
 #include "isa/profile.hpp"
 
 namespace cubecheck::conf {
 
 /// Family names used across the project (reports, vector files, --family).
-inline constexpr std::array<std::string_view, 10> kFamilyNames{
-    "load2d",       "load2d_v2",   "load2d_bitmode", "load3d_v1",   "load3d_v2",
-    "load3d_v2pro", "load_sparse", "mmad",           "mmad_sparse", "pipeline"};
+inline constexpr std::array<std::string_view, 11> kFamilyNames{
+    "load2d",      "load2d_v2", "load2d_bitmode", "load3d_v1",   "load3d_v2", "load3d_v2pro",
+    "load_sparse", "mmad",      "mmad_lowprec",   "mmad_sparse", "pipeline"};
 
 /// Whether this version of the suite has the family's properties at all.
 bool isImplemented(std::string_view family);
 
 /// The family's properties on `profile`; nullopt when not implemented in this version.
-std::optional<Family> makeFamily(std::string_view family, isa::ProfileId profile);
+/// `sizes` steers the families whose generators draw sizes (`--sizes`).
+std::optional<Family> makeFamily(std::string_view family, isa::ProfileId profile,
+                                 gen::Sizes sizes = gen::Sizes::Mixed);
 
 /// LoadData with LoadData2DParams (spec 4).
 Family load2dFamily(isa::ProfileId profile);
@@ -41,10 +44,13 @@ Family load3dV2ProFamily(isa::ProfileId profile);
 Family load3dV1Family(isa::ProfileId profile);
 
 /// Dense Mmad (spec 8, 9); NotSupported on legacy.
-Family mmadFamily(isa::ProfileId profile);
+Family mmadFamily(isa::ProfileId profile, gen::Sizes sizes = gen::Sizes::Mixed);
+
+/// Low-precision Mmad on 950: the fp8 pairs and hif8 x hif8 (spec 8.1); NotSupported off 950.
+Family mmadLowPrecisionFamily(isa::ProfileId profile);
 
 /// Whole-pipeline programs and their metamorphic relations; NotSupported on legacy.
-Family pipelineFamily(isa::ProfileId profile);
+Family pipelineFamily(isa::ProfileId profile, gen::Sizes sizes = gen::Sizes::Mixed);
 
 /// LoadDataWithSparse (spec 7.3); NotSupported off a2.
 Family loadSparseFamily(isa::ProfileId profile);

@@ -111,7 +111,7 @@ CertifyResult fuzz(dut::Dut& dut, const FuzzOptions& o) {
         std::find(o.families.begin(), o.families.end(), name) == o.families.end()) {
       continue;
     }
-    std::optional<Family> f = makeFamily(name, o.profile);
+    std::optional<Family> f = makeFamily(name, o.profile, o.sizes);
     if (!f) {
       result.notImplemented.emplace_back(name);
       continue;
@@ -148,7 +148,18 @@ CertifyResult fuzz(dut::Dut& dut, const FuzzOptions& o) {
       PropertyResult& pr = fr.properties[s.property];
       const std::size_t index = prop.tableSize() + k;
       const Clock::time_point t0 = Clock::now();
-      CaseReport cr = prop.run(dut, o.seed, index, o.shrinkBudget);
+      ReachRecorder recorder(dut, fr.reach, o.profile);
+      std::ostringstream cmd;
+      cmd << "cubecheck certify --dut '" << o.dutSpec << "' --profile "
+          << isa::profile(o.profile).name << " --family " << fr.name << " --property "
+          << prop.name() << " --seed " << o.seed << " --case " << index;
+      std::optional<CaseReport> ran = runCase(fr.name, prop, recorder, o.seed, index,
+                                              o.shrinkBudget, {}, result.internalError, cmd.str());
+      if (!ran) {
+        stopped = true;
+        break;
+      }
+      CaseReport& cr = *ran;
       pr.seconds += std::chrono::duration<double>(Clock::now() - t0).count();
       ++cases;
       if (streak.record(cr.verdict.outcome)) {
@@ -162,10 +173,6 @@ CertifyResult fuzz(dut::Dut& dut, const FuzzOptions& o) {
         const auto [known, isNew] = seen.emplace(sig, bytes);
         if (isNew || bytes < known->second) {
           known->second = bytes;
-          std::ostringstream cmd;
-          cmd << "cubecheck certify --dut '" << o.dutSpec << "' --profile "
-              << isa::profile(o.profile).name << " --family " << fr.name << " --property "
-              << prop.name() << " --seed " << o.seed << " --case " << index;
           Failure f{prop.name(),       index,     cr.verdict.outcome, cr.caseText,
                     cr.verdict.detail, cmd.str(), cr.shrinkSteps,     std::move(cr.vector)};
           f.signature = sig;

@@ -17,6 +17,7 @@ namespace cubecheck::conf {
 struct FuzzOptions {
   isa::ProfileId profile = isa::ProfileId::A2;
   std::uint64_t seed = 1;
+  gen::Sizes sizes = gen::Sizes::Mixed;     ///< how draws spread over sizes (--sizes)
   std::chrono::milliseconds budget{20000};  ///< wall-clock budget
   std::optional<std::uint64_t> maxCases;    ///< case budget (deterministic runs)
   std::vector<std::string> families;        ///< empty: every implemented family

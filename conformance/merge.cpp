@@ -1,5 +1,7 @@
 #include "conformance/merge.hpp"
 
+#include "conformance/reach.hpp"
+
 #include <algorithm>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -82,6 +84,8 @@ void mergeFamily(FamilyMerge& m, const Json& f) {
   for (const auto& [key, v] : f.items()) {
     if (key == "failures") {
       for (const Json& x : v) out[key].push_back(x);
+    } else if (key == "reach") {
+      mergeReachJson(out[key], v);  // drawn ranges widened over the shards
     } else if (key == "properties") {
       for (const Json& p : v) {
         auto it = std::find_if(out[key].begin(), out[key].end(), [&](const Json& q) {

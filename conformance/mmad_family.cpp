@@ -165,13 +165,13 @@ std::vector<std::string> illegalTags(const IllegalMmadCase& c) {
 
 }  // namespace
 
-Family mmadFamily(isa::ProfileId profile) {
+Family mmadFamily(isa::ProfileId profile, gen::Sizes sizes) {
   Family f;
   f.name = "mmad";
   f.title = "Mmad, dense";
   f.spec = {"spec 8", "spec 9"};
   f.openPoints = {"OPEN-6", "OPEN-7", "OPEN-8"};
-  for (isa::DType t : gen::mmadDTypes())
+  for (isa::DType t : gen::mmadDTypes(profile))
     f.requiredBins.push_back("dtype:" + std::string(isa::nameOf(t)));
   for (const char* b : {"init:zero",
                         "init:accumulate",
@@ -194,9 +194,18 @@ Family mmadFamily(isa::ProfileId profile) {
                         "illegal:Range",
                         "illegal:Alignment",
                         "illegal:Capacity",
-                        "illegal:DTypeUnsupported"}) {
+                        "illegal:DTypeUnsupported",
+                        "values:special",
+                        "special:nan_input",
+                        "special:inf_times_zero",
+                        "special:inf_minus_inf",
+                        "special:inf",
+                        "special:signed_zero",
+                        "special:subnormal_result"}) {
     f.requiredBins.emplace_back(b);
   }
+  const isa::ProfileId sp = profile == isa::ProfileId::Legacy ? isa::ProfileId::A2 : profile;
+  f.requireSizeBins(gen::mmadSizeBins(sp, true), gen::mmadSizeBins(sp, false));
   if (profile == isa::ProfileId::A2) f.requiredBins.emplace_back("k_direction_align");
   if (profile == isa::ProfileId::Ascend950) f.requiredBins.emplace_back("gemv_disabled");
   if (profile == isa::ProfileId::Legacy) {
@@ -208,12 +217,13 @@ Family mmadFamily(isa::ProfileId profile) {
       "with exact-regime values (every accumulation order gives the same bits) C equals "
       "init + A * B from the logical operands bit for bit, except the don't-care cells "
       "of partial fractals (OPEN-8); K padding is ignored",
-      gen::mmadBoundaries(gp), gen::legalMmad(gp), 150, mmadVector, mmadTags));
+      gen::mmadBoundaries(gp), gen::legalMmad(gp, MmadValues::Exact, sizes), 150, mmadVector,
+      mmadTags));
   f.properties.push_back(std::make_unique<TypedProperty<MmadCase>>(
       "BoundedError",
       "with unrestricted float values every element of C lies within spec 9's derived "
       "error bound of the exact result; the worst error in ULPs is reported",
-      std::vector<MmadCase>{}, gen::legalMmad(gp, MmadValues::Bounded), 100, checkBounded,
+      std::vector<MmadCase>{}, gen::legalMmad(gp, MmadValues::Bounded, sizes), 100, checkBounded,
       mmadTags));
   f.properties.push_back(TypedProperty<IllegalMmadCase>::fromVector(
       "RejectsIllegal",

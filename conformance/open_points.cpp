@@ -8,7 +8,7 @@ namespace cubecheck::conf {
 namespace {
 
 // The facts are those of spec 10; the texts are short so a report can print one per line.
-constexpr std::array<OpenPoint, 11> kOpenPoints{{
+constexpr std::array<OpenPoint, 15> kOpenPoints{{
     {"OPEN-1", "sparse index pair (2, 0)",
      "For the 2:4 index pair (2, 0) the densification table has both slots read A element 2 of "
      "the group, the prose has slot 1 read element 1 + idx1; index value 3 means nothing.",
@@ -82,6 +82,31 @@ constexpr std::array<OpenPoint, 11> kOpenPoints{{
      "any other behaviour in those cases",
      "no probe: such cases are NotSupported with a reason naming OPEN-11, and load3d_v1's "
      "verdict is \"conformant (provisional)\" at best"},
+    {"OPEN-12", "accumulator of the fp8 and HiF8 cube paths",
+     "How wide the accumulator of low-precision Mmad on 950 is, and how it rounds, is not "
+     "documented.",
+     "f32 (24 significant bits): exact-regime cases bit for bit, other finite inputs within "
+     "gamma_{k+1} at W = 24",
+     "a narrower accumulator (FP22 accumulation has precedent on other vendors' tensor cores)",
+     "mmad_lowprec/BoundedError reports the worst error of each passing case in ULP; a narrower "
+     "accumulator fails it, naming OPEN-12"},
+    {"OPEN-13", "subnormal low-precision inputs",
+     "Whether subnormal fp8 and HiF8 codes are honoured or flushed to zero is not documented.",
+     "honoured, as the format definitions say", "flushed to zero (FTZ)",
+     "mmad_lowprec/SubnormalProbe: subnormal codes times a selector; the report names the "
+     "reading the DUT follows and fails the case only when it follows neither"},
+    {"OPEN-15", "the sign of a zero low-precision result",
+     "Inputs may be -0 (every format but HiF8); the sign of a zero result is not documented.",
+     "compared numerically: +0 equals -0", "IEEE sign rules",
+     "no probe: the comparison treats +0 and -0 as equal"},
+    {"OPEN-16", "how far CTRL[45] reaches",
+     "CTRL[45] is documented only for fp8_e4m3fn x fp8_e4m3fn; whether hif8 x hif8 depends on "
+     "it is not.",
+     "it changes fp8_e4m3fn x fp8_e4m3fn only; every case sets it explicitly, and hif8 x hif8 "
+     "is certified with it off",
+     "hif8 x hif8, or the other fp8 pairs, depending on it",
+     "no probe: the fp8 pairs are drawn with CTRL[45] on and off (bins ctrl45:hif8 and "
+     "ctrl45:other_pair), so a DUT whose other fp8 pairs depend on it fails mmad_lowprec"},
 }};
 
 bool sameId(std::string_view a, std::string_view b) {

@@ -33,7 +33,7 @@ std::vector<std::string> metamorphicTag(const char* name) {
 
 }  // namespace
 
-Family pipelineFamily(isa::ProfileId profile) {
+Family pipelineFamily(isa::ProfileId profile, gen::Sizes sizes) {
   Family f;
   f.name = "pipeline";
   f.title = "Whole programs from GM through L1 and L0 into Mmad, and their metamorphic relations";
@@ -63,6 +63,13 @@ Family pipelineFamily(isa::ProfileId profile) {
     f.requiredBins.emplace_back("l1_to_l0:load2d");
     f.requiredBins.emplace_back("metamorphic:load2d_v2");
   }
+  for (const char* b : {"special:nan_input", "special:inf_times_zero", "special:inf_minus_inf",
+                        "special:inf", "special:signed_zero", "special:subnormal_result"}) {
+    f.requiredBins.emplace_back(b);
+  }
+  const isa::ProfileId sp = profile == isa::ProfileId::Legacy ? isa::ProfileId::A2 : profile;
+  // 60 smoke draws over three kinds cannot meet every k class: size bins at full and nightly.
+  f.requireSizeBins({}, gen::pipelineSizeBins(sp, false));
   if (profile == isa::ProfileId::Legacy) {
     f.unsupported = "profile legacy: Mmad is modelled for a2 and 950 only in this version";
   }
@@ -72,18 +79,23 @@ Family pipelineFamily(isa::ProfileId profile) {
       "programs that move operands from GM through L1 and L0 into Mmad leave C = init + "
       "A * B (A * B' when sparse, im2col x W for a convolution) as computed from the "
       "logical matrices alone",
-      gen::pipelineBoundaries(gp), gen::legalPipeline(gp), 60, pipelineVector,
+      gen::pipelineBoundaries(gp), gen::legalPipeline(gp, sizes), 60, pipelineVector,
       [](const PipelineCase& c) { return gen::tagsOf(c); }));
   f.properties.push_back(std::make_unique<TypedProperty<PipelineCase>>(
       "KSplitEqualsOne",
       "accumulating K in tiles through L0C gives the same C as one Mmad over all of K",
-      std::vector<PipelineCase>{}, gen::pipelineFor(gp, PipelineKind::KSplit), 30,
+      std::vector<PipelineCase>{}, gen::pipelineFor(gp, PipelineKind::KSplit, sizes), 30,
       [](dut::Dut& d, const PipelineCase& c) {
         return sameC(d, c, gen::buildProgram(c, PipelineKind::Direct, c.load2dOn950),
                      gen::buildProgram(c, PipelineKind::KSplit, c.load2dOn950),
                      "K in tiles (observed) differs from one Mmad (expected):");
       },
-      [](const PipelineCase&) { return metamorphicTag("k_split"); }));
+      [](const PipelineCase& c) {
+        std::vector<std::string> t = metamorphicTag("k_split");
+        const std::vector<std::string> more = gen::sizeAndSpecialTags(c);
+        t.insert(t.end(), more.begin(), more.end());
+        return t;
+      }));
   f.properties.push_back(std::make_unique<TypedProperty<PipelineCase>>(
       "TransposedEqualsDirect",
       "supplying A as A^T and transposing it on the way to L0A gives the same C as "

@@ -1,5 +1,7 @@
 #include "conformance/property.hpp"
 
+#include <algorithm>
+
 #include "conformance/families.hpp"
 
 namespace cubecheck::conf {
@@ -17,10 +19,19 @@ bool isImplemented(std::string_view family) {
   return family == "load2d" || family == "load2d_v2" || family == "load2d_bitmode" ||
          family == "load_sparse" || family == "mmad_sparse" || family == "load3d_v2" ||
          family == "load3d_v2pro" || family == "load3d_v1" || family == "mmad" ||
-         family == "pipeline";
+         family == "mmad_lowprec" || family == "pipeline";
 }
 
-std::optional<Family> makeFamily(std::string_view family, isa::ProfileId profile) {
+void Family::requireSizeBins(const std::vector<std::string>& small,
+                             const std::vector<std::string>& all) {
+  requiredBins.insert(requiredBins.end(), small.begin(), small.end());
+  for (const std::string& b : all) {
+    if (std::find(small.begin(), small.end(), b) == small.end()) requiredBinsFull.push_back(b);
+  }
+}
+
+std::optional<Family> makeFamily(std::string_view family, isa::ProfileId profile,
+                                 gen::Sizes sizes) {
   if (family == "load2d") return load2dFamily(profile);
   if (family == "load2d_v2") return load2dV2Family(profile);
   if (family == "load2d_bitmode") return load2dBitModeFamily(profile);
@@ -29,8 +40,9 @@ std::optional<Family> makeFamily(std::string_view family, isa::ProfileId profile
   if (family == "load3d_v2") return load3dV2Family(profile);
   if (family == "load3d_v2pro") return load3dV2ProFamily(profile);
   if (family == "load3d_v1") return load3dV1Family(profile);
-  if (family == "mmad") return mmadFamily(profile);
-  if (family == "pipeline") return pipelineFamily(profile);
+  if (family == "mmad") return mmadFamily(profile, sizes);
+  if (family == "mmad_lowprec") return mmadLowPrecisionFamily(profile);
+  if (family == "pipeline") return pipelineFamily(profile, sizes);
   return std::nullopt;
 }
 

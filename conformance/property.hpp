@@ -177,6 +177,13 @@ struct Family {
   std::string unsupported;
   /// Coverage bins (case tags) a whole run must hit, each at least the level's quota times.
   std::vector<std::string> requiredBins;
+  /// Bins required at full and nightly only (the large size classes: a smoke run is too short).
+  std::vector<std::string> requiredBinsFull;
+  /// Bins hit by an exhaustive fixed table (one case covers every code of a format): required
+  /// once at every level, since more random draws cannot add to an exhaustive case.
+  std::vector<std::string> requiredBinsOnce;
+  /// Requires the size bins `all`: those in `small` at every level, the rest at full and nightly.
+  void requireSizeBins(const std::vector<std::string>& small, const std::vector<std::string>& all);
   std::vector<std::unique_ptr<Property>> properties;
 };
 

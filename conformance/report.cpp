@@ -101,6 +101,16 @@ std::string mdText(std::string_view s) {
   return out;
 }
 
+/// What the family's verdict rests on besides its own instructions: the observations made through
+/// Mmad (conformance/indirect.hpp), one line each.
+std::vector<std::string> indirectLines(const FamilyResult& f) {
+  std::vector<std::string> out;
+  for (const auto& [what, n] : f.indirect) {
+    out.push_back(std::to_string(n) + " case(s) " + what + " (rests on those instructions)");
+  }
+  return out;
+}
+
 /// A fenced block whose fence is longer than any backtick run in `body`, so the body cannot
 /// close it and continue as Markdown.
 std::string mdFence(std::string_view body, std::string_view lang = {}) {
@@ -168,6 +178,7 @@ void printReport(std::ostream& out, const CertifyResult& r) {
     for (const auto& [what, n] : f.probes) {
       os << f.name << " probe, " << n << " case(s): " << what << '\n';
     }
+    for (const std::string& line : indirectLines(f)) os << f.name << ": " << line << '\n';
     for (const auto& [bin, hits] : f.coverageGaps) {
       os << f.name << " COVERAGE GAP: bin " << bin << " passed " << hits << " time(s), quota "
          << f.coverageQuota << '\n';
@@ -175,6 +186,7 @@ void printReport(std::ostream& out, const CertifyResult& r) {
     for (const auto& [reason, n] : f.declinedReasons) {
       os << f.name << " DECLINED, " << n << " case(s): " << reason << '\n';
     }
+    reachFlags(os, f.name, reachTable(f.reach, r.profile));
     for (const auto& [reason, n] : f.notSupportedReasons) {
       os << f.name << " not supported, " << n << " case(s): " << reason << exampleOf(f, reason)
          << '\n';
@@ -263,11 +275,13 @@ std::string toJson(const CertifyResult& r) {
     fj["not_supported_examples"] = f.notSupportedExamples;
     fj["declined_reasons"] = f.declinedReasons;
     fj["probes"] = f.probes;
+    fj["indirect_observations"] = f.indirect;
     fj["coverage_quota"] = f.coverageQuota;
     fj["coverage_gaps"] = nlohmann::ordered_json::array();
     for (const auto& [bin, hits] : f.coverageGaps) {
       fj["coverage_gaps"].push_back({{"bin", bin}, {"hits", hits}});
     }
+    fj["reach"] = reachJson(reachTable(f.reach, r.profile));
     fj["failures"] = nlohmann::ordered_json::array();
     for (const Failure& x : f.failures) {
       nlohmann::ordered_json xj;
@@ -434,6 +448,7 @@ std::string toMarkdown(const CertifyResult& r) {
     for (const auto& [what, n] : f.probes) {
       os << "\n* probe (" << n << " cases): " << mdText(what) << "\n";
     }
+    for (const std::string& line : indirectLines(f)) os << "\n* " << mdText(line) << "\n";
     for (const auto& [bin, hits] : f.coverageGaps) {
       os << "\n* **coverage gap**: `" << bin << "` passed " << hits << " times, quota "
          << f.coverageQuota << "\n";
@@ -441,6 +456,7 @@ std::string toMarkdown(const CertifyResult& r) {
     for (const auto& [why, n] : f.declinedReasons) {
       os << "\n* **declined** (" << n << " cases): " << why << "\n";
     }
+    reachMarkdown(os, reachTable(f.reach, r.profile));
     for (const auto& [why, n] : f.notSupportedReasons) {
       os << "\n* not supported (" << n << " cases): " << mdText(why + exampleOf(f, why)) << "\n";
     }
@@ -515,6 +531,7 @@ std::string toHtml(const CertifyResult& r) {
       }
       os << "</table>\n";
     }
+    reachHtml(os, reachTable(f.reach, r.profile));
     for (const Failure& x : f.failures) {
       os << "<h3 class=\"bad\">" << nameOf(x.outcome) << " in " << xmlEscape(x.property) << ", "
          << xmlEscape(x.label()) << "</h3>\n<pre>" << xmlEscape(x.caseText + "\n" + x.detail)

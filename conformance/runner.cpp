@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <cctype>
+#include <set>
 #include <sstream>
 
 #include "conformance/dut_health.hpp"
 #include "conformance/families.hpp"
+#include "conformance/indirect.hpp"
 
 namespace cubecheck::conf {
 
@@ -231,6 +233,24 @@ std::string CertifyResult::headline() const {
   return out;
 }
 
+std::optional<CaseReport> runCase(const std::string& family, const Property& prop, dut::Dut& dut,
+                                  std::uint64_t seed, std::size_t index,
+                                  Clock::duration shrinkBudget, const std::string& unsupported,
+                                  std::string& internalError, const std::string& reproduce) {
+  if (!unsupported.empty()) {
+    return CaseReport{{Outcome::NotSupported, unsupported, {}}, {}, {}, 0, std::nullopt};
+  }
+  const std::string where = family + "/" + prop.name() + " case " + std::to_string(index) + ": ";
+  try {
+    return prop.run(dut, seed, index, shrinkBudget);
+  } catch (const std::exception& e) {
+    internalError = where + e.what() + " (reproduce: " + reproduce + ")";
+  } catch (...) {
+    internalError = where + "an exception of unknown type (reproduce: " + reproduce + ")";
+  }
+  return std::nullopt;
+}
+
 namespace {
 
 std::string reproduceCommand(const RunOptions& o, const std::string& family,
@@ -239,6 +259,7 @@ std::string reproduceCommand(const RunOptions& o, const std::string& family,
   os << "cubecheck certify --dut '" << o.dutSpec << "' --profile " << isa::profile(o.profile).name
      << " --family " << family << " --property " << property << " --seed " << o.seed << " --case "
      << index;
+  if (!o.observable.empty()) os << " --observable " << o.observable;
   return os.str();
 }
 
@@ -268,10 +289,11 @@ CertifyResult certify(dut::Dut& dut, const RunOptions& o) {
   }
   Clock::time_point lastProgress = start;
   FailureStreak streak;
-  bool halt = false;  // interrupted, given up on the DUT, or an internal error
+  bool halt = false;              // interrupted, given up on the DUT, or an internal error
+  IndirectObservation view(dut);  // L0A/L0B through Mmad where the DUT cannot observe them
   for (const std::string& name : names) {
     if (halt) break;
-    std::optional<Family> family = makeFamily(name, o.profile);
+    std::optional<Family> family = makeFamily(name, o.profile, o.sizes);
     if (!family) {
       result.notImplemented.push_back(name);
       continue;
@@ -280,6 +302,7 @@ CertifyResult certify(dut::Dut& dut, const RunOptions& o) {
     fr.name = family->name;
     fr.openPoints = family->openPoints;
     fr.provisional = family->provisional;
+    ReachRecorder recorder(view, fr.reach, o.profile);
     for (const auto& prop : family->properties) {
       if (halt) break;
       if (o.property && *o.property != prop->name()) continue;
@@ -298,27 +321,21 @@ CertifyResult certify(dut::Dut& dut, const RunOptions& o) {
           result.interrupted = halt = true;
           break;
         }
-        CaseReport cr;
-        try {
-          cr = family->unsupported.empty()
-                   ? prop->run(dut, o.seed, i, o.shrinkBudget)
-                   : CaseReport{
-                         {Outcome::NotSupported, family->unsupported, {}}, {}, {}, 0, std::nullopt};
-        } catch (const std::exception& e) {
-          // cubecheck's own defect, not the DUT's: keep what ran, say what broke.
-          result.internalError =
-              fr.name + "/" + prop->name() + " case " + std::to_string(i) + ": " + e.what();
-          halt = true;
-          break;
-        } catch (...) {
-          result.internalError = fr.name + "/" + prop->name() + " case " + std::to_string(i) +
-                                 ": an exception of unknown type";
-          halt = true;
+        std::optional<CaseReport> ran =
+            runCase(fr.name, *prop, recorder, o.seed, i, o.shrinkBudget, family->unsupported,
+                    result.internalError, reproduceCommand(o, fr.name, prop->name(), i));
+        if (!ran) {
+          halt = true;  // cubecheck's own defect, not the DUT's: keep what ran, say what broke
           break;
         }
+        CaseReport& cr = *ran;
         if (streak.record(cr.verdict.outcome)) {
           result.stoppedEarly = FailureStreak::reason(cr.verdict.detail);
           halt = true;
+        }
+        const std::set<std::string> indirect = view.takeUsed();
+        if (cr.verdict.outcome != Outcome::NotSupported) {
+          for (const std::string& u : indirect) fr.indirect[u] += 1;
         }
         if (fr.record(pr, cr.verdict, cr.tags)) {
           Failure failure{prop->name(),       i,
@@ -349,13 +366,21 @@ CertifyResult certify(dut::Dut& dut, const RunOptions& o) {
     // the level's quota times.
     if (family->unsupported.empty() && !o.property && !o.caseIndex && !halt) {
       fr.coverageQuota = quotaAt(o.level);
-      for (const std::string& bin : family->requiredBins) {
+      std::vector<std::string> bins = family->requiredBins;
+      if (o.level != Level::Smoke) {
+        bins.insert(bins.end(), family->requiredBinsFull.begin(), family->requiredBinsFull.end());
+      }
+      const std::size_t once = bins.size();
+      bins.insert(bins.end(), family->requiredBinsOnce.begin(), family->requiredBinsOnce.end());
+      for (std::size_t b = 0; b < bins.size(); ++b) {
+        const std::string& bin = bins[b];
         const auto passed = fr.coveragePassed.find(bin);
         const std::size_t hits = passed == fr.coveragePassed.end() ? 0 : passed->second;
         // Exempt only when every case of the bin was NotSupported: the bin lies outside the
         // envelope. A bin with cases inside it must pass the quota, whatever else happened.
         const bool outside = fr.coverage.count(bin) == 0 && fr.coverageNotRun.count(bin) > 0;
-        if (hits < fr.coverageQuota && !outside) fr.coverageGaps.emplace_back(bin, hits);
+        const std::size_t quota = b < once ? fr.coverageQuota : 1;
+        if (hits < quota && !outside) fr.coverageGaps.emplace_back(bin, hits);
       }
     }
     result.families.push_back(std::move(fr));

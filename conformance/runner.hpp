@@ -13,7 +13,9 @@
 
 #include "conformance/outcome.hpp"
 #include "conformance/property.hpp"
+#include "conformance/reach.hpp"
 #include "dut_adapters/dut.hpp"
+#include "generators/common.hpp"
 #include "isa/profile.hpp"
 
 namespace cubecheck::conf {
@@ -47,6 +49,7 @@ struct RunOptions {
   isa::ProfileId profile = isa::ProfileId::A2;
   Level level = Level::Full;
   std::uint64_t seed = 1;
+  gen::Sizes sizes = gen::Sizes::Mixed;  ///< how draws spread over sizes (--sizes)
   std::vector<std::string> families;     ///< empty: every implemented family
   std::optional<std::string> property;   ///< only this property
   std::optional<std::size_t> caseIndex;  ///< only this case (a reproduce run)
@@ -54,6 +57,8 @@ struct RunOptions {
   /// Stop each family at its first failure (after shrinking it): how `mutants` times a kill.
   bool stopAtFirstFailure = false;
   std::string dutSpec = "reference";  ///< as typed, for reproduce commands
+  /// `--observable` as typed: the memories the DUT is narrowed to (empty: as it declares).
+  std::string observable;
   /// Called about once a second on long runs (progress lines); may be empty.
   std::function<void(const std::string&)> progress;
   /// Called at once for every failing case (family name, the failure): how a regression corpus
@@ -97,6 +102,8 @@ struct FamilyResult {
   std::map<std::string, std::size_t> coveragePassed;   ///< tag -> passed cases: what quotas count
   std::map<std::string, std::size_t> declinedReasons;  ///< reason -> Declined cases
   std::map<std::string, std::size_t> probes;  ///< "property: what the probe learned" -> cases
+  /// What cases observed through Mmad rested on (see conformance/indirect.hpp) -> cases that ran.
+  std::map<std::string, std::size_t> indirect;
   /// every Mismatch, Declined, AdapterError and Timeout (first 50 kept)
   std::vector<Failure> failures;
   std::size_t failuresDropped = 0;
@@ -108,6 +115,7 @@ struct FamilyResult {
   /// what it must.
   std::vector<std::pair<std::string, std::size_t>> coverageGaps;
   std::size_t coverageQuota = 0;
+  Reach reach;  ///< per instruction field, what the legal instructions the family ran held
   /// conformant / conformant (provisional) / nonconformant / not certified (nothing inside the
   /// envelope passed, or only no-op cases did)
   std::string verdict() const;
@@ -163,6 +171,14 @@ struct CertifyResult {
   /// certified and not-certified families, or "PARTIAL RUN (filters)" with what ran.
   std::string headline() const;
 };
+
+/// Case `index` of family `family`'s property: NotSupported with `unsupported` when that is set;
+/// nullopt when the suite failed internally (an exception), which is then described in
+/// internalError with the command that reproduces it.
+std::optional<CaseReport> runCase(const std::string& family, const Property& prop, dut::Dut& dut,
+                                  std::uint64_t seed, std::size_t index,
+                                  Clock::duration shrinkBudget, const std::string& unsupported,
+                                  std::string& internalError, const std::string& reproduce);
 
 /// Runs the suite. Deterministic for a given seed, options and DUT behaviour.
 CertifyResult certify(dut::Dut& dut, const RunOptions& options);

@@ -81,6 +81,10 @@ struct RunResult {
   isa::Observed observed;
   std::optional<isa::Violation> violation;  ///< with Rejected
   std::string message;                      ///< with Unsupported, AdapterError, Timeout
+  /// With Unsupported: the suite's own way of running the program (observing L0A/L0B through
+  /// Mmad, conformance/indirect.hpp) cannot reach this case, so it is NotSupported, not a DUT
+  /// declining a case inside its envelope. Never set from anything a DUT sends.
+  bool suiteLimit = false;
 
   static RunResult ok(isa::Observed o) { return {RunStatus::Ok, std::move(o), std::nullopt, {}}; }
   static RunResult rejected(isa::Violation v) {

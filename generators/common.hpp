@@ -6,8 +6,10 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <ostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "generators/fill.hpp"
@@ -28,6 +30,65 @@ inline rc::Gen<std::uint64_t> edgy(std::uint64_t lo, std::uint64_t hi) {
                                                 {1, rc::gen::just(hi)},
                                                 {4, upTo(lo, std::min(hi, lo + 8))},
                                                 {2, upTo(lo, hi)}});
+}
+
+/// How draws spread over sizes (`--sizes`): Small keeps every size in its small classes, Mixed
+/// draws the large classes as a minority (they cost up to cubically more), Large draws them as
+/// often as the small ones.
+enum class Sizes : std::uint8_t { Small, Mixed, Large };
+
+inline std::string_view nameOf(Sizes s) {
+  return s == Sizes::Small ? "small" : s == Sizes::Mixed ? "mixed" : "large";
+}
+
+inline std::optional<Sizes> parseSizes(std::string_view s) {
+  for (Sizes v : {Sizes::Small, Sizes::Mixed, Sizes::Large}) {
+    if (nameOf(v) == s) return v;
+  }
+  return std::nullopt;
+}
+
+/// The size class of v in [1, max]: [2^e, 2^(e+1)) clipped to max, as "lo-hi" (or "lo" when
+/// the class holds one value).
+inline std::string sizeClassOf(std::uint64_t v, std::uint64_t max) {
+  std::uint64_t lo = 1;
+  while (lo * 2 <= v) lo *= 2;
+  const std::uint64_t hi = std::min(max, 2 * lo - 1);
+  return hi <= lo ? std::to_string(lo) : std::to_string(lo) + "-" + std::to_string(hi);
+}
+
+/// The coverage bin of value v of a size field: "field:class".
+inline std::string sizeBin(std::string_view field, std::uint64_t v, std::uint64_t max) {
+  return std::string(field) + ":" + sizeClassOf(v, max);
+}
+
+/// Every size bin of [1, max], smallest first.
+inline std::vector<std::string> sizeBins(std::string_view field, std::uint64_t max) {
+  std::vector<std::string> bins;
+  for (std::uint64_t lo = 1; lo <= max; lo *= 2) bins.push_back(sizeBin(field, lo, max));
+  return bins;
+}
+
+/// A size in [1, max] drawn class by class: one of the classes at or below smallMax, or (under
+/// Mixed, 1 in 6; under Large, 1 in 2) one of the classes above it. Within a class its ends are
+/// favoured, so the largest legal value is drawn as often as any other class.
+inline rc::Gen<std::uint64_t> sized(std::uint64_t max, std::uint64_t smallMax, Sizes s) {
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> small, large;
+  for (std::uint64_t lo = 1; lo <= max; lo *= 2) {
+    (lo <= smallMax ? small : large).emplace_back(lo, std::min(max, 2 * lo - 1));
+  }
+  auto within = [](std::pair<std::uint64_t, std::uint64_t> c) {
+    return rc::gen::weightedOneOf<std::uint64_t>(
+        {{1, rc::gen::just(c.first)}, {1, rc::gen::just(c.second)}, {3, upTo(c.first, c.second)}});
+  };
+  auto classes = [within](const std::vector<std::pair<std::uint64_t, std::uint64_t>>& cs) {
+    std::vector<rc::Gen<std::uint64_t>> gens;
+    for (const auto& c : cs) gens.push_back(within(c));
+    return rc::gen::join(rc::gen::elementOf(gens));
+  };
+  if (s == Sizes::Small || large.empty()) return classes(small);
+  return rc::gen::weightedOneOf<std::uint64_t>(
+      {{s == Sizes::Mixed ? 5u : 1u, classes(small)}, {1, classes(large)}});
 }
 
 /// [lo, hi) of memory m, filled from the seed.

@@ -199,8 +199,8 @@ rc::Gen<Load2DCase> legalLoad2D(ProfileId id, Load2DShape shape) {
       const std::uint64_t srcAlign = prof.alignmentOf(src);
       l.srcAddr = srcAlign * *edgy(0, (prof.capacityOf(src) - (top + 1) * kFrac) / srcAlign);
     }
-    p.sid = static_cast<std::uint8_t>(
-        *rc::gen::weightedOneOf<std::uint64_t>({{8, justU(0)}, {1, upTo(1, 255)}}));
+    p.sid = static_cast<std::uint8_t>(*rc::gen::weightedOneOf<std::uint64_t>(
+        {{8, justU(0)}, {1, upTo(1, 255)}, {1, justU(255)}}));
     c.contentSeed = *rc::gen::arbitrary<std::uint64_t>();
     return c;
   });

@@ -5,7 +5,9 @@
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <map>
 #include <ostream>
+#include <tuple>
 
 #include "generators/common.hpp"
 #include "generators/fill.hpp"
@@ -45,6 +47,43 @@ double roundTo(double v, DType t) {
   return oracle::valuesOf(oracle::bitsOf(MatrixD::Constant(1, 1, v), t), t)(0, 0);
 }
 
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr std::uint64_t kSmallDim = 128;  // m and n classes Sizes::Small keeps
+constexpr std::uint64_t kSmallK = 256;
+
+/// The special rows of MmadValues::Special over exact-regime operands. B's rows 0 and 1 are
+/// 1 in odd columns and 0 in even ones, row 2 is 2^-60 (bf16, f32) or 0 (f16); the other rows
+/// of A are 0 in columns 0-2, so the exact rows stay exact. Special rows hold their values in
+/// columns 0-2 and 0 elsewhere, and start from a zero init (-0 for the signed-zero row), so a
+/// DUT that saturates every product and one that saturates only the sum agree.
+void setSpecialRows(const MmadCase& c, MmadOperands& o) {
+  const Eigen::Index m = c.m, k = c.k, n = c.n;
+  if (m == 0 || k == 0 || n == 0) return;
+  const bool tiny = c.dtype != DType::F16;  // 2^-130 is a bf16/f32 product, not an f16 one
+  for (Eigen::Index r = 0; r < std::min<Eigen::Index>(k, 3); ++r) {
+    for (Eigen::Index j = 0; j < n; ++j) {
+      o.b(r, j) = r < 2 ? static_cast<double>(j % 2) : tiny ? 0x1p-60 : 0.0;
+    }
+    o.a.col(r).setZero();
+  }
+  const Eigen::Index rows = std::min<Eigen::Index>(m, 6);
+  o.a.topRows(rows).setZero();
+  o.c0.topRows(rows).setZero();
+  auto put = [&](Eigen::Index i, Eigen::Index kk, double v) {
+    if (i < m && kk < k) o.a(i, kk) = v;
+  };
+  put(0, 0, std::numeric_limits<double>::quiet_NaN());  // NaN input: C row 0 is 0
+  put(1, 0, kInf);                                      // inf x 1 = +FLT_MAX, inf x 0 = 0
+  put(2, 0, kInf);                                      // inf - inf: NaN, so 0
+  put(2, 1, -kInf);
+  put(3, 1, -kInf);  // -FLT_MAX in odd columns, 0 in even ones
+  // Signed zeros: -0 products beside a +0 one (A(4, 2) times B(2, j) >= 0) and a +0 init: the
+  // sum is +0 in any order (round to nearest), never -0.
+  put(4, 0, -0.0);
+  put(4, 1, -0.0);
+  if (tiny) put(5, 2, 0x1p-70);  // 2^-70 * 2^-60 = 2^-130: a subnormal f32 result
+}
+
 }  // namespace
 
 oracle::ElemMatrix padded(const MatrixD& values, DType t, Eigen::Index rows, Eigen::Index cols,
@@ -72,12 +111,18 @@ std::string_view nameOf(MmadValues v) {
       return "saturation_probe";
     case MmadValues::Hf32Probe:
       return "hf32_probe";
+    case MmadValues::Special:
+      return "special";
   }
   return "?";
 }
 
-std::vector<DType> mmadDTypes() {
-  return {DType::S8, DType::S4, DType::F16, DType::BF16, DType::F32};
+std::vector<DType> mmadDTypes(ProfileId profile) {
+  std::vector<DType> t;
+  for (DType d : {DType::S8, DType::S4, DType::F16, DType::BF16, DType::F32}) {
+    if (isa::mmadHasDType(profile, d)) t.push_back(d);
+  }
+  return t;
 }
 
 std::ostream& operator<<(std::ostream& os, const MmadCase& c) {
@@ -106,6 +151,10 @@ isa::Mmad mmadOf(const MmadCase& c) {
 }
 
 MatrixD MmadOperands::init(MmadInit mode) const {
+  return initMatrix(mode, c0, bias);
+}
+
+MatrixD initMatrix(MmadInit mode, const MatrixD& c0, const MatrixD& bias) {
   switch (mode) {
     case MmadInit::Zero:
       return MatrixD::Zero(c0.rows(), c0.cols());
@@ -250,6 +299,9 @@ MmadOperands operandsOf(const MmadCase& c) {
       o.c0.setZero();
       o.bias.setZero();
       break;
+    case MmadValues::Special:
+      setSpecialRows(c, o);
+      break;
   }
   // A C equal to its init would make the case vacuous (spec 9: never trivially true): make
   // sure C(0, 0) = init + sum_k a(0, k) b(k, 0) moves, staying on each regime's value grid.
@@ -327,14 +379,20 @@ isa::Program buildProgram(const MmadCase& c) {
     const std::uint64_t at = c.init == MmadInit::BiasTensor ? c.biasAddr : 0;  // OPEN-6
     const oracle::ElemMatrix bits = oracle::bitsOf(o.bias, acc);
     for (Eigen::Index j = 0; j < c.n; ++j) {
+      const std::uint64_t jat = at + 4 * static_cast<std::uint64_t>(j);
+      if (jat + 4 > bt.bytes.size()) break;  // past the table: an illegal program's bias
       for (int b = 0; b < 4; ++b) {
-        bt.bytes[at + 4 * static_cast<std::uint64_t>(j) + static_cast<std::uint64_t>(b)] =
+        bt.bytes[jat + static_cast<std::uint64_t>(b)] =
             static_cast<std::uint8_t>(bits(0, j) >> (8 * b));
       }
     }
     p.segments.push_back(std::move(bt));
   }
-  if (c.hf32) p.instructions.emplace_back(isa::SetHF32{true, c.hf32Mode});
+  if (c.hf32) {
+    p.instructions.emplace_back(isa::SetHF32{true, c.hf32Mode});
+  } else if (c.dtype == DType::F32 && c.profile != ProfileId::Legacy && c.contentSeed % 3 == 0) {
+    p.instructions.emplace_back(isa::SetHF32{false, c.hf32Mode});  // HF32 off, said explicitly
+  }
   p.instructions.emplace_back(x);
   p.observe = {{Memory::L0C, lo, hi - lo}};
   return p;
@@ -366,57 +424,125 @@ std::vector<std::string> tagsOf(const MmadCase& c) {
     t.emplace_back("k_direction_align");
   }
   if (c.hf32) t.emplace_back(c.hf32Mode == 0 ? "hf32:mode0" : "hf32:mode1");
-  if (c.k >= 2048) t.emplace_back("k:>=2048");
+  t.push_back(sizeBin("m", c.m, mmadLargest(c.profile, 'm')));
+  t.push_back(sizeBin("n", c.n, mmadLargest(c.profile, 'n')));
+  t.push_back(sizeBin("k", c.k, mmadLargest(c.profile, 'k')));
+  const std::vector<std::string> special = specialTags(c);
+  t.insert(t.end(), special.begin(), special.end());
   return t;
 }
 
-rc::Gen<MmadCase> legalMmad(ProfileId id, MmadValues values) {
-  return rc::gen::exec([id, values] {
+std::vector<std::string> specialTags(const MmadCase& c) {
+  std::vector<std::string> t;
+  if (c.values == MmadValues::Special && c.m > 0 && c.k > 0 && c.n > 0) {
+    // What rows 0-5 hold (see setSpecialRows): each tag only when its row and columns exist.
+    t.emplace_back("special:nan_input");
+    if (c.m > 1) t.emplace_back("special:inf_times_zero");  // column 0: B(0, 0) = 0
+    if (c.m > 1 && c.n > 1) t.emplace_back("special:inf");
+    if (c.m > 2 && c.k > 1) t.emplace_back("special:inf_minus_inf");
+    if (c.m > 4 && c.k > 1) t.emplace_back("special:signed_zero");
+    if (c.m > 5 && c.k > 2 && c.dtype != DType::F16) t.emplace_back("special:subnormal_result");
+  }
+  return t;
+}
+
+namespace {
+
+std::uint16_t largestBySearch(ProfileId id, DType t, char dim) {
+  const isa::Profile& prof = isa::profile(id);
+  const std::uint16_t minK = t == DType::S4 ? 2 : 1;
+  auto legal = [&](std::uint16_t v) {
+    isa::Mmad x;
+    x.dtype = t;
+    x.m = dim == 'm' ? v : 1;
+    x.n = dim == 'n' ? v : 1;
+    x.k = dim == 'k' ? static_cast<std::uint16_t>(t == DType::S4 ? v / 2 * 2 : v) : minK;
+    return !isa::validate(prof, x).has_value();
+  };
+  // Bytes grow with the dimension: bisect for the last legal value in [1, 4095].
+  std::uint16_t lo = 1, hi = 4095;
+  if (legal(hi)) lo = hi;
+  while (hi - lo > 1) {
+    const auto mid = static_cast<std::uint16_t>((lo + hi) / 2);
+    (legal(mid) ? lo : hi) = mid;
+  }
+  return dim == 'k' && t == DType::S4 ? static_cast<std::uint16_t>(lo / 2 * 2) : lo;
+}
+
+}  // namespace
+
+std::uint16_t mmadLargest(ProfileId id, DType t, char dim) {
+  // Every case's tags ask: search once per profile, type and dimension.
+  using Key = std::tuple<ProfileId, DType, char>;
+  static const std::map<Key, std::uint16_t> table = [] {
+    std::map<Key, std::uint16_t> m;
+    for (ProfileId p : isa::kAllProfiles) {
+      for (DType d : mmadDTypes(p)) {
+        for (char x : {'m', 'n', 'k'}) m[{p, d, x}] = largestBySearch(p, d, x);
+      }
+    }
+    return m;
+  }();
+  return table.at({id, t, dim});
+}
+
+std::uint16_t mmadLargest(ProfileId id, char dim) {
+  std::uint16_t best = 0;
+  for (DType t : mmadDTypes(id)) best = std::max(best, mmadLargest(id, t, dim));
+  return best;
+}
+
+std::vector<std::string> mmadSizeBins(ProfileId id, bool smallOnly) {
+  std::vector<std::string> bins;
+  for (char d : {'m', 'n', 'k'}) {
+    const std::uint64_t max = mmadLargest(id, d);
+    const std::uint64_t small = d == 'k' ? kSmallK : kSmallDim;
+    for (std::uint64_t lo = 1; lo <= max && (!smallOnly || lo <= small); lo *= 2) {
+      bins.push_back(sizeBin(std::string(1, d), lo, max));
+    }
+  }
+  return bins;
+}
+
+/// The lead is the dimension drawn nearest its largest legal value, so a large draw stays large
+/// and the others make room for it.
+void fitToBuffers(MmadCase& c, std::uint16_t floorM, std::uint16_t floorK) {
+  const isa::Profile& prof = isa::profile(c.profile);
+  auto fits = [&] {
+    isa::Mmad x = mmadOf(c);
+    x.aAddr = x.bAddr = x.cAddr = 0;
+    return isa::mmadABytes(c.profile, x) <= prof.capacityOf(Memory::L0A) &&
+           isa::mmadBBytes(x) <= prof.capacityOf(Memory::L0B) &&
+           isa::mmadCBytes(x) <= prof.capacityOf(Memory::L0C);
+  };
+  std::uint16_t* dims[3] = {&c.m, &c.n, &c.k};
+  const std::uint16_t floors[3] = {floorM, 1, floorK};
+  double share[3];
+  for (int i = 0; i < 3; ++i) {
+    share[i] = static_cast<double>(*dims[i]) / mmadLargest(c.profile, c.dtype, "mnk"[i]);
+  }
+  const int lead = static_cast<int>(std::max_element(share, share + 3) - share);
+  while (!fits()) {
+    int pick = -1;
+    for (int i = 0; i < 3; ++i) {
+      if (i == lead || *dims[i] <= floors[i]) continue;
+      if (pick < 0 || *dims[i] > *dims[pick]) pick = i;
+    }
+    if (pick < 0) pick = lead;
+    *dims[pick] =
+        std::max<std::uint16_t>(floors[pick], static_cast<std::uint16_t>(*dims[pick] / 2));
+    if (c.dtype == DType::S4 && c.k % 2 != 0) ++c.k;
+  }
+}
+
+rc::Gen<MmadCase> legalMmad(ProfileId id, MmadValues values, Sizes sizes) {
+  return rc::gen::exec([id, values, sizes] {
     const isa::Profile& prof = isa::profile(id);
     MmadCase c;
     c.profile = id;
     c.values = values;
     c.dtype = values == MmadValues::Bounded ? *rc::gen::element(DType::F16, DType::BF16, DType::F32)
-                                            : *rc::gen::elementOf(mmadDTypes());
-    auto dim = [] {
-      return static_cast<std::uint16_t>(
-          *rc::gen::weightedOneOf<std::uint64_t>({{1, rc::gen::just<std::uint64_t>(1)},
-                                                  {4, upTo(2, 16)},
-                                                  {3, upTo(17, 64)},
-                                                  {1, upTo(65, 128)}}));
-    };
-    c.m = dim();
-    c.n = dim();
-    c.k = static_cast<std::uint16_t>(*rc::gen::weightedOneOf<std::uint64_t>(
-        {{2, upTo(1, 32)}, {4, upTo(33, 256)}, {1, upTo(257, 1024)}}));
-    if (c.dtype == DType::S4 && c.k % 2 != 0) ++c.k;
-    c.kAlign = c.dtype == DType::F32 && *rc::gen::weightedElement<bool>({{2, false}, {1, true}});
-    c.disableGemv = id == ProfileId::Ascend950 && c.m == 1 && *rc::gen::arbitrary<bool>();
-    // Operands fit in half of L0A/L0B and C in half of L0C: shrink k, then m and n.
-    auto fits = [&] {
-      const isa::Mmad x = mmadOf(c);
-      return isa::mmadABytes(id, x) <= prof.capacityOf(Memory::L0A) / 2 &&
-             isa::mmadBBytes(x) <= prof.capacityOf(Memory::L0B) / 2 &&
-             isa::mmadCBytes(x) <= prof.capacityOf(Memory::L0C) / 2;
-    };
-    while (!fits()) {
-      if (c.k > 64) {
-        c.k = static_cast<std::uint16_t>(c.k / 2 + (c.dtype == DType::S4 ? c.k / 2 % 2 : 0));
-      } else if (c.m > 16) {
-        c.m = static_cast<std::uint16_t>(c.m / 2);
-      } else {
-        c.n = static_cast<std::uint16_t>(c.n / 2);
-      }
-    }
-    c.init = *rc::gen::weightedElement<MmadInit>({{3, MmadInit::Zero},
-                                                  {3, MmadInit::Accumulate},
-                                                  {1, MmadInit::BiasTable},
-                                                  {2, MmadInit::BiasTensor}});
-    c.ignoredSource = c.init == MmadInit::Zero && *rc::gen::arbitrary<bool>();
-    if (values == MmadValues::Exact && isInt(c.dtype) && c.init != MmadInit::Zero &&
-        *rc::gen::weightedElement<bool>({{5, false}, {1, true}})) {
-      c.values = MmadValues::Saturate;
-    }
+                                            : *rc::gen::elementOf(mmadDTypes(id));
     // Special values (spec 8's boundary list), drawn too so that every level meets its quota.
     if (values == MmadValues::Exact && (c.dtype == DType::F16 || c.dtype == DType::BF16)) {
       const int pick = *rc::gen::inRange(0, 12);
@@ -424,12 +550,48 @@ rc::Gen<MmadCase> legalMmad(ProfileId id, MmadValues values) {
       if (c.dtype == DType::F16 && pick == 1) c.values = MmadValues::Subnormal;
       if (c.dtype == DType::F16 && pick == 2) c.values = MmadValues::MaxFinite;
     }
-    if (c.dtype == DType::F32 && id != ProfileId::Legacy) {
+    if (values == MmadValues::Exact && isa::accumulatorOf(c.dtype) == DType::F32 &&
+        *rc::gen::inRange(0, 10) == 0) {
+      c.values = MmadValues::Special;
+    }
+    const bool special = c.values == MmadValues::Special;
+    c.m = static_cast<std::uint16_t>(*sized(mmadLargest(id, c.dtype, 'm'), kSmallDim, sizes));
+    c.n = static_cast<std::uint16_t>(*sized(mmadLargest(id, c.dtype, 'n'), kSmallDim, sizes));
+    c.k = static_cast<std::uint16_t>(*sized(mmadLargest(id, c.dtype, 'k'), kSmallK, sizes));
+    if (special) {
+      c.m = std::max<std::uint16_t>(c.m, 6);
+      c.k = std::max<std::uint16_t>(c.k, 3);
+    }
+    if (c.dtype == DType::S4 && c.k % 2 != 0)
+      c.k = static_cast<std::uint16_t>(c.k == 1 ? 2 : c.k - 1);
+    c.kAlign = c.dtype == DType::F32 && *rc::gen::weightedElement<bool>({{2, false}, {1, true}});
+    fitToBuffers(c, special ? 6 : 1, special ? 3 : 1);
+    c.disableGemv = id == ProfileId::Ascend950 && c.m == 1 && *rc::gen::arbitrary<bool>();
+    // The bias table holds 256 f32/s32 values: a wider C takes its init from L0C or zero.
+    const bool biasFits = 4ull * c.n <= prof.capacityOf(Memory::BiasTable);
+    if (special) {
+      // From zero: L0C starts as canary, so a DUT that leaves a NaN row unwritten is caught
+      // (an accumulated zero init would already hold the expected 0).
+      c.init = MmadInit::Zero;
+    } else if (!biasFits) {
+      c.init = *rc::gen::element(MmadInit::Zero, MmadInit::Accumulate);
+    } else {
+      c.init = *rc::gen::weightedElement<MmadInit>({{3, MmadInit::Zero},
+                                                    {3, MmadInit::Accumulate},
+                                                    {1, MmadInit::BiasTable},
+                                                    {2, MmadInit::BiasTensor}});
+    }
+    c.ignoredSource = c.init == MmadInit::Zero && *rc::gen::arbitrary<bool>();
+    if (values == MmadValues::Exact && isInt(c.dtype) && c.init != MmadInit::Zero &&
+        *rc::gen::weightedElement<bool>({{5, false}, {1, true}})) {
+      c.values = MmadValues::Saturate;
+    }
+    if (c.dtype == DType::F32 && id != ProfileId::Legacy && !special) {
       c.hf32 = *rc::gen::weightedElement<bool>({{2, false}, {1, true}});
       c.hf32Mode = static_cast<std::uint8_t>(*upTo(0, 1));
     }
     // A zero dimension is a no-op, checked exactly by MatchesOracle; a bounded case needs a C.
-    if (values != MmadValues::Bounded &&
+    if (!special && values != MmadValues::Bounded &&
         *rc::gen::weightedElement<bool>({{29, false}, {1, true}})) {
       switch (*rc::gen::inRange(0, 3)) {
         case 0:
@@ -448,7 +610,9 @@ rc::Gen<MmadCase> legalMmad(ProfileId id, MmadValues values) {
     c.bAddr = kFrac * *edgy(0, (prof.capacityOf(Memory::L0B) - isa::mmadBBytes(x)) / kFrac);
     const std::uint64_t cBytes = std::max<std::uint64_t>(isa::mmadCBytes(x), 1024);
     c.cAddr = 1024 * *edgy(0, (prof.capacityOf(Memory::L0C) - cBytes) / 1024);
-    c.biasAddr = 64 * *upTo(0, (prof.capacityOf(Memory::BiasTable) - 4ull * c.n) / 64);
+    const std::uint64_t biasBytes =
+        std::min<std::uint64_t>(4ull * c.n, prof.capacityOf(Memory::BiasTable));
+    c.biasAddr = 64 * *upTo(0, (prof.capacityOf(Memory::BiasTable) - biasBytes) / 64);
     c.contentSeed = *rc::gen::arbitrary<std::uint64_t>();
     return c;
   });
@@ -463,7 +627,7 @@ std::vector<MmadCase> mmadBoundaries(ProfileId id) {
     c.why = std::move(why);
     t.push_back(std::move(c));
   };
-  for (DType d : mmadDTypes()) {
+  for (DType d : mmadDTypes(id)) {
     const std::string name(isa::nameOf(d));
     const auto k0 = static_cast<std::uint16_t>(isa::mmadK0(d));
     MmadCase c;
@@ -508,6 +672,7 @@ std::vector<MmadCase> mmadBoundaries(ProfileId id) {
     add(c, "f32 with HF32 on, trans mode 1");
   }
   for (DType d : {DType::S8, DType::S4}) {
+    if (!isa::mmadHasDType(id, d)) continue;
     MmadCase c;
     c.dtype = d;
     c.k = 64;
@@ -549,6 +714,36 @@ std::vector<MmadCase> mmadBoundaries(ProfileId id) {
     c.dtype = DType::BF16;
     add(c, "bf16 infinities saturate to +-FLT_MAX");
   }
+  for (DType d : {DType::F16, DType::BF16, DType::F32}) {
+    MmadCase c;
+    c.dtype = d;
+    c.values = MmadValues::Special;
+    c.m = 8;
+    c.k = 24;
+    c.n = 4;
+    add(c, std::string(isa::nameOf(d)) + ": NaN input, inf x 0, inf - inf, +-inf, signed zeros" +
+               (d == DType::F16 ? "" : ", a subnormal result") +
+               ": saturation mode gives 0 for NaN, +-FLT_MAX for inf");
+  }
+  // The largest legal shape of each kind: one dimension at the most L0A/L0B/L0C allow, the
+  // others made small enough to leave it room (s8's k = 4095 is above; f16's k stops at 2048).
+  for (DType d : {DType::F16}) {
+    for (char dim : {'m', 'n', 'k'}) {
+      MmadCase c;
+      c.profile = id;
+      c.dtype = d;
+      c.m = dim == 'm' ? mmadLargest(id, d, 'm') : 16;
+      c.n = dim == 'n' ? mmadLargest(id, d, 'n') : 16;
+      c.k = dim == 'k' ? mmadLargest(id, d, 'k') : static_cast<std::uint16_t>(isa::mmadK0(d));
+      c.init = MmadInit::Accumulate;
+      fitToBuffers(c, 1, 1);
+      add(c, std::string(isa::nameOf(d)) + ": " + dim + " = " +
+                 std::to_string(dim == 'm'   ? c.m
+                                : dim == 'n' ? c.n
+                                             : c.k) +
+                 ", the largest that fits L0A/L0B/L0C");
+    }
+  }
   return t;
 }
 
@@ -560,7 +755,8 @@ rc::Gen<MmadCase> mmadProbe(ProfileId id, MmadValues probe) {
     c.m = static_cast<std::uint16_t>(*upTo(2, 32));
     c.n = static_cast<std::uint16_t>(*upTo(1, 32));
     if (probe == MmadValues::SaturationProbe) {
-      c.dtype = *rc::gen::element(DType::S8, DType::S4);
+      c.dtype =
+          isa::mmadHasDType(id, DType::S4) ? *rc::gen::element(DType::S8, DType::S4) : DType::S8;
       c.k = static_cast<std::uint16_t>(2 * *upTo(1, 64));
       c.init = *rc::gen::element(MmadInit::Accumulate, MmadInit::BiasTensor);
     } else {
@@ -592,7 +788,9 @@ rc::Gen<IllegalMmadCase> illegalMmad(ProfileId id) {
     if (c.m == 0) c.m = 16;
     if (c.k == 0) c.k = 32;
     if (c.n == 0) c.n = 16;
-    // The fixed dimensions may need more room than the drawn addresses leave.
+    // A raised dimension beside a large one may not fit at all: shrink to fit again, then move
+    // every address (the bias's too) back to where the grown operands have room.
+    fitToBuffers(c, 1, 1);
     const isa::Mmad grown = mmadOf(c);
     auto clampTo = [](std::uint64_t addr, std::uint64_t bytes, std::uint64_t cap,
                       std::uint64_t align) {
@@ -601,6 +799,7 @@ rc::Gen<IllegalMmadCase> illegalMmad(ProfileId id) {
     c.aAddr = clampTo(c.aAddr, isa::mmadABytes(id, grown), prof.capacityOf(Memory::L0A), kFrac);
     c.bAddr = clampTo(c.bAddr, isa::mmadBBytes(grown), prof.capacityOf(Memory::L0B), kFrac);
     c.cAddr = clampTo(c.cAddr, isa::mmadCBytes(grown), prof.capacityOf(Memory::L0C), 1024);
+    c.biasAddr = clampTo(c.biasAddr, 4ull * c.n, prof.capacityOf(Memory::BiasTable), 64);
     ic.mmad = mmadOf(c);
     isa::Mmad& x = ic.mmad;
     switch (*rc::gen::inRange(0, 7)) {
@@ -613,7 +812,8 @@ rc::Gen<IllegalMmadCase> illegalMmad(ProfileId id) {
       case 1:
         x.dtype = DType::S4;
         x.k = static_cast<std::uint16_t>(2 * *upTo(0, 30) + 1);
-        ic.expected = V::Range;
+        // 950 has no s4 at all (spec 8.1.2): the type is what it rejects.
+        ic.expected = isa::mmadHasDType(id, DType::S4) ? V::Range : V::DTypeUnsupported;
         break;
       case 2:
         x.unitFlag = static_cast<std::uint8_t>(*rc::gen::element<std::uint64_t>(1, 4, 255));
@@ -632,7 +832,9 @@ rc::Gen<IllegalMmadCase> illegalMmad(ProfileId id) {
         ic.expected = V::Capacity;
         break;
       case 5:
-        x.dtype = *rc::gen::element(DType::U8, DType::S32, DType::U16, DType::S16);
+        x.dtype = isa::mmadHasDType(id, DType::S4)
+                      ? *rc::gen::element(DType::U8, DType::S32, DType::U16, DType::S16)
+                      : *rc::gen::element(DType::U8, DType::S32, DType::U16, DType::S4);
         ic.expected = V::DTypeUnsupported;
         break;
       default:

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "generators/common.hpp"
 #include "isa/mmad.hpp"
 #include "isa/program.hpp"
 #include "oracle/mmad.hpp"
@@ -24,6 +25,13 @@ enum class MmadValues : std::uint8_t {
   Infinity,   ///< f16/bf16: A(0,0) = +inf, A(1,0) = -inf, B(0,:) = 1: rows saturate to +-FLT_MAX
   SaturationProbe,  ///< OPEN-7: per-sum, final saturation and wrap-around give three C
   Hf32Probe,        ///< OPEN-7: f32 values between HF32 steps, HF32 on
+  /// f16/bf16/f32, exact otherwise; rows 0-5 of A carry special values (spec 8's saturation
+  /// mode: NaN results are 0, infinite ones +-FLT_MAX): row 0 a NaN input, row 1 +inf times
+  /// B(0, j) in {0, 1} (inf x 0 is NaN), row 2 +inf and -inf (inf - inf), row 3 -inf, row 4
+  /// signed zeros, row 5 (bf16, f32) products below FLT_MIN (subnormal results). Every other
+  /// element of those rows is 0 and C starts from zero, so saturating each product or only the
+  /// sum gives the same C.
+  Special,
 };
 std::string_view nameOf(MmadValues v);
 
@@ -47,6 +55,10 @@ std::ostream& operator<<(std::ostream& os, const MmadCase& c);
 
 /// The logical operands, from the case's seed: A (m x k), B (k x n), the L0C contents before
 /// the multiply (m x n) and the bias row (1 x n), as values.
+/// The init Mmad selects: zero, c0 (L0C before), or the bias row broadcast over c0's rows.
+oracle::MatrixD initMatrix(isa::MmadInit mode, const oracle::MatrixD& c0,
+                           const oracle::MatrixD& bias);
+
 struct MmadOperands {
   oracle::MatrixD a, b, c0, bias;
   /// The init the spec selects (zero, c0, or the bias row broadcast over M).
@@ -60,13 +72,30 @@ isa::Mmad mmadOf(const MmadCase& c);
 /// accumulating), the bias, SetHF32 when asked, the Mmad; L0C observed.
 isa::Program buildProgram(const MmadCase& c);
 std::vector<std::string> tagsOf(const MmadCase& c);
+/// The special-value tags of a MmadValues::Special case (what its shape lets rows 0-5 hold).
+std::vector<std::string> specialTags(const MmadCase& c);
+/// Shrinks m, n and k until A, B and C fit L0A, L0B and L0C from address 0: the dimension
+/// drawn nearest its largest legal value is kept, the others halved first (none below its
+/// floor; k stays even for s4).
+void fitToBuffers(MmadCase& c, std::uint16_t floorM = 1, std::uint16_t floorK = 1);
 
 /// The accumulator values C must hold, per the default readings.
 oracle::ElemMatrix expectedC(const MmadCase& c, const MmadOperands& o,
                              oracle::Saturation sat = oracle::Saturation::Final,
                              const oracle::Hf32Reading* hf32 = nullptr);
 
-rc::Gen<MmadCase> legalMmad(isa::ProfileId profile, MmadValues values = MmadValues::Exact);
+rc::Gen<MmadCase> legalMmad(isa::ProfileId profile, MmadValues values = MmadValues::Exact,
+                            Sizes sizes = Sizes::Mixed);
+
+/// The largest m, n or k (dim 'm', 'n' or 'k') of a legal Mmad of type t on the profile: the
+/// other two at their smallest (1; k 2 for s4), addresses 0, so only L0A/L0B/L0C and the
+/// 4095 field limit bound it.
+std::uint16_t mmadLargest(isa::ProfileId profile, isa::DType t, char dim);
+/// The same over every certified type: what a run must reach.
+std::uint16_t mmadLargest(isa::ProfileId profile, char dim);
+/// The size bins of m, n and k on the profile; with smallOnly, only the classes a smoke run is
+/// held to (the ones Sizes::Small still draws).
+std::vector<std::string> mmadSizeBins(isa::ProfileId profile, bool smallOnly);
 std::vector<MmadCase> mmadBoundaries(isa::ProfileId profile);
 rc::Gen<MmadCase> mmadProbe(isa::ProfileId profile, MmadValues probe);
 
@@ -78,8 +107,8 @@ struct IllegalMmadCase {
 std::ostream& operator<<(std::ostream& os, const IllegalMmadCase& c);
 rc::Gen<IllegalMmadCase> illegalMmad(isa::ProfileId profile);
 
-/// Operand types Mmad is certified for.
-std::vector<isa::DType> mmadDTypes();
+/// Operand types Mmad is certified for on the profile (no s4 on 950, spec 8.1.2).
+std::vector<isa::DType> mmadDTypes(isa::ProfileId profile);
 
 /// A rows x cols operand: the values' bit patterns in the top-left corner, random bits of the
 /// type elsewhere (fractal padding a DUT must ignore).

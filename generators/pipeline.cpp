@@ -133,6 +133,7 @@ std::ostream& operator<<(std::ostream& os, const PipelineCase& c) {
                      std::string(isa::nameOf(c.dtype)) + " m=" + std::to_string(c.m) +
                      " k=" + std::to_string(c.k) + " n=" + std::to_string(c.n) +
                      " init=" + std::string(isa::nameOf(c.init));
+  if (c.values != MmadValues::Exact) what += " values=" + std::string(nameOf(c.values));
   if (c.kind == PipelineKind::KSplit) what += " k_tiles=" + std::to_string(c.kTiles);
   if (c.load2dOn950) what += " l1_to_l0=load2d";
   if (c.kind == PipelineKind::Conv) {
@@ -161,6 +162,7 @@ PipelineOperands operandsOf(const PipelineCase& c) {
   mc.n = n;
   mc.k = c.kind == PipelineKind::Conv ? static_cast<std::uint16_t>(convShape(c).kdim) : c.k;
   mc.contentSeed = c.contentSeed;
+  mc.values = c.values;
   PipelineOperands o;
   static_cast<MmadOperands&>(o) = gen::operandsOf(mc);
   if (c.kind == PipelineKind::Sparse) {
@@ -267,7 +269,9 @@ isa::Program buildProgram(const PipelineCase& c, PipelineKind kind, bool load2dO
     p.segments.push_back(filled(Memory::SparseIndex, 0, dFr * 128, subSeed(c.contentSeed, 17)));
   }
   const std::uint64_t cBytes = m1 * n1 * 1024;
-  isa::Segment l0c = filled(Memory::L0C, 0, cBytes + 1024, subSeed(c.contentSeed, 18));
+  // C and a fractal of canary after it, as far as L0C goes (a C that fills it has none).
+  const std::uint64_t cObserved = std::min(cBytes + 1024, prof.capacityOf(Memory::L0C));
+  isa::Segment l0c = filled(Memory::L0C, 0, cObserved, subSeed(c.contentSeed, 18));
   if (c.init == MmadInit::Accumulate) storeC(l0c, kPipelineCAddr, oracle::bitsOf(o.c0, acc));
   p.segments.push_back(std::move(l0c));
   if (c.init == MmadInit::BiasTable || c.init == MmadInit::BiasTensor) {
@@ -414,7 +418,7 @@ isa::Program buildProgram(const PipelineCase& c, PipelineKind kind, bool load2dO
       break;
     }
   }
-  p.observe = {{Memory::L0C, 0, cBytes + 1024}};
+  p.observe = {{Memory::L0C, 0, cObserved}};
   return p;
 }
 
@@ -425,12 +429,34 @@ std::vector<std::string> tagsOf(const PipelineCase& c) {
                              "init:" + std::string(isa::nameOf(c.init))};
   if (m % 16 != 0 || n % 16 != 0) t.emplace_back("partial_fractal");
   if (c.load2dOn950) t.emplace_back("l1_to_l0:load2d");
+  const std::vector<std::string> more = sizeAndSpecialTags(c);
+  t.insert(t.end(), more.begin(), more.end());
+  return t;
+}
+
+std::vector<std::string> sizeAndSpecialTags(const PipelineCase& c) {
+  std::vector<std::string> t;
+  if (c.kind == PipelineKind::Direct || c.kind == PipelineKind::KSplit) {
+    t.push_back(sizeBin("m", c.m, mmadLargest(c.profile, 'm')));
+    t.push_back(sizeBin("n", c.n, mmadLargest(c.profile, 'n')));
+    t.push_back(sizeBin("k", c.k, mmadLargest(c.profile, 'k')));
+  }
+  MmadCase mc;
+  mc.dtype = c.dtype;
+  mc.m = c.m;
+  mc.k = c.k;
+  mc.n = c.n;
+  mc.values = c.values;
+  const std::vector<std::string> special = specialTags(mc);
+  t.insert(t.end(), special.begin(), special.end());
   return t;
 }
 
 namespace {
 
-PipelineCase drawn(ProfileId id, PipelineKind kind) {
+constexpr std::uint64_t kSmallPipeline = 64;  // m and n classes Sizes::Small keeps
+
+PipelineCase drawn(ProfileId id, PipelineKind kind, Sizes sizes) {
   PipelineCase c;
   c.profile = id;
   c.kind = kind;
@@ -446,8 +472,7 @@ PipelineCase drawn(ProfileId id, PipelineKind kind) {
       c.dtype = *rc::gen::element(DType::F16, DType::S8);
       break;
     default: {
-      std::vector<DType> types = mmadDTypes();
-      if (on950) types.erase(std::find(types.begin(), types.end(), DType::S4));  // no V2 int4
+      const std::vector<DType> types = mmadDTypes(id);  // no s4 Mmad on 950 (spec 8.1.2)
       c.dtype = *rc::gen::elementOf(types);
     }
   }
@@ -457,6 +482,38 @@ PipelineCase drawn(ProfileId id, PipelineKind kind) {
   c.k = static_cast<std::uint16_t>(*upTo(1, 6 * k0));
   if (c.dtype == DType::S4 && c.k % 2 != 0) ++c.k;
   if (kind == PipelineKind::Sparse) c.k = static_cast<std::uint16_t>(4 * *upTo(1, 48));
+  const bool shaped = kind == PipelineKind::Direct || kind == PipelineKind::KSplit;
+  if (shaped) {
+    // Any size class up to what L0A/L0B/L0C hold (the L1 regions are larger); m >= 2: m = 1
+    // is GEMV, whose A layout the loads here do not produce.
+    c.m = static_cast<std::uint16_t>(
+        std::max<std::uint64_t>(2, *sized(mmadLargest(id, c.dtype, 'm'), kSmallPipeline, sizes)));
+    c.n = static_cast<std::uint16_t>(*sized(mmadLargest(id, c.dtype, 'n'), kSmallPipeline, sizes));
+    c.k = static_cast<std::uint16_t>(*sized(mmadLargest(id, c.dtype, 'k'), 6 * k0, sizes));
+    if (isa::accumulatorOf(c.dtype) == DType::F32 && *rc::gen::inRange(0, 8) == 0) {
+      c.values = MmadValues::Special;
+      c.m = std::max<std::uint16_t>(c.m, 6);
+      c.k = std::max<std::uint16_t>(c.k, 3);
+    }
+    const bool special = c.values == MmadValues::Special;
+    if (kind == PipelineKind::KSplit) c.k = std::max<std::uint16_t>(c.k, 2 * k0);
+    if (c.dtype == DType::S4 && c.k % 2 != 0) {
+      c.k = static_cast<std::uint16_t>(c.k == 1 ? 2 : c.k - 1);
+    }
+    MmadCase mc;
+    mc.profile = id;
+    mc.dtype = c.dtype;
+    mc.m = c.m;
+    mc.k = c.k;
+    mc.n = c.n;
+    fitToBuffers(mc, special ? 6 : 2,
+                 static_cast<std::uint16_t>(kind == PipelineKind::KSplit ? 2 * k0
+                                            : special                    ? 3
+                                                                         : 1));
+    c.m = mc.m;
+    c.k = mc.k;
+    c.n = mc.n;
+  }
   if (kind == PipelineKind::KSplit) {
     c.k = static_cast<std::uint16_t>(std::max<std::uint64_t>(c.k, 2 * k0));
     c.kTiles = static_cast<int>(*upTo(2, std::min<std::uint64_t>(4, ceilDiv(c.k, k0))));
@@ -479,11 +536,17 @@ PipelineCase drawn(ProfileId id, PipelineKind kind) {
     while ((c.convH * c.convW * c.convC1) % 16 != 0) ++c.convH;
     if (convShape(c).ho * convShape(c).wo > 64) c.convStride = 2;
   }
+  // The bias tensor sits at kBiasTensor of the 1 KiB table; a wider C (or a special case,
+  // whose rows start from a zero init) takes its init from zero or L0C.
   const std::vector<MmadInit> inits =
-      kind == PipelineKind::Sparse
-          ? std::vector<MmadInit>{MmadInit::Zero, MmadInit::Accumulate, MmadInit::BiasTable}
-          : std::vector<MmadInit>{MmadInit::Zero, MmadInit::Accumulate, MmadInit::BiasTable,
-                                  MmadInit::BiasTensor};
+      c.values == MmadValues::Special  // from zero: L0C's canary must be overwritten with 0
+          ? std::vector<MmadInit>{MmadInit::Zero}
+          : 4ull * c.n + kBiasTensor > 1024
+                ? std::vector<MmadInit>{MmadInit::Zero, MmadInit::Accumulate}
+            : kind == PipelineKind::Sparse
+                ? std::vector<MmadInit>{MmadInit::Zero, MmadInit::Accumulate, MmadInit::BiasTable}
+                : std::vector<MmadInit>{MmadInit::Zero, MmadInit::Accumulate, MmadInit::BiasTable,
+                                        MmadInit::BiasTensor};
   c.init = *rc::gen::elementOf(inits);
   c.contentSeed = *rc::gen::arbitrary<std::uint64_t>();
   return c;
@@ -491,25 +554,38 @@ PipelineCase drawn(ProfileId id, PipelineKind kind) {
 
 }  // namespace
 
-rc::Gen<PipelineCase> pipelineFor(ProfileId id, PipelineKind kind) {
+rc::Gen<PipelineCase> pipelineFor(ProfileId id, PipelineKind kind, Sizes sizes) {
   // RapidCheck scales ranges with its size, which sweeps from 0: a metamorphic property would
   // spend its first cases on single-fractal operands, where both paths coincide (one fractal
   // row or column hides any fractal-order defect). Its sizes start at 60 instead.
-  return rc::gen::withSize([id, kind](int size) {
+  return rc::gen::withSize([id, kind, sizes](int size) {
     return rc::gen::resize(std::max(size, 60),
-                           rc::gen::exec([id, kind] { return drawn(id, kind); }));
+                           rc::gen::exec([id, kind, sizes] { return drawn(id, kind, sizes); }));
   });
 }
 
-rc::Gen<PipelineCase> legalPipeline(ProfileId id) {
-  return rc::gen::exec([id] {
+std::vector<std::string> pipelineSizeBins(ProfileId id, bool smallOnly) {
+  std::vector<std::string> bins;
+  for (char d : {'m', 'n', 'k'}) {
+    const std::uint64_t max = mmadLargest(id, d);
+    // k's small classes reach 6 K0 (48 to 384): those up to 32 are what every type draws.
+    const std::uint64_t small = d == 'k' ? 32 : kSmallPipeline;
+    for (std::uint64_t lo = d == 'm' ? 2 : 1; lo <= max && (!smallOnly || lo <= small); lo *= 2) {
+      bins.push_back(sizeBin(std::string(1, d), lo, max));
+    }
+  }
+  return bins;
+}
+
+rc::Gen<PipelineCase> legalPipeline(ProfileId id, Sizes sizes) {
+  return rc::gen::exec([id, sizes] {
     std::vector<PipelineKind> kinds{PipelineKind::Direct, PipelineKind::TransposedA,
                                     PipelineKind::KSplit, PipelineKind::Conv};
     if (id == ProfileId::A2) {
       kinds.push_back(PipelineKind::ReversedL1);
       kinds.push_back(PipelineKind::Sparse);
     }
-    return drawn(id, *rc::gen::elementOf(kinds));
+    return drawn(id, *rc::gen::elementOf(kinds), sizes);
   });
 }
 
@@ -524,6 +600,13 @@ std::vector<PipelineCase> pipelineBoundaries(ProfileId id) {
   };
   PipelineCase c;
   add(c, "f16 32 x 16 x 16: A and B^T from GM through L1 into L0A/L0B, one Mmad");
+  for (std::uint16_t k : {1, 3}) {  // the smallest k classes, which 60 draws may miss
+    PipelineCase s;
+    s.m = 18;
+    s.k = k;
+    s.n = 5;
+    add(s, "f16 k = " + std::to_string(k) + ": one partial K fractal");
+  }
   c.dtype = DType::S8;
   c.m = 20;
   c.k = 70;

@@ -32,6 +32,8 @@ struct PipelineCase {
   PipelineKind kind = PipelineKind::Direct;
   isa::DType dtype = isa::DType::F16;
   std::uint16_t m = 16, k = 32, n = 16;  ///< for Conv, m and k follow from the geometry
+  /// Exact, or (Direct and KSplit, float types) Special: the special rows of the mmad family.
+  MmadValues values = MmadValues::Exact;
   isa::MmadInit init = isa::MmadInit::Zero;
   int kTiles = 1;            ///< KSplit: tiles of whole K fractals, the last may be partial
   bool load2dOn950 = false;  ///< 950: L1 -> L0 by LoadData2DParams (M, N <= 16: OPEN-9 agrees)
@@ -62,10 +64,17 @@ oracle::ElemMatrix expectedC(const PipelineCase& c, const PipelineOperands& o);
 /// (m, n) of C: for Conv, m = Ho*Wo.
 std::pair<std::uint16_t, std::uint16_t> cShape(const PipelineCase& c);
 std::vector<std::string> tagsOf(const PipelineCase& c);
+/// The size bins (Direct and KSplit) and special-value tags of the case: part of tagsOf.
+std::vector<std::string> sizeAndSpecialTags(const PipelineCase& c);
 
-rc::Gen<PipelineCase> legalPipeline(isa::ProfileId profile);
+/// Direct and KSplit draw m, n and k by size class up to what L0A/L0B/L0C hold (`sizes`).
+rc::Gen<PipelineCase> legalPipeline(isa::ProfileId profile, Sizes sizes = Sizes::Mixed);
 /// Legal cases restricted to what a metamorphic pair needs.
-rc::Gen<PipelineCase> pipelineFor(isa::ProfileId profile, PipelineKind kind);
+rc::Gen<PipelineCase> pipelineFor(isa::ProfileId profile, PipelineKind kind,
+                                  Sizes sizes = Sizes::Mixed);
+/// The size bins of m, n and k of Direct and KSplit pipelines; with smallOnly, the ones a smoke
+/// run is held to.
+std::vector<std::string> pipelineSizeBins(isa::ProfileId profile, bool smallOnly);
 std::vector<PipelineCase> pipelineBoundaries(isa::ProfileId profile);
 
 constexpr std::uint64_t kPipelineCAddr = 0;  ///< where every pipeline writes C in L0C

@@ -445,6 +445,17 @@ std::vector<InstructionDesc> build() {
         "bias", [](auto& x) -> auto& { return x.biasAddr; }));
     f.push_back(flag<T>(
         "disable_gemv", [](auto& x) -> auto& { return x.disableGemv; }));
+    // B's type (spec 8.1.2's mixed fp8 pairs), printed resolved; one equal to A's is unset, so
+    // a line round-trips to the same instruction.
+    FieldDesc b = dtypeField<T>();
+    b.name = "b_dtype";
+    b.get = [](const Instruction& i) { return static_cast<std::int64_t>(bTypeOf(std::get<T>(i))); };
+    b.set = [](Instruction& i, std::int64_t v) {
+      T& x = std::get<T>(i);
+      const auto t = static_cast<DType>(v);
+      x.bDtype = t == x.dtype ? std::nullopt : std::optional<DType>(t);
+    };
+    f.push_back(std::move(b));
     add.operator()<T>(std::move(f));
   }
   {
@@ -454,6 +465,11 @@ std::vector<InstructionDesc> build() {
              "enable", [](auto& x) -> auto& { return x.enable; }),
          num<T>(
              "trans_mode", "mode", 0, kU8, 0, 1, [](auto& x) -> auto& { return x.transMode; })});
+  }
+  {
+    using T = SetHiF8Mode;
+    add.operator()<T>({flag<T>(
+        "enable", [](auto& x) -> auto& { return x.enable; })});
   }
   return all;
 }

@@ -48,8 +48,18 @@ std::string_view nameOf(MmadInit i) {
   return "?";
 }
 
-bool mmadHasDType(DType t) {
-  return t == DType::S8 || t == DType::S4 || t == DType::F16 || t == DType::BF16 || t == DType::F32;
+DType bTypeOf(const Mmad& x) {
+  return x.bDtype.value_or(x.dtype);
+}
+
+bool isLowPrecisionMmadPair(DType a, DType b) {
+  auto fp8 = [](DType t) { return t == DType::Fp8E4M3FN || t == DType::Fp8E5M2; };
+  return (fp8(a) && fp8(b)) || (a == DType::HiF8 && b == DType::HiF8);
+}
+
+bool mmadHasDType(ProfileId profile, DType t) {
+  if (t == DType::S4) return profile != ProfileId::Ascend950;  // spec 8.1.2
+  return t == DType::S8 || t == DType::F16 || t == DType::BF16 || t == DType::F32;
 }
 
 DType accumulatorOf(DType t) {
@@ -85,10 +95,24 @@ std::uint64_t mmadCBytes(const Mmad& x) {
 }
 
 std::optional<Violation> validate(const Profile& profile, const Mmad& x) {
-  if (!profile.hasDType(x.dtype) || !mmadHasDType(x.dtype)) {
+  if (x.dtype == DType::S4 && profile.id == ProfileId::Ascend950) {
+    return Violation{ViolationCode::DTypeUnsupported,
+                     "Mmad of s4 on 950: the 950 Cube has no s4 (spec 8.1.2)"};
+  }
+  const DType bType = bTypeOf(x);
+  const bool lowPrecision =
+      profile.id == ProfileId::Ascend950 && isLowPrecisionMmadPair(x.dtype, bType);  // spec 8.1.2
+  if (!lowPrecision && bType != x.dtype) {
+    return Violation{ViolationCode::DTypeUnsupported,
+                     "Mmad of " + std::string(nameOf(x.dtype)) + " x " +
+                         std::string(nameOf(bType)) +
+                         ": mixed types only as fp8_e4m3fn/fp8_e5m2 pairs on 950 (spec 8.1.2)"};
+  }
+  if (!lowPrecision && (!profile.hasDType(x.dtype) || !mmadHasDType(profile.id, x.dtype))) {
     return Violation{ViolationCode::DTypeUnsupported,
                      "Mmad of " + std::string(nameOf(x.dtype)) +
-                         ": s8, s4, f16, bf16 and f32 (fp8/hif8/fp4 are not modelled)"};
+                         ": s8, s4, f16, bf16 and f32; on 950 also the fp8 pairs and hif8 x hif8 "
+                         "(spec 8.1.2; fp4 only through MmadMx)"};
   }
   if (x.m > 4095 || x.k > 4095 || x.n > 4095) {
     return Violation{ViolationCode::Range, "m/k/n " + std::to_string(x.m) + "/" +
@@ -132,7 +156,20 @@ std::string describe(const Mmad& x) {
      << " k_direction_align=" << x.kDirectionAlign << " cmatrix_source=" << x.cmatrixSource
      << " cmatrix_init_val=" << x.cmatrixInitVal << " is_bias=" << x.isBias
      << " bias=" << x.biasAddr << " disable_gemv=" << x.disableGemv;
+  if (x.bDtype) os << " b_dtype=" << nameOf(*x.bDtype);
   return os.str();
+}
+
+std::optional<Violation> validate(const Profile& profile, const SetHiF8Mode&) {
+  if (profile.id != ProfileId::Ascend950) {
+    return Violation{ViolationCode::PathUnsupported,
+                     "CTRL[45] HiF8 mode exists on 950 only (spec 8.1.5)"};
+  }
+  return std::nullopt;
+}
+
+std::string describe(const SetHiF8Mode& x) {
+  return "SetCtrlSpr CTRL[45] HiF8 mode " + std::string(x.enable ? "on" : "off");
 }
 
 std::string describe(const SetHF32& x) {

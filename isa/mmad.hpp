@@ -29,8 +29,22 @@ struct Mmad {
   bool isBias = false;           ///< init from the bias tensor at biasAddr (bias table)
   std::uint64_t biasAddr = 0;    ///< bias table byte address of the bias tensor (isBias)
   bool disableGemv = false;      ///< 950: m = 1 is an ordinary Nz operand
+  /// B's type where it differs from A's (`dtype`): the mixed fp8 pairs of spec 8.1.2. nullopt
+  /// means B has A's type; the text form prints the resolved type (bTypeOf).
+  std::optional<DType> bDtype;
 
   friend bool operator==(const Mmad&, const Mmad&) = default;
+};
+
+/// B's element type: bDtype, or dtype when it is unset.
+DType bTypeOf(const Mmad& x);
+
+/// SetCtrlSpr CTRL[45] on 950 (spec 8.1.5): with it set, an fp8_e4m3fn x fp8_e4m3fn Mmad decodes
+/// both operands as hifloat8. Program state like SetHF32: off until a program turns it on.
+struct SetHiF8Mode {
+  static constexpr std::string_view kOpcode = "set_hif8_mode";
+  bool enable = false;
+  friend bool operator==(const SetHiF8Mode&, const SetHiF8Mode&) = default;
 };
 
 /// SetHF32Mode / SetHF32TransMode: whether f32 operands are rounded to HF32 before the multiply,
@@ -47,8 +61,9 @@ enum class MmadInit : std::uint8_t { Zero, Accumulate, BiasTable, BiasTensor };
 MmadInit initOf(const Mmad& x);
 std::string_view nameOf(MmadInit i);
 
-/// The types Mmad multiplies on a profile (fp8/hif8/fp4 on 950 are not modelled by this version).
-bool mmadHasDType(DType t);
+/// The types Mmad multiplies on a profile: s8, f16, bf16, f32 everywhere; s4 on a2 and legacy
+/// only (spec 8.1.2: the 950 Cube has no s4). fp8/hif8/fp4 are not modelled by this version.
+bool mmadHasDType(ProfileId profile, DType t);
 /// The accumulator type: s32 for s8/s4, f32 otherwise.
 DType accumulatorOf(DType t);
 /// Whether the instruction runs as GEMV (m = 1, on 950 unless disableGemv).
@@ -64,7 +79,13 @@ std::uint64_t mmadCBytes(const Mmad& x);
 
 std::optional<Violation> validate(const Profile& profile, const Mmad& x);
 std::optional<Violation> validate(const Profile& profile, const SetHF32& x);
+std::optional<Violation> validate(const Profile& profile, const SetHiF8Mode& x);
 std::string describe(const Mmad& x);
 std::string describe(const SetHF32& x);
+std::string describe(const SetHiF8Mode& x);
+
+/// Whether (A, B) is a plain-Mmad pair of spec 8.1.2 on 950: fp8_e4m3fn or fp8_e5m2 on each side
+/// (all four pairs), or hifloat8 x hifloat8.
+bool isLowPrecisionMmadPair(DType a, DType b);
 
 }  // namespace cubecheck::isa

@@ -39,8 +39,9 @@ struct Region {
 };
 
 /// Every instruction the suite can express. Later families add alternatives here.
-using Instruction = std::variant<Load2D, LoadSparse, MmadSparse, LoadV2, LoadBitMode, Load3DV2,
-                                 Load3DV2Pro, Load3DV1, SetFmatrix, SetPadding, Mmad, SetHF32>;
+using Instruction =
+    std::variant<Load2D, LoadSparse, MmadSparse, LoadV2, LoadBitMode, Load3DV2, Load3DV2Pro,
+                 Load3DV1, SetFmatrix, SetPadding, Mmad, SetHF32, SetHiF8Mode>;
 
 /// Lambdas overloaded into one visitor for std::visit over Instruction.
 template <class... F>

@@ -6,6 +6,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "oracle/lowprec.hpp"
+
 namespace cubecheck::oracle {
 
 std::string Hf32Reading::name() const {
@@ -46,6 +48,12 @@ double roundHf32(double v, const Hf32Reading& r) {
 
 MatrixD valuesOf(const ElemMatrix& bits, isa::DType t) {
   MatrixD v(bits.rows(), bits.cols());
+  if (isLowPrecision(t)) {  // spec 8.1.1, by table
+    for (Eigen::Index i = 0; i < bits.size(); ++i) {
+      v(i) = lowPrecisionValue(t, static_cast<std::uint8_t>(bits(i)));
+    }
+    return v;
+  }
   for (Eigen::Index i = 0; i < bits.size(); ++i) {
     const std::uint32_t b = bits(i);
     switch (t) {
@@ -78,6 +86,10 @@ MatrixD valuesOf(const ElemMatrix& bits, isa::DType t) {
 
 ElemMatrix bitsOf(const MatrixD& values, isa::DType t) {
   ElemMatrix b(values.rows(), values.cols());
+  if (isLowPrecision(t)) {
+    for (Eigen::Index i = 0; i < values.size(); ++i) b(i) = lowPrecisionCode(t, values(i));
+    return b;
+  }
   for (Eigen::Index i = 0; i < values.size(); ++i) {
     const double v = values(i);
     switch (t) {

@@ -412,7 +412,7 @@ Expected expect(const isa::Program& program, V2Order order) {
               auto open = applyV1(mem, l);
               if (!e.uncertified) e.uncertified = open;
             },
-            [&](const isa::SetHF32&) {},
+            [&](const isa::SetHF32&) {}, [&](const isa::SetHiF8Mode&) {},
             [&](const isa::Mmad&) {
               throw std::logic_error(
                   "oracle::expect: Mmad needs the logical operands; use oracle::mmadResult");

@@ -20,6 +20,18 @@ cmake --preset asan >/dev/null
 cmake --build --preset asan -j "$jobs"
 ctest --preset asan -j "$jobs" --label-regex smoke
 
+# Random cases of every family on every profile under the sanitizers, large sizes included: the
+# smoke label alone never draws them. A new seed each run (printed, so a finding reproduces).
+fuzz_seconds=${CUBECHECK_ASAN_FUZZ_SECONDS:-60}
+fuzz_seed=${CUBECHECK_ASAN_FUZZ_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
+echo "== asan+ubsan fuzz: every family, every profile, ${fuzz_seconds} s in all, seed ${fuzz_seed}"
+fuzz_reports=$(mktemp -d)
+for profile in a2 950 legacy; do
+  ./build/asan/cubecheck fuzz --dut reference --profile "$profile" --seed "$fuzz_seed" \
+    --time $((fuzz_seconds / 3)) --report-dir "$fuzz_reports/$profile" --quiet | tail -n 1
+done
+rm -rf "$fuzz_reports"
+
 echo "== libFuzzer: vector-file reader, ${CUBECHECK_FUZZ_SECONDS:-20} s"
 cmake -S . -B build/fuzz -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_C_COMPILER=clang \
   -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCUBECHECK_FUZZ=ON -DCUBECHECK_BENCHMARKS=OFF >/dev/null

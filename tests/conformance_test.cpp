@@ -43,7 +43,9 @@ TEST_P(Conformance, EveryImplementedPropertyPasses) {
     const bool img2col = f.name == "load3d_v2" || f.name == "load3d_v2pro";
     const bool v1 = f.name == "load3d_v1";
     const bool mmad = f.name == "mmad" || f.name == "pipeline";
-    if ((sparse && profile != isa::ProfileId::A2) || (v2 && profile != isa::ProfileId::Ascend950) ||
+    const bool lowPrecision = f.name == "mmad_lowprec";
+    if ((sparse && profile != isa::ProfileId::A2) ||
+        ((v2 || lowPrecision) && profile != isa::ProfileId::Ascend950) ||
         ((img2col || mmad) && profile == isa::ProfileId::Legacy) ||
         (v1 && profile != isa::ProfileId::Legacy)) {
       EXPECT_EQ(f.verdict(), "not certified") << f.name;

@@ -82,7 +82,7 @@ TEST(Fields, ParserNamesTheFieldAtFault) {
   EXPECT_FALSE(isa::parseInstruction("load2d A1toA2 f16 0 0 0 256 0 0 0 0 0", error));
   EXPECT_EQ(error, "bad repeat_times '256'");
   EXPECT_FALSE(isa::parseInstruction("mmad f16 0 0 0", error));
-  EXPECT_EQ(error, "mmad takes 14 fields, not 4");
+  EXPECT_EQ(error, "mmad takes 15 fields, not 4");  // with b_dtype (spec 8.1.2)
   EXPECT_FALSE(isa::parseInstruction("frobnicate 1", error));
   EXPECT_EQ(error, "unknown instruction 'frobnicate'");
 }

@@ -1,6 +1,8 @@
 // Dense Mmad (spec 8): known answers worked out by hand, the OPEN-7 readings, legality.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <cfloat>
 #include <climits>
 #include <cmath>
@@ -156,6 +158,36 @@ TEST(MmadValidate, EachRuleHasItsCode) {
   x.cAddr = 0;
   x.dtype = DType::U8;
   EXPECT_EQ(isa::validate(a2, x)->code, isa::ViolationCode::DTypeUnsupported);
+}
+
+TEST(MmadValidate, NoS4On950) {
+  // Spec 8.1.2: the 950 Cube has no s4. The same instruction is legal on a2.
+  isa::Mmad x;
+  x.dtype = DType::S4;
+  x.m = 16, x.k = 64, x.n = 16;
+  EXPECT_FALSE(isa::validate(isa::profile(isa::ProfileId::A2), x));
+  const auto v = isa::validate(isa::profile(isa::ProfileId::Ascend950), x);
+  ASSERT_TRUE(v);
+  EXPECT_EQ(v->code, isa::ViolationCode::DTypeUnsupported);
+  EXPECT_NE(v->message.find("8.1.2"), std::string::npos) << v->message;
+}
+
+TEST(MmadGenerators, NoS4DrawnOn950) {
+  const auto types = gen::mmadDTypes(isa::ProfileId::Ascend950);
+  EXPECT_EQ(std::count(types.begin(), types.end(), DType::S4), 0);
+  const auto a2 = gen::mmadDTypes(isa::ProfileId::A2);
+  EXPECT_EQ(std::count(a2.begin(), a2.end(), DType::S4), 1);
+  for (const gen::MmadCase& c : gen::mmadBoundaries(isa::ProfileId::Ascend950)) {
+    EXPECT_NE(c.dtype, DType::S4) << c.why;
+  }
+  for (int seed = 0; seed < 200; ++seed) {
+    const gen::MmadCase c = gen::legalMmad(isa::ProfileId::Ascend950)(rc::Random(seed), 50).value();
+    EXPECT_NE(c.dtype, DType::S4);
+    const gen::MmadCase p = gen::mmadProbe(isa::ProfileId::Ascend950,
+                                           gen::MmadValues::SaturationProbe)(rc::Random(seed), 50)
+                                .value();
+    EXPECT_NE(p.dtype, DType::S4);
+  }
 }
 
 TEST(MmadText, RoundTrips) {

@@ -14,6 +14,8 @@
 #include <variant>
 #include <vector>
 
+#include "dut_adapters/reference/lowprec_decode.hpp"
+
 namespace cubecheck::dut {
 namespace {
 
@@ -40,6 +42,8 @@ class State {
   /// SetHF32Mode / SetHF32TransMode (spec 8): off until a program turns it on.
   bool hf32 = false;
   std::uint8_t hf32Mode = 0;
+  /// CTRL[45] (spec 8.1.5): e4m3fn x e4m3fn Mmad decodes both operands as hifloat8.
+  bool hif8Mode = false;
 
  private:
   std::vector<isa::Segment> segments_;
@@ -595,9 +599,35 @@ std::optional<isa::Violation> execLoad3DV1(State& state, const isa::Load3DV1& l,
   return std::nullopt;
 }
 
-/// An operand element's value: integers exactly, floats through Eigen's half and bfloat16.
-double operandValue(std::uint32_t bits, isa::DType t) {
+/// Whether a low-precision code is a subnormal (spec 8.1.1, OPEN-13): e4m3/e5m2 with a zero
+/// exponent field, HiF8 with D = 0000, fp4 nibbles with a zero exponent field; never a zero.
+bool isSubnormalCode(std::uint32_t bits, isa::DType t) {
   switch (t) {
+    case isa::DType::Fp8E4M3FN:
+      return (bits & 0x78) == 0 && (bits & 0x7) != 0;
+    case isa::DType::Fp8E5M2:
+      return (bits & 0x7C) == 0 && (bits & 0x3) != 0;
+    case isa::DType::HiF8:
+      return (bits & 0x78) == 0 && (bits & 0x7) != 0;
+    default:
+      return false;
+  }
+}
+
+/// An operand element's value: integers exactly, floats through Eigen's half and bfloat16, the
+/// 950's low-precision codes through the reference's own decode tables.
+double operandValue(std::uint32_t bits, isa::DType t, Fault fault = Fault::None) {
+  switch (t) {
+    case isa::DType::Fp8E4M3FN:
+    case isa::DType::Fp8E5M2:
+    case isa::DType::HiF8:
+    case isa::DType::Fp4E2M1:
+    case isa::DType::Fp4E1M2: {
+      if (fault == Fault::LowSubnormalsFlushed && isSubnormalCode(bits, t)) return 0;
+      const isa::DType read =
+          fault == Fault::LowHiF8AsE4M3 && t == isa::DType::HiF8 ? isa::DType::Fp8E4M3FN : t;
+      return lowPrecisionFloat(read, static_cast<std::uint8_t>(bits));
+    }
     case isa::DType::S8:
       return static_cast<std::int8_t>(bits);
     case isa::DType::S4:
@@ -625,6 +655,15 @@ float toHf32(float v, std::uint8_t mode) {
   mag += mode == 0 ? half - 1 + ((mag >> kDrop) & 1u) : half;
   mag &= ~((1u << kDrop) - 1);
   return std::bit_cast<float>(sign | mag);
+}
+
+/// `v` rounded toward zero to `bits` significant bits: a narrower accumulator (OPEN-12's
+/// SAGE-like FP22 has 14 or so), only for the mutant.
+float toSignificandBits(float v, int bits) {
+  std::uint32_t u = std::bit_cast<std::uint32_t>(v);
+  if ((u & 0x7F800000u) == 0x7F800000u) return v;
+  u &= ~((1u << (24 - bits)) - 1);
+  return std::bit_cast<float>(u);
 }
 
 /// Spec 8 by addresses: A from L0A (Zz on a2, Nz on 950, a contiguous vector in GEMV), B from
@@ -662,6 +701,12 @@ std::optional<isa::Violation> execMmad(State& state, isa::ProfileId profile, con
   }
   const bool integer = isa::accumulatorOf(x.dtype) == isa::DType::S32;
   const bool hf32 = state.hf32 && x.dtype == isa::DType::F32;
+  // Spec 8.1.5: CTRL[45] turns e4m3fn x e4m3fn into hif8 x hif8; no other pair.
+  const bool asHiF8 = state.hif8Mode && x.dtype == isa::DType::Fp8E4M3FN &&
+                      isa::bTypeOf(x) == isa::DType::Fp8E4M3FN &&
+                      fault != Fault::LowHiF8ModeIgnored;
+  const isa::DType aType = asHiF8 ? isa::DType::HiF8 : x.dtype;
+  const isa::DType bType = asHiF8 ? isa::DType::HiF8 : isa::bTypeOf(x);
   // K past k inside the last fractal is padding: never read, unless the mutant reads it.
   const std::uint64_t kEnd =
       fault == Fault::MmadKBeyondAccumulated && !gemv ? ceilDiv(x.k, k0) * k0 : x.k;
@@ -674,7 +719,7 @@ std::optional<isa::Violation> execMmad(State& state, isa::ProfileId profile, con
     } else {
       e = ((r / 16) * aRow + col / k0) * 16 * k0 + (r % 16) * k0 + col % k0;
     }
-    return operandValue(getElement(a, e, bits), x.dtype);
+    return operandValue(getElement(a, e, bits), aType, fault);
   };
   // Every A element once (the loops below read each m * n times).
   std::vector<double> aVal(std::uint64_t{x.m} * kEnd);
@@ -685,7 +730,7 @@ std::optional<isa::Violation> execMmad(State& state, isa::ProfileId profile, con
   for (std::uint64_t col = 0; col < x.n; ++col) {
     for (std::uint64_t kk = 0; kk < kEnd; ++kk) {
       const std::uint64_t e = ((kk / k0) * n1 + col / 16) * 16 * k0 + (col % 16) * k0 + kk % k0;
-      bCol[kk] = operandValue(getElement(b, e, bits), x.dtype);
+      bCol[kk] = operandValue(getElement(b, e, bits), bType, fault);
     }
     for (std::uint64_t row = 0; row < x.m; ++row) {
       const std::uint64_t fractal =
@@ -715,6 +760,9 @@ std::optional<isa::Violation> execMmad(State& state, isa::ProfileId profile, con
           }
           acc += av * bv;
           if (fault == Fault::MmadF16Accumulation) acc = static_cast<float>(Eigen::half(acc));
+          if (fault == Fault::LowNarrowAccumulator && isa::bitsOf(x.dtype) == 8) {
+            acc = toSignificandBits(acc, 17);
+          }
         }
         if (std::isnan(acc)) acc = 0.0f;
         if (std::isinf(acc)) acc = acc > 0 ? FLT_MAX : -FLT_MAX;
@@ -794,6 +842,10 @@ RunResult ReferenceDut::run(const isa::Program& program) {
               [&](const isa::SetHF32& x) -> std::optional<isa::Violation> {
                 state.hf32 = x.enable;
                 state.hf32Mode = x.transMode;
+                return std::nullopt;
+              },
+              [&](const isa::SetHiF8Mode& x) -> std::optional<isa::Violation> {
+                state.hif8Mode = x.enable;
                 return std::nullopt;
               }},
           ins);

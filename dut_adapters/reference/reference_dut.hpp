@@ -55,8 +55,12 @@ enum class Fault : std::uint8_t {
   LoadSourceCorrupted,          ///< every load flips the first byte of its source afterwards
   WritesNothing,  ///< validates, then runs nothing: every observed region keeps its initial bytes
   // Alternative readings of open points: not faults, the suite must certify them and name them.
-  V2ColumnsRowByRow,    ///< OPEN-10: V2 destination written row by row, so earlier columns win
-  MmadSaturateEachSum,  ///< OPEN-7: int32 saturated after every partial sum, k ascending
+  V2ColumnsRowByRow,     ///< OPEN-10: V2 destination written row by row, so earlier columns win
+  MmadSaturateEachSum,   ///< OPEN-7: int32 saturated after every partial sum, k ascending
+  LowHiF8AsE4M3,         ///< hifloat8 codes decoded as fp8_e4m3fn (spec 8.1.1)
+  LowSubnormalsFlushed,  ///< fp8/HiF8 subnormal codes read as zero (OPEN-13's FTZ)
+  LowNarrowAccumulator,  ///< 8-bit Mmad sums kept to 17 significant bits (OPEN-12)
+  LowHiF8ModeIgnored,    ///< CTRL[45] ignored: e4m3fn stays e4m3fn (spec 8.1.5)
 };
 
 /// The built-in reference model. With a Fault it is a mutant: same capabilities, one defect.

@@ -60,8 +60,9 @@ inline const std::map<std::string, std::vector<std::string>>& instructionFields(
         "set_fmatrix right word",
         "set_padding dtype value",
         "mmad dtype c a b m k n unit_flag k_direction_align cmatrix_source cmatrix_init_val "
-        "is_bias bias disable_gemv",
+        "is_bias bias disable_gemv b_dtype",
         "set_hf32 enable trans_mode",
+        "set_hif8_mode enable",
     };
     std::map<std::string, std::vector<std::string>> t;
     for (const char* line : lines) {
@@ -96,7 +97,7 @@ struct Instruction {
     return w.empty() || w[0] != '-' ? static_cast<std::int64_t>(std::stoull(w))
                                     : static_cast<std::int64_t>(std::stoll(w));
   }
-  /// A field as written: path and dtype are names.
+  /// A field as written: path, dtype and b_dtype are names.
   const std::string& text(const std::string& field) const {
     auto it = words.find(field);
     if (it == words.end()) throw std::invalid_argument(op + " has no field " + field);

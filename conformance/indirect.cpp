@@ -1,0 +1,494 @@
+#include "conformance/indirect.hpp"
+
+#include <algorithm>
+#include <array>
+#include <optional>
+#include <sstream>
+#include <stdexcept>
+
+#include "oracle/layout.hpp"
+
+namespace cubecheck::conf {
+namespace {
+
+using isa::Bytes;
+using isa::Memory;
+using isa::Program;
+using isa::Segment;
+
+constexpr std::uint64_t kFrac = isa::kFractalBytes;
+/// L0C bytes that one observed fractal needs: 512 s8 elements, each an s32 of C.
+constexpr std::uint64_t kCPerFractal = 4 * kFrac;
+/// Mmad's m and n are at most 4095 (spec 8): 16 rows (or columns) per fractal, so 255 fractals.
+constexpr std::uint64_t kMaxFractalsPerMmad = 255;
+/// A 32 x 32 s8 identity: two fractals, k = 32 being one s8 fractal row (C0 = 32, spec 2).
+constexpr std::uint64_t kIdentityBytes = 2 * kFrac;
+constexpr std::uint16_t kK = 32;
+
+constexpr std::array<Memory, 2> kIndirect{Memory::L0A, Memory::L0B};
+
+std::uint64_t floorFrac(std::uint64_t a) {
+  return a / kFrac * kFrac;
+}
+std::uint64_t ceilFrac(std::uint64_t a) {
+  return (a + kFrac - 1) / kFrac * kFrac;
+}
+
+bool legal(const Program& p) {
+  if (isa::validateStructure(p)) return false;
+  const isa::Profile& prof = isa::profile(p.profile);
+  for (const isa::Instruction& ins : p.instructions) {
+    if (isa::validate(prof, ins)) return false;
+  }
+  return true;
+}
+
+/// [addr, addr + size) of one memory.
+struct Range {
+  std::uint64_t addr = 0;
+  std::uint64_t size = 0;
+};
+
+/// The ranges rounded out to whole fractals, sorted, overlapping or touching ones merged: every
+/// input range lies inside exactly one output range.
+std::vector<Range> fractalCover(std::vector<Range> rs) {
+  for (Range& r : rs) r = {floorFrac(r.addr), ceilFrac(r.addr + r.size) - floorFrac(r.addr)};
+  std::sort(rs.begin(), rs.end(), [](const Range& a, const Range& b) { return a.addr < b.addr; });
+  std::vector<Range> out;
+  for (const Range& r : rs) {
+    if (r.size == 0) continue;
+    if (!out.empty() && r.addr <= out.back().addr + out.back().size) {
+      out.back().size =
+          std::max(out.back().addr + out.back().size, r.addr + r.size) - out.back().addr;
+    } else {
+      out.push_back(r);
+    }
+  }
+  return out;
+}
+
+/// The lowest `align`-aligned address where `size` bytes overlap no segment of m, inside its
+/// capacity.
+std::optional<std::uint64_t> findGap(const std::vector<Segment>& segments, Memory m,
+                                     std::uint64_t size, std::uint64_t align,
+                                     std::uint64_t capacity) {
+  std::vector<Range> used;
+  for (const Segment& s : segments) {
+    if (s.memory == m) used.push_back({s.addr, s.bytes.size()});
+  }
+  std::sort(used.begin(), used.end(),
+            [](const Range& a, const Range& b) { return a.addr < b.addr; });
+  std::uint64_t at = 0;
+  for (const Range& r : used) {
+    if (at + size <= r.addr) break;
+    at = std::max(at, (r.addr + r.size + align - 1) / align * align);
+  }
+  if (at + size > capacity) return std::nullopt;
+  return at;
+}
+
+/// `size` bytes of m the appended steps may overwrite after the original program: a new segment
+/// in a gap, or else every segment of m merged into one over the whole memory (the program's
+/// bytes kept; bytes it never defined are ones a legal program never touches).
+std::uint64_t scratch(Program& p, Memory m, std::uint64_t size, std::uint64_t align) {
+  const std::uint64_t capacity = isa::profile(p.profile).capacityOf(m);
+  if (auto at = findGap(p.segments, m, size, align, capacity)) {
+    p.segments.push_back({m, *at, Bytes(size, 0)});
+    return *at;
+  }
+  Segment whole{m, 0, Bytes(capacity, 0)};
+  std::erase_if(p.segments, [&](const Segment& s) {
+    if (s.memory != m) return false;
+    std::copy(s.bytes.begin(), s.bytes.end(), whole.bytes.begin() + static_cast<long>(s.addr));
+    return true;
+  });
+  p.segments.push_back(std::move(whole));
+  return 0;
+}
+
+/// The plain L1 -> L0A/L0B copy of whole fractals the profile has: load2d (repeat_times fractals,
+/// src_stride 1, dst_gap 0: spec 4) on a2 and legacy; load2d_v2 on 950 (m_step fractals, k_step 1,
+/// which reads and writes them in order, spec 5; the load2d emulation there is OPEN-9).
+std::string_view plainLoadOpcode(isa::ProfileId prof) {
+  return prof == isa::ProfileId::Ascend950 ? isa::LoadV2::kOpcode : isa::Load2D::kOpcode;
+}
+
+void appendPlainLoads(Program& p, Memory dst, std::uint64_t src, std::uint64_t dstAddr,
+                      std::uint64_t bytes, bool fromGM) {
+  const isa::Load2DPath path =
+      fromGM ? (dst == Memory::L0A ? isa::Load2DPath::GMtoA2 : isa::Load2DPath::GMtoB2)
+             : (dst == Memory::L0A ? isa::Load2DPath::A1toA2 : isa::Load2DPath::B1toB2);
+  for (std::uint64_t done = 0; done < bytes / kFrac;) {
+    const auto n = static_cast<std::uint8_t>(std::min(bytes / kFrac - done, kMaxFractalsPerMmad));
+    const std::uint64_t s = src + done * kFrac;
+    const std::uint64_t d = dstAddr + done * kFrac;
+    if (p.profile == isa::ProfileId::Ascend950) {
+      isa::LoadData2DParamsV2 v;
+      v.mStep = n;
+      v.kStep = 1;
+      v.srcStride = n;
+      v.dstStride = n;
+      p.instructions.push_back(isa::LoadV2{path, isa::DType::S8, s, d, v});
+    } else {
+      isa::LoadData2DParams v;
+      v.repeatTimes = n;
+      v.srcStride = 1;
+      p.instructions.push_back(isa::Load2D{path, isa::DType::S8, s, d, v});
+    }
+    done += n;
+  }
+}
+
+oracle::Layout l0aLayout(isa::ProfileId prof) {
+  return isa::profile(prof).l0aIsNz ? oracle::Layout::Nz : oracle::Layout::Zz;
+}
+
+/// Byte offset of s8 element (r, c) of an operand in memory m (L0A: the profile's layout; L0B: Zn
+/// of a K x N matrix, r = k).
+std::uint64_t operandOffset(isa::ProfileId prof, Memory m, std::uint64_t rows, std::uint64_t cols,
+                            std::uint64_t r, std::uint64_t c) {
+  return oracle::elementOffset(m == Memory::L0A ? l0aLayout(prof) : oracle::Layout::Zn,
+                               isa::DType::S8, rows, cols, r, c);
+}
+
+/// The 32 x 32 s8 identity as the operand in m.
+Bytes identity(isa::ProfileId prof, Memory m) {
+  Bytes b(kIdentityBytes, 0);
+  for (std::uint64_t t = 0; t < kK; ++t) b.at(operandOffset(prof, m, kK, kK, t, t)) = 1;
+  return b;
+}
+
+Memory otherL0(Memory m) {
+  return m == Memory::L0A ? Memory::L0B : Memory::L0A;
+}
+
+std::string observedLine(isa::ProfileId prof, Memory m, std::string_view from) {
+  return "observed " + std::string(isa::nameOf(m)) + " through mmad s8 x identity " +
+         (m == Memory::L0A ? "B" : "A") + " loaded by " + std::string(plainLoadOpcode(prof)) +
+         " (" + std::string(from) + "->" + std::string(isa::nameOf(otherL0(m))) + ")";
+}
+
+std::string imageLine(isa::ProfileId prof, Memory m, std::string_view from) {
+  return "initial " + std::string(isa::nameOf(m)) + " image loaded by " +
+         std::string(plainLoadOpcode(prof)) + " (" + std::string(from) + "->" +
+         std::string(isa::nameOf(m)) + ")";
+}
+
+/// A case the indirect method cannot run: NotSupported, named as the method's limit.
+dut::RunResult unsupported(std::string why) {
+  dut::RunResult r{dut::RunStatus::Unsupported, {}, std::nullopt, "indirect observation: " + why};
+  r.suiteLimit = true;
+  return r;
+}
+
+/// The program with its L0A/L0B images (in `memories`) established by loads: what every run of
+/// the rewrite starts from.
+struct Base {
+  Program program;
+  std::array<std::uint64_t, 2> identityAt{};  ///< address of the identity for L0A, L0B
+  /// The images are in GM, loaded by load2d GM->A2/B2: on a2 and legacy when the program leaves
+  /// no room in L1 (GM is never written by any instruction of the suite).
+  bool fromGM = false;
+};
+
+std::optional<Base> makeBase(const Program& p, const std::vector<Memory>& memories) {
+  Base b;
+  b.program.profile = p.profile;
+  Bytes image;
+  struct Load {
+    Memory memory;
+    std::uint64_t offset;  ///< in image
+    Range to;
+  };
+  std::vector<Load> loads;
+  for (const Segment& s : p.segments) {
+    if (std::find(memories.begin(), memories.end(), s.memory) == memories.end()) {
+      b.program.segments.push_back(s);
+    }
+  }
+  for (Memory m : memories) {
+    std::vector<Range> rs;
+    for (const Segment& s : p.segments) {
+      if (s.memory == m) rs.push_back({s.addr, s.bytes.size()});
+    }
+    for (const Range& r : fractalCover(rs)) {
+      // The destination is defined (the program's address space) but its bytes are the loads'.
+      b.program.segments.push_back({m, r.addr, Bytes(r.size, 0)});
+      loads.push_back({m, image.size(), r});
+      image.resize(image.size() + r.size, 0);
+      for (const Segment& s : p.segments) {
+        if (s.memory != m || s.addr < r.addr || s.addr + s.bytes.size() > r.addr + r.size) continue;
+        std::copy(s.bytes.begin(), s.bytes.end(),
+                  image.begin() + static_cast<long>(loads.back().offset + s.addr - r.addr));
+      }
+    }
+  }
+  const std::uint64_t identities = image.size();
+  for (Memory m : kIndirect) {
+    const Bytes id = identity(p.profile, m);
+    image.insert(image.end(), id.begin(), id.end());
+  }
+  std::optional<std::uint64_t> at = findGap(p.segments, Memory::L1, image.size(), kFrac,
+                                            isa::profile(p.profile).capacityOf(Memory::L1));
+  if (!at && p.profile != isa::ProfileId::Ascend950) {
+    b.fromGM = true;
+    at = findGap(p.segments, Memory::GM, image.size(), kFrac, UINT64_MAX - image.size());
+  }
+  if (!at) return std::nullopt;
+  b.identityAt = {*at + identities, *at + identities + kIdentityBytes};
+  b.program.segments.push_back({b.fromGM ? Memory::GM : Memory::L1, *at, std::move(image)});
+  for (const Load& l : loads) {
+    appendPlainLoads(b.program, l.memory, *at + l.offset, l.to.addr, l.to.size, b.fromGM);
+  }
+  b.program.instructions.insert(b.program.instructions.end(), p.instructions.begin(),
+                                p.instructions.end());
+  return b;
+}
+
+/// One Mmad's share of an observation: `fractals` fractals of the observed memory from addr, whose
+/// C starts `cOffset` bytes into the rerun's C area.
+struct Chunk {
+  std::uint64_t addr = 0;
+  std::uint64_t fractals = 0;
+  std::uint64_t cOffset = 0;
+};
+
+/// Reruns the base with s8 Mmads of `chunks` appended and writes the recovered bytes of m into
+/// `image` (indexed by address). Returns an error result, or nullopt.
+std::optional<dut::RunResult> observeChunks(dut::Dut& inner, const Base& base, Memory m,
+                                            const std::vector<Chunk>& chunks, Bytes& image) {
+  Program q = base.program;
+  const isa::ProfileId prof = q.profile;
+  const Memory other = otherL0(m);
+  const std::uint64_t id = scratch(q, other, kIdentityBytes, kFrac);
+  appendPlainLoads(q, other, base.identityAt[other == Memory::L0A ? 0 : 1], id, kIdentityBytes,
+                   base.fromGM);
+  const std::uint64_t cBytes = chunks.back().cOffset + chunks.back().fractals * kCPerFractal;
+  const std::uint64_t c =
+      scratch(q, Memory::L0C, cBytes, isa::profile(prof).alignmentOf(Memory::L0C));
+  for (const Chunk& ch : chunks) {
+    isa::Mmad x;
+    x.dtype = isa::DType::S8;
+    x.cAddr = c + ch.cOffset;
+    x.cmatrixInitVal = true;  // C = 0 + A * B
+    const auto wide = static_cast<std::uint16_t>(16 * ch.fractals);
+    if (m == Memory::L0A) {  // A (16N x 32) * I (32 x 32)
+      x.aAddr = ch.addr;
+      x.bAddr = id;
+      x.m = wide;
+      x.k = kK;
+      x.n = kK;
+    } else {  // I (32 x 32) * B (32 x 16N)
+      x.aAddr = id;
+      x.bAddr = ch.addr;
+      x.m = kK;
+      x.k = kK;
+      x.n = wide;
+    }
+    q.instructions.push_back(x);
+  }
+  q.observe = {{Memory::L0C, c, cBytes}};
+  dut::RunResult r = inner.run(q);
+  if (r.status != dut::RunStatus::Ok) return r;
+  if (r.observed.size() != 1 || r.observed[0].size() != cBytes) {
+    return dut::RunResult{dut::RunStatus::AdapterError,
+                          {},
+                          std::nullopt,
+                          "observing " + std::string(isa::nameOf(m)) +
+                              " through Mmad: the DUT returned the wrong number of L0C bytes"};
+  }
+  const Bytes& cOut = r.observed[0];
+  for (const Chunk& ch : chunks) {
+    const std::uint64_t rows = m == Memory::L0A ? 16 * ch.fractals : kK;
+    const std::uint64_t cols = m == Memory::L0A ? kK : 16 * ch.fractals;
+    for (std::uint64_t i = 0; i < rows; ++i) {
+      for (std::uint64_t j = 0; j < cols; ++j) {
+        // C is Nz of 16 x 16 fractals of s32 (spec 2), little-endian as every observed region.
+        const std::uint64_t at =
+            ch.cOffset + 4 * oracle::elementOffsetC0(oracle::Layout::Nz, 16, rows, cols, i, j);
+        const auto v = static_cast<std::int32_t>(
+            std::uint32_t{cOut[at]} | std::uint32_t{cOut[at + 1]} << 8 |
+            std::uint32_t{cOut[at + 2]} << 16 | std::uint32_t{cOut[at + 3]} << 24);
+        if (v < -128 || v > 127) {
+          std::ostringstream os;
+          os << "observing " << isa::nameOf(m) << " through Mmad: C(" << i << ", " << j
+             << ") = " << v << ", which no s8 times an identity gives (the DUT's s8 Mmad, its "
+             << plainLoadOpcode(prof) << " or its L0C readout is wrong)";
+          return dut::RunResult{dut::RunStatus::AdapterError, {}, std::nullopt, os.str()};
+        }
+        image.at(ch.addr + operandOffset(prof, m, rows, cols, i, j)) = static_cast<std::uint8_t>(v);
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+bool reachableIndirectly(Memory m) {
+  return std::find(kIndirect.begin(), kIndirect.end(), m) != kIndirect.end();
+}
+
+IndirectObservation::IndirectObservation(dut::Dut& inner) : inner_(inner) {
+  caps_ = inner.capabilities();
+  const bool canRewrite =
+      caps_.hasInstruction(isa::Mmad::kOpcode) && caps_.hasDType(isa::DType::S8) &&
+      caps_.canObserve(Memory::L0C) &&
+      (caps_.hasInstruction(isa::Load2D::kOpcode) || caps_.hasInstruction(isa::LoadV2::kOpcode));
+  for (Memory m : kIndirect) {
+    if (canRewrite && !caps_.canObserve(m)) caps_.observable.push_back(m);
+  }
+}
+
+std::set<std::string> IndirectObservation::takeUsed() {
+  std::set<std::string> out;
+  out.swap(used_);
+  return out;
+}
+
+dut::RunResult IndirectObservation::run(const Program& p) {
+  const dut::Capabilities& own = inner_.capabilities();
+  std::vector<Memory> memories;  // L0 memories the DUT cannot reach but the program touches
+  for (Memory m : kIndirect) {
+    if (own.canObserve(m)) continue;
+    const bool touched = std::any_of(p.segments.begin(), p.segments.end(),
+                                     [m](const Segment& s) { return s.memory == m; }) ||
+                         std::any_of(p.observe.begin(), p.observe.end(),
+                                     [m](const isa::Region& r) { return r.memory == m; });
+    if (touched) memories.push_back(m);
+  }
+  if (memories.empty() || !legal(p)) return inner_.run(p);
+  const std::string_view load = plainLoadOpcode(p.profile);
+  if (!own.hasInstruction(load)) {
+    return unsupported("observing " + std::string(isa::nameOf(memories[0])) +
+                       " through Mmad needs " + std::string(load) + " on profile " +
+                       std::string(isa::profile(p.profile).name));
+  }
+  std::optional<Base> base = makeBase(p, memories);
+  if (!base) {
+    return unsupported("no free L1 space (and no GM->L0 load on this profile) for the images of " +
+                       std::string(isa::nameOf(memories[0])) + " that the DUT cannot be given");
+  }
+  std::set<std::string> used;
+  const std::string_view from = base->fromGM ? "GM" : "L1";
+  for (Memory m : memories) {
+    if (std::any_of(p.segments.begin(), p.segments.end(),
+                    [m](const Segment& s) { return s.memory == m; })) {
+      used.insert(imageLine(p.profile, m, from));
+    }
+  }
+  // The regions the DUT observes itself, in one run.
+  isa::Observed direct;
+  {
+    Program q = base->program;
+    for (const isa::Region& r : p.observe) {
+      if (!reachableIndirectly(r.memory) || own.canObserve(r.memory)) q.observe.push_back(r);
+    }
+    if (!q.observe.empty()) {
+      dut::RunResult r = inner_.run(q);
+      if (r.status != dut::RunStatus::Ok) return r;
+      if (r.observed.size() != q.observe.size()) {
+        return {dut::RunStatus::AdapterError,
+                {},
+                std::nullopt,
+                "DUT returned " + std::to_string(r.observed.size()) + " regions for " +
+                    std::to_string(q.observe.size()) + " observed"};
+      }
+      direct = std::move(r.observed);
+    }
+  }
+  // The others: one memory at a time, as many reruns as L0C holds their fractals.
+  const isa::Profile& prof = isa::profile(p.profile);
+  const std::uint64_t perRun = prof.capacityOf(Memory::L0C) / kCPerFractal;
+  std::array<Bytes, 2> images;
+  for (Memory m : memories) {
+    std::vector<Range> rs;
+    for (const isa::Region& r : p.observe) {
+      if (r.memory == m) rs.push_back({r.addr, r.size});
+    }
+    if (rs.empty()) continue;
+    Bytes& image = images[m == Memory::L0A ? 0 : 1];
+    image.assign(prof.capacityOf(m), 0);
+    std::vector<Chunk> chunks;
+    std::uint64_t inRun = 0;
+    for (const Range& r : fractalCover(rs)) {
+      for (std::uint64_t f = 0; f < r.size / kFrac;) {
+        if (inRun == perRun) {
+          if (auto bad = observeChunks(inner_, *base, m, chunks, image)) return *bad;
+          chunks.clear();
+          inRun = 0;
+        }
+        const std::uint64_t n = std::min({r.size / kFrac - f, kMaxFractalsPerMmad, perRun - inRun});
+        chunks.push_back({r.addr + f * kFrac, n, inRun * kCPerFractal});
+        inRun += n;
+        f += n;
+      }
+    }
+    if (chunks.empty()) continue;  // only empty regions
+    if (auto bad = observeChunks(inner_, *base, m, chunks, image)) return *bad;
+    used.insert(observedLine(p.profile, m, from));
+  }
+  isa::Observed out;
+  std::size_t next = 0;
+  for (const isa::Region& r : p.observe) {
+    if (reachableIndirectly(r.memory) && !own.canObserve(r.memory)) {
+      const Bytes& image = images[r.memory == Memory::L0A ? 0 : 1];
+      out.emplace_back(image.begin() + static_cast<long>(r.addr),
+                       image.begin() + static_cast<long>(r.addr + r.size));
+    } else {
+      out.push_back(std::move(direct[next++]));
+    }
+  }
+  used_.insert(used.begin(), used.end());
+  return dut::RunResult::ok(std::move(out));
+}
+
+NarrowedDut::NarrowedDut(dut::Dut& inner, std::vector<Memory> observable) : inner_(inner) {
+  caps_ = inner.capabilities();
+  std::erase_if(caps_.observable, [&](Memory m) {
+    return std::find(observable.begin(), observable.end(), m) == observable.end();
+  });
+}
+
+dut::RunResult NarrowedDut::run(const Program& p) {
+  if (!legal(p)) return inner_.run(p);
+  for (const isa::Region& r : p.observe) {
+    if (!caps_.canObserve(r.memory)) {
+      return unsupported("cannot observe " + std::string(isa::nameOf(r.memory)) +
+                         " (narrowed by --observable)");
+    }
+  }
+  Program q = p;
+  for (Segment& s : q.segments) {
+    if (!reachableIndirectly(s.memory) || caps_.canObserve(s.memory)) continue;
+    // What a board's L0A/L0B hold before anything is loaded: not the program's bytes.
+    std::uint32_t x = 0x9E3779B9u ^ static_cast<std::uint32_t>(s.addr);
+    for (std::uint8_t& b : s.bytes) {
+      x = x * 1664525u + 1013904223u;
+      b = static_cast<std::uint8_t>(x >> 24);
+    }
+  }
+  return inner_.run(q);
+}
+
+std::vector<Memory> parseMemoryList(const std::string& list) {
+  std::vector<Memory> out;
+  std::istringstream is(list);
+  std::string item;
+  while (std::getline(is, item, ',')) {
+    const std::optional<Memory> m = isa::parseMemory(item);
+    if (!m) {
+      std::string names;
+      for (int i = 0; i < isa::kMemoryCount; ++i) {
+        names += (i ? ", " : "") + std::string(isa::nameOf(static_cast<Memory>(i)));
+      }
+      throw std::invalid_argument("unknown memory '" + item + "' in '" + list + "'; memories are " +
+                                  names);
+    }
+    out.push_back(*m);
+  }
+  if (out.empty()) throw std::invalid_argument("empty memory list");
+  return out;
+}
+
+}  // namespace cubecheck::conf

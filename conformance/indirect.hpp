@@ -1,0 +1,70 @@
+// Observation through Mmad: how a DUT that cannot copy L0A/L0B out, nor write them directly (real
+// hardware), still gets every load family certified. docs/hardware.md explains the method.
+#pragma once
+
+#include <set>
+#include <string>
+#include <vector>
+
+#include "dut_adapters/dut.hpp"
+#include "isa/memory.hpp"
+
+namespace cubecheck::conf {
+
+/// The memories the rewrite can reach indirectly: L0A and L0B. A DUT that does not declare one of
+/// them observable is taken not to honour initial images there either (a board fills L0A/L0B
+/// only by loads), so both its images and its observed regions go through the rewrite.
+bool reachableIndirectly(isa::Memory m);
+
+/// A view of a DUT that observes (and initialises) L0A/L0B the DUT cannot, with instructions the
+/// suite certifies elsewhere. A legal program that touches such a memory is rewritten:
+/// * its images there are loaded before the program by plain 2D loads (load2d on a2 and legacy,
+///   load2d_v2 on 950: m_step fractals, k_step 1) from an L1 image placed where the program
+///   defines no L1 byte;
+/// * each observed L0A region is read back in a rerun of the program followed by s8 Mmads of the
+///   region's fractals against an identity B (m = 16 per fractal, k = n = 32, zero init), so
+///   C(i, j) = A(i, j) exactly and every L0A byte comes back as one s32 of L0C; L0B likewise
+///   against an identity A (m = k = 32, n = 16 per fractal); as many Mmads and reruns as L0C holds.
+/// The answer is translated back into the bytes of the original regions, so every comparison
+/// (exact, masks, canaries, metamorphic) is unchanged. Illegal programs and programs that touch
+/// no such memory go to the DUT as they are.
+class IndirectObservation final : public dut::Dut {
+ public:
+  explicit IndirectObservation(dut::Dut& inner);
+  /// The DUT's own, with L0A/L0B observable where the rewrite can reach them.
+  const dut::Capabilities& capabilities() const override { return caps_; }
+  std::optional<std::string> broken() const override { return inner_.broken(); }
+  dut::RunResult run(const isa::Program& program) override;
+
+  /// What the programs run since the last call rested on, one line per kind, e.g. "observed L0A
+  /// through mmad s8 x identity B loaded by load2d (B1toB2)"; empty when all were direct.
+  std::set<std::string> takeUsed();
+
+ private:
+  dut::Dut& inner_;
+  dut::Capabilities caps_;
+  std::set<std::string> used_;
+};
+
+/// A DUT seen as one that observes (and can be given images of) fewer memories: what `certify
+/// --observable` wraps, so a simulator rehearses a board run. Segments it may not be given (L0A,
+/// L0B outside the list) are filled with a scramble pattern instead of their bytes, as a board
+/// would hold whatever was there; observing outside the list is Unsupported. An illegal program
+/// goes through unchanged: a rejection observes nothing.
+class NarrowedDut final : public dut::Dut {
+ public:
+  NarrowedDut(dut::Dut& inner, std::vector<isa::Memory> observable);
+  const dut::Capabilities& capabilities() const override { return caps_; }
+  std::optional<std::string> broken() const override { return inner_.broken(); }
+  dut::RunResult run(const isa::Program& program) override;
+
+ private:
+  dut::Dut& inner_;
+  dut::Capabilities caps_;
+};
+
+/// Parses "GM,L1,L0C" (memory names as isa::nameOf prints them); throws std::invalid_argument
+/// naming the bad entry.
+std::vector<isa::Memory> parseMemoryList(const std::string& list);
+
+}  // namespace cubecheck::conf

@@ -1,0 +1,162 @@
+// Properties of low-precision Mmad on 950 (spec 8.1): the decode probe, the W-exact regime bit
+// for bit, the bounded regime with its worst ULP, legality, and the OPEN-13 reading.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <sstream>
+
+#include "conformance/checks.hpp"
+#include "conformance/families.hpp"
+#include "generators/lowprec.hpp"
+#include "oracle/layout.hpp"
+
+namespace cubecheck::conf {
+namespace {
+
+using gen::IllegalLowMmadCase;
+using gen::LowMmadCase;
+using gen::LowValues;
+
+VectorCase exactVector(const LowMmadCase& c) {
+  isa::Program p = gen::buildProgram(c);
+  const gen::LowOperands o = gen::lowOperandsOf(c);
+  oracle::Expected e = oracle::expectC(p, 0, gen::expectedC(c, o), c.cAddr);
+  return expectationVector(std::move(p), std::move(e));
+}
+
+/// OPEN-13: subnormal codes honoured (the default) or flushed; either passes, the note names it.
+VectorCase subnormalProbeVector(const LowMmadCase& c) {
+  VectorCase v;
+  v.program = gen::buildProgram(c);
+  const gen::LowOperands o = gen::lowOperandsOf(c);
+  v.alternatives.emplace_back("OPEN-13: subnormal inputs honoured (default)",
+                              oracle::expectC(v.program, 0, gen::expectedC(c, o), c.cAddr));
+  v.alternatives.emplace_back("OPEN-13: subnormal inputs flushed to zero (FTZ)",
+                              oracle::expectC(v.program, 0, gen::expectedC(c, o, true), c.cAddr));
+  return v;
+}
+
+/// Spec 8.1.6.4. Every product of two decoded values is exact in f32 (at most 4 + 4 significant
+/// bits, magnitudes 2^-44..2^30), so an accumulator of W = 24 bits adding the k products and the
+/// init in any order, each addition rounded to an adjacent f32, satisfies (Higham, recursive
+/// summation over k + 1 terms)
+///     |C - C_exact| <= gamma_{k+1} (|init| + sum_k |a_k b_k|),  gamma_j = j 2^-23 / (1 - j 2^-23).
+/// The bound is for any rounding to an adjacent value, hence 2^(1-W) rather than 2^-W. C_exact is
+/// computed in double: products exact, sums within k 2^-53 relatively, covered by 2^-50 slack.
+Verdict checkBoundedLow(dut::Dut& d, const LowMmadCase& c) {
+  const isa::Program p = gen::buildProgram(c);
+  isa::Observed observed;
+  if (auto v = runLegal(d, p, observed)) return *v;
+  const gen::LowOperands o = gen::lowOperandsOf(c);
+  const oracle::MatrixD init = o.init(c.init);
+  const oracle::MatrixD exact = init + o.a * o.b;
+  const oracle::MatrixD mag = init.cwiseAbs() + o.a.cwiseAbs() * o.b.cwiseAbs();
+  const double u = std::ldexp(1.0, -23), j = c.k + 1.0;
+  const double gamma = j * u / (1 - j * u) + std::ldexp(1.0, -50);
+  const isa::Region& r = p.observe[0];
+  double worstUlp = 0;
+  int badCount = 0;
+  std::ostringstream bad;
+  for (std::uint64_t col = 0; col < c.n; ++col) {
+    for (std::uint64_t row = 0; row < c.m; ++row) {
+      const std::uint64_t at =
+          c.cAddr - r.addr +
+          4 * oracle::elementOffsetC0(oracle::Layout::Nz, 16, c.m, c.n, row, col);
+      std::uint32_t bits = 0;
+      for (int b = 0; b < 4; ++b) bits |= std::uint32_t{observed[0][at + b]} << (8 * b);
+      float got;
+      std::memcpy(&got, &bits, 4);
+      const auto i = static_cast<Eigen::Index>(row), jj = static_cast<Eigen::Index>(col);
+      const double want = exact(i, jj), err = std::fabs(static_cast<double>(got) - want);
+      const auto rounded = static_cast<float>(want);
+      const double ulp =
+          std::fabs(static_cast<double>(std::nextafter(rounded, INFINITY)) - rounded);
+      if (std::isfinite(got)) worstUlp = std::max(worstUlp, err / ulp);
+      if (!(err <= gamma * mag(i, jj)) && badCount++ < 8) {
+        bad << "C[" << row << "][" << col << "]: observed " << got << ", exact " << want
+            << ", error " << err << " above the bound " << gamma * mag(i, jj) << "\n";
+      }
+    }
+  }
+  if (badCount > 0) {
+    return {Outcome::Mismatch,
+            std::to_string(badCount) +
+                " element(s) outside gamma_{k+1} (|init| + sum |a||b|) at W = 24; a narrower "
+                "accumulator is an OPEN-12 reading, not certified by default:\n" +
+                bad.str()};
+  }
+  const char* bucket = worstUlp <= 0.5    ? "<= 0.5 ULP (correctly rounded)"
+                       : worstUlp <= 4    ? "<= 4 ULP"
+                       : worstUlp <= 64   ? "<= 64 ULP"
+                       : worstUlp <= 4096 ? "<= 4096 ULP"
+                                          : "> 4096 ULP (a sum that nearly cancels)";
+  return {Outcome::Pass, {}, std::string("OPEN-12: worst f32 error in the case ") + bucket};
+}
+
+std::vector<std::string> lowTags(const LowMmadCase& c) {
+  return gen::tagsOf(c);
+}
+
+}  // namespace
+
+Family mmadLowPrecisionFamily(isa::ProfileId profile) {
+  Family f;
+  f.name = "mmad_lowprec";
+  f.title = "Mmad, fp8 and HiF8 on 950";
+  f.spec = {"spec 8.1", "spec 9"};
+  f.openPoints = {"OPEN-6", "OPEN-8", "OPEN-12", "OPEN-13", "OPEN-15", "OPEN-16"};
+  if (profile != isa::ProfileId::Ascend950) {
+    f.unsupported = "profile " + std::string(isa::profile(profile).name) +
+                    ": fp8 and HiF8 Mmad exist on 950 only (spec 8.1)";
+  }
+  for (auto [a, b] : gen::lowPrecisionPairs()) {
+    f.requiredBins.push_back("pair:" + std::string(isa::nameOf(a)) + "_x_" +
+                             std::string(isa::nameOf(b)));
+  }
+  // The decode probe's fixed cases each hold every finite code of a format on one side.
+  for (const char* t : {"fp8_e4m3fn", "fp8_e5m2", "hif8"}) {
+    f.requiredBinsOnce.push_back(std::string("decode:") + t + ":a");
+    f.requiredBinsOnce.push_back(std::string("decode:") + t + ":b");
+  }
+  for (const char* b : {"ctrl45:hif8", "ctrl45:other_pair", "init:zero", "init:accumulate",
+                        "init:bias_table", "init:bias_tensor", "gemv", "m:partial_fractal",
+                        "n:partial_fractal", "k:partial_fractal", "values:exact", "values:bounded",
+                        "window:subnormal", "window:max_binade", "illegal:DTypeUnsupported"}) {
+    f.requiredBins.emplace_back(b);
+  }
+  f.properties.push_back(TypedProperty<LowMmadCase>::fromVector(
+      "DecodeProbe",
+      "spec 8.1.6.1: a selector times every finite code of each format on each side: C holds "
+      "each decoded value exactly, independent of accumulation",
+      gen::lowDecodeProbes(), gen::legalLowMmad(LowValues::Exact), 0, exactVector, lowTags));
+  f.properties.push_back(TypedProperty<LowMmadCase>::fromVector(
+      "MatchesOracle",
+      "spec 8.1.6.3: values in exponent windows sized so that every partial sum in any order is "
+      "exact in f32 (W = 24): C bit for bit, +0 = -0",
+      gen::lowBoundaries(), gen::legalLowMmad(LowValues::Exact), 60, exactVector, lowTags));
+  f.properties.push_back(std::make_unique<TypedProperty<LowMmadCase>>(
+      "BoundedError",
+      "spec 8.1.6.4: every finite code: each element within gamma_{k+1} of the exact sum; the "
+      "worst ULP error is reported",
+      std::vector<LowMmadCase>{}, gen::legalLowMmad(LowValues::Bounded), 30, checkBoundedLow,
+      lowTags));
+  f.properties.push_back(TypedProperty<IllegalLowMmadCase>::fromVector(
+      "RejectsIllegal", "spec 8.1.2: every other type pair (hif8 x fp8, fp4, s4, mixed f16/bf16)",
+      std::vector<IllegalLowMmadCase>{}, gen::illegalLowMmad(), 20,
+      [](const IllegalLowMmadCase& c) {
+        isa::Program p = gen::buildProgram(c.c);
+        p.instructions.back() = c.mmad;
+        return rejectionVector(std::move(p), c.expected);
+      },
+      [](const IllegalLowMmadCase& c) {
+        return std::vector<std::string>{"illegal:" + std::string(isa::nameOf(c.expected))};
+      }));
+  f.properties.push_back(TypedProperty<LowMmadCase>::fromVector(
+      "SubnormalProbe",
+      "OPEN-13: the decode probe on subnormal codes only: reports honoured or flushed",
+      gen::lowSubnormalProbes(), gen::legalLowMmad(LowValues::Exact), 0, subnormalProbeVector,
+      [](const LowMmadCase&) { return std::vector<std::string>{"probe:subnormal"}; }));
+  return f;
+}
+
+}  // namespace cubecheck::conf

@@ -1,0 +1,195 @@
+#include "conformance/reach.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "generators/mmad.hpp"
+#include "isa/fields.hpp"
+#include "isa/sparse.hpp"
+
+namespace cubecheck::conf {
+
+void Reach::add(isa::ProfileId profile, const isa::Program& program) {
+  const isa::Profile& prof = isa::profile(profile);
+  const std::vector<isa::InstructionDesc>& descs = isa::instructionDescs();
+  for (const isa::Instruction& ins : program.instructions) {
+    if (isa::validate(prof, ins)) continue;
+    const std::size_t d = ins.index();  // descriptors follow the variant's order
+    const std::vector<isa::FieldDesc>& fields = descs.at(d).fields;
+    for (std::size_t f = 0; f < fields.size(); ++f) {
+      const std::int64_t v = fields[f].get(ins);
+      auto [it, fresh] = drawn_.try_emplace({d, f}, Drawn{v, v, 0});
+      Drawn& x = it->second;
+      if (!fresh) {
+        x.min = std::min(x.min, v);
+        x.max = std::max(x.max, v);
+      }
+      ++x.count;
+    }
+  }
+}
+
+namespace {
+
+/// The largest m, n or k of a legal MmadWithSparse on the profile: the other two at their
+/// smallest (m 2: GEMV is not supported; k 4: one 2:4 group), addresses 0.
+std::int64_t sparseLargest(isa::ProfileId profile, char dim) {
+  const isa::Profile& prof = isa::profile(profile);
+  auto legal = [&](std::uint16_t v) {
+    isa::MmadSparse x;
+    x.m = dim == 'm' ? v : 2;
+    x.n = dim == 'n' ? v : 1;
+    x.k = dim == 'k' ? static_cast<std::uint16_t>(v / 4 * 4) : 4;
+    return !isa::validate(prof, x).has_value();
+  };
+  std::uint16_t lo = dim == 'k' ? 4 : 2, hi = 4095;
+  if (!legal(lo)) return 0;  // not on this profile
+  if (legal(hi)) lo = hi;
+  while (hi - lo > 1) {  // bytes grow with the dimension: bisect for the last legal value
+    const auto mid = static_cast<std::uint16_t>((lo + hi) / 2);
+    (legal(mid) ? lo : hi) = mid;
+  }
+  return dim == 'k' ? lo / 4 * 4 : lo;
+}
+
+std::optional<std::int64_t> fitMaxOf(isa::ProfileId profile, std::string_view opcode,
+                                     std::string_view field) {
+  if (field != "m" && field != "n" && field != "k") return std::nullopt;
+  if (opcode == "mmad") return gen::mmadLargest(profile, field[0]);
+  if (opcode == "mmad_sparse") return sparseLargest(profile, field[0]);
+  return std::nullopt;
+}
+
+/// A value as the table prints it: a flag or integer as is, a word in hex.
+std::string shown(const ReachRow& r, std::int64_t v) {
+  if (r.checked) return std::to_string(v);
+  if (r.unit == "64-bit word") {
+    char buf[24];
+    std::snprintf(buf, sizeof buf, "0x%llx",
+                  static_cast<unsigned long long>(static_cast<std::uint64_t>(v)));
+    return buf;
+  }
+  return std::to_string(v);
+}
+
+std::string legalText(const ReachRow& r) {
+  std::string s = shown(r, r.legalMin) + ".." + shown(r, r.legalMax);
+  if (r.fitMax) s += " (fits: .." + std::to_string(*r.fitMax) + ")";
+  return s;
+}
+
+std::string verdictText(const ReachRow& r) {
+  if (!r.checked) return "not held (" + r.unit + ")";
+  if (!r.flagged()) return "reached";
+  std::string s = "MISSED";
+  if (r.drawnMin > r.legalMin) s += " min " + std::to_string(r.legalMin);
+  if (r.drawnMax < r.target()) {
+    s += " max " + std::to_string(r.target()) + (r.fitMax ? " (largest that fits)" : "");
+  }
+  return s;
+}
+
+}  // namespace
+
+bool ReachRow::flagged() const {
+  return checked && (drawnMin > legalMin || drawnMax < target());
+}
+
+std::vector<ReachRow> reachTable(const Reach& reach, isa::ProfileId profile) {
+  const std::vector<isa::InstructionDesc>& descs = isa::instructionDescs();
+  std::vector<ReachRow> rows;
+  for (const auto& [key, d] : reach.drawn()) {
+    const isa::InstructionDesc& desc = descs.at(key.first);
+    const isa::FieldDesc& f = desc.fields.at(key.second);
+    ReachRow r;
+    r.instruction = desc.opcode;
+    r.field = f.name;
+    r.unit = f.unit;
+    r.legalMin = f.legalMin;
+    r.legalMax = f.legalMax;
+    r.fitMax = fitMaxOf(profile, desc.opcode, f.name);
+    r.drawnMin = d.min;
+    r.drawnMax = d.max;
+    r.checked =
+        (f.kind == isa::FieldKind::Int || f.kind == isa::FieldKind::Flag) && f.unit != "bytes";
+    rows.push_back(std::move(r));
+  }
+  return rows;
+}
+
+nlohmann::ordered_json reachJson(const std::vector<ReachRow>& rows) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  for (const ReachRow& r : rows) {
+    nlohmann::ordered_json j;
+    j["instruction"] = r.instruction;
+    j["field"] = r.field;
+    j["legal_min"] = r.legalMin;
+    j["legal_max"] = r.legalMax;
+    if (r.fitMax) j["fit_max"] = *r.fitMax;
+    j["drawn_min"] = r.drawnMin;
+    j["drawn_max"] = r.drawnMax;
+    j["checked"] = r.checked;
+    j["flagged"] = r.flagged();
+    out.push_back(std::move(j));
+  }
+  return out;
+}
+
+void mergeReachJson(nlohmann::ordered_json& into, const nlohmann::ordered_json& shard) {
+  if (!into.is_array()) into = nlohmann::ordered_json::array();
+  for (const auto& row : shard) {
+    auto same = [&row](const nlohmann::ordered_json& r) {
+      return r.value("instruction", "") == row.value("instruction", "") &&
+             r.value("field", "") == row.value("field", "");
+    };
+    auto it = std::find_if(into.begin(), into.end(), same);
+    if (it == into.end()) {
+      into.push_back(row);
+      continue;
+    }
+    nlohmann::ordered_json& r = *it;
+    r["drawn_min"] =
+        std::min(r.value("drawn_min", std::int64_t{0}), row.value("drawn_min", std::int64_t{0}));
+    r["drawn_max"] =
+        std::max(r.value("drawn_max", std::int64_t{0}), row.value("drawn_max", std::int64_t{0}));
+    const std::int64_t target = r.value("fit_max", r.value("legal_max", std::int64_t{0}));
+    r["flagged"] = r.value("checked", false) &&
+                   (r["drawn_min"].get<std::int64_t>() > r.value("legal_min", std::int64_t{0}) ||
+                    r["drawn_max"].get<std::int64_t>() < target);
+  }
+}
+
+void reachMarkdown(std::ostream& os, const std::vector<ReachRow>& rows) {
+  if (rows.empty()) return;
+  std::size_t flagged = 0;
+  for (const ReachRow& r : rows) flagged += r.flagged() ? 1 : 0;
+  os << "\n**Reach** (" << flagged << " of " << rows.size() << " fields miss a legal extreme):\n\n"
+     << "| instruction | field | legal | drawn | |\n|---|---|---|---|---|\n";
+  for (const ReachRow& r : rows) {
+    os << "| " << r.instruction << " | " << r.field << " | " << legalText(r) << " | "
+       << shown(r, r.drawnMin) << ".." << shown(r, r.drawnMax) << " | "
+       << (r.flagged() ? "**" + verdictText(r) + "**" : verdictText(r)) << " |\n";
+  }
+}
+
+void reachHtml(std::ostream& os, const std::vector<ReachRow>& rows) {
+  if (rows.empty()) return;
+  os << "<table><tr><th>instruction</th><th>field</th><th>legal</th><th>drawn</th><th></th></tr>"
+        "\n";
+  for (const ReachRow& r : rows) {
+    os << "<tr" << (r.flagged() ? " class=\"gap\"" : "") << "><td>" << r.instruction << "</td><td>"
+       << r.field << "</td><td>" << legalText(r) << "</td><td>" << shown(r, r.drawnMin) << ".."
+       << shown(r, r.drawnMax) << "</td><td>" << verdictText(r) << "</td></tr>\n";
+  }
+  os << "</table>\n";
+}
+
+void reachFlags(std::ostream& os, const std::string& family, const std::vector<ReachRow>& rows) {
+  for (const ReachRow& r : rows) {
+    if (!r.flagged()) continue;
+    os << family << " reach: " << r.instruction << '.' << r.field << " drawn " << r.drawnMin << ".."
+       << r.drawnMax << ", legal " << legalText(r) << ": " << verdictText(r) << '\n';
+  }
+}
+
+}  // namespace cubecheck::conf

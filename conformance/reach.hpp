@@ -1,0 +1,96 @@
+// A run's reach: per instruction field, the smallest and largest value the legal instructions it
+// ran held, against the field's legal range (isa/fields.hpp). How the suite measures its own
+// blind spots: a field whose drawn range misses a legal extreme is flagged.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "dut_adapters/dut.hpp"
+#include "isa/profile.hpp"
+#include "isa/program.hpp"
+
+namespace cubecheck::conf {
+
+class Reach {
+ public:
+  struct Drawn {
+    std::int64_t min = 0;
+    std::int64_t max = 0;
+    std::size_t count = 0;  ///< instructions counted
+  };
+  /// Counts every instruction of the program that is legal on the profile on its own; illegal
+  /// ones (what RejectsIllegal draws on purpose) hold values outside the legal range and would
+  /// hide a gap.
+  void add(isa::ProfileId profile, const isa::Program& program);
+  /// (descriptor index, field index) -> what was drawn, in descriptor order.
+  const std::map<std::pair<std::size_t, std::size_t>, Drawn>& drawn() const { return drawn_; }
+  bool empty() const { return drawn_.empty(); }
+
+ private:
+  std::map<std::pair<std::size_t, std::size_t>, Drawn> drawn_;
+};
+
+/// A DUT that records the programs it is given into a Reach before passing them on: every case
+/// that ran (NotSupported cases run nothing) counts, metamorphic pairs and shrink steps too.
+class ReachRecorder final : public dut::Dut {
+ public:
+  ReachRecorder(dut::Dut& inner, Reach& reach, isa::ProfileId profile)
+      : inner_(inner), reach_(reach), profile_(profile) {}
+  const dut::Capabilities& capabilities() const override { return inner_.capabilities(); }
+  std::optional<std::string> broken() const override { return inner_.broken(); }
+  dut::RunResult run(const isa::Program& program) override {
+    reach_.add(profile_, program);
+    return inner_.run(program);
+  }
+
+ private:
+  dut::Dut& inner_;
+  Reach& reach_;
+  isa::ProfileId profile_;
+};
+
+/// One row of the reach table.
+struct ReachRow {
+  std::string instruction;
+  std::string field;
+  std::string unit;  ///< the field's unit (isa/fields.hpp)
+  std::int64_t legalMin = 0;
+  std::int64_t legalMax = 0;
+  /// For a size the buffers limit (Mmad and MmadWithSparse m, n, k): the largest value a legal
+  /// instruction can hold on the profile, which is what the run must reach instead of legalMax.
+  std::optional<std::int64_t> fitMax;
+  std::int64_t drawnMin = 0;
+  std::int64_t drawnMax = 0;
+  /// Held to its extremes: integer and flag fields, not addresses (bounded by whichever memory
+  /// the path names), packed words, paths or types (not every value is legal per instruction).
+  bool checked = false;
+  /// Checked, and the drawn range misses legalMin or the largest reachable value.
+  bool flagged() const;
+  std::int64_t target() const { return fitMax.value_or(legalMax); }
+};
+
+/// The table of a family's reach on the profile: one row per field of every instruction drawn.
+std::vector<ReachRow> reachTable(const Reach& reach, isa::ProfileId profile);
+
+/// report.json's families[].reach: [{instruction, field, legal_min, legal_max, drawn_min,
+/// drawn_max, flagged}, ...] (fit_max when the buffers bound the field).
+nlohmann::ordered_json reachJson(const std::vector<ReachRow>& rows);
+/// Merges a shard's families[].reach into `into` (merge-reports): per row the smaller minimum and
+/// the larger maximum, the flag recomputed.
+void mergeReachJson(nlohmann::ordered_json& into, const nlohmann::ordered_json& shard);
+/// The certificate's table (Markdown); nothing for an empty reach.
+void reachMarkdown(std::ostream& os, const std::vector<ReachRow>& rows);
+/// The certificate's table (HTML); nothing for an empty reach.
+void reachHtml(std::ostream& os, const std::vector<ReachRow>& rows);
+/// The terminal: only the flagged fields of the family, one line each.
+void reachFlags(std::ostream& os, const std::string& family, const std::vector<ReachRow>& rows);
+
+}  // namespace cubecheck::conf

@@ -1,0 +1,610 @@
+#include "generators/lowprec.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <ostream>
+#include <stdexcept>
+
+#include "generators/common.hpp"
+#include "generators/fill.hpp"
+#include "generators/mmad.hpp"
+#include "oracle/layout.hpp"
+#include "oracle/lowprec.hpp"
+
+namespace cubecheck::gen {
+
+using isa::DType;
+using isa::Memory;
+using isa::MmadInit;
+using oracle::MatrixD;
+
+namespace {
+
+constexpr std::uint64_t kFrac = 512;
+constexpr isa::ProfileId k950 = isa::ProfileId::Ascend950;
+
+std::int64_t uniform(SplitMix64& g, std::int64_t lo, std::int64_t hi) {
+  return lo + static_cast<std::int64_t>(g.next() % static_cast<std::uint64_t>(hi - lo + 1));
+}
+
+/// Spec 8.1.3: a padding canary finite under every reading a DUT might apply, and large, so that
+/// reading it shows: e4m3 0x7E (448; 2^-15 as HiF8), hif8 0x6E (2^15; 112 as e4m3), e5m2 0x7B.
+std::uint8_t canaryOf(DType t) {
+  switch (t) {
+    case DType::Fp8E4M3FN:
+      return 0x7E;
+    case DType::HiF8:
+      return 0x6E;
+    default:
+      return 0x7B;
+  }
+}
+
+/// The binades floor(log2 |v|) a type's nonzero finite values span (appendix A).
+std::pair<int, int> binadesOf(DType t) {
+  switch (t) {
+    case DType::Fp8E4M3FN:
+      return {-9, 8};
+    case DType::Fp8E5M2:
+      return {-16, 15};
+    default:
+      return {-22, 15};  // hifloat8
+  }
+}
+
+/// The smallest normal magnitude: below it a value is a subnormal (OPEN-13).
+double minNormalOf(DType t) {
+  switch (t) {
+    case DType::Fp8E4M3FN:
+      return 0x1p-6;
+    case DType::Fp8E5M2:
+      return 0x1p-14;
+    default:
+      return 0x1p-15;  // hifloat8: D = 0000 codes are 2^-22..2^-16
+  }
+}
+
+bool finiteCode(DType t, std::uint32_t c) {
+  return std::isfinite(oracle::lowPrecisionValue(t, static_cast<std::uint8_t>(c)));
+}
+
+/// Positive codes whose value lies in binades [lo, lo + width - 1].
+std::vector<std::uint8_t> windowCodes(DType t, int lo, int width) {
+  std::vector<std::uint8_t> out;
+  for (int c = 1; c < 128; ++c) {
+    const double v = oracle::lowPrecisionValue(t, static_cast<std::uint8_t>(c));
+    if (!std::isfinite(v) || v <= 0) continue;
+    const int e = std::ilogb(v);
+    if (e >= lo && e < lo + width) out.push_back(static_cast<std::uint8_t>(c));
+  }
+  return out;
+}
+
+/// The largest power of two dividing the dyadic v != 0 (its last significant bit).
+double lowestBit(double v) {
+  int e = 0;
+  const double f = std::frexp(std::fabs(v), &e);  // |v| = f 2^e, f in [0.5, 1)
+  const auto mant = static_cast<std::uint64_t>(std::ldexp(f, 53));
+  return std::ldexp(1.0, e - 53 + std::countr_zero(mant));
+}
+
+/// (q, M) of 8.1.6.3 for the values emitted: q the largest power of two all are multiples of,
+/// M the largest magnitude. q = 0 when every value is zero.
+std::pair<double, double> quantumAndMax(const MatrixD& v) {
+  double q = 0, m = 0;
+  for (Eigen::Index i = 0; i < v.size(); ++i) {
+    if (v(i) == 0) continue;
+    const double b = lowestBit(v(i));
+    q = q == 0 ? b : std::min(q, b);
+    m = std::max(m, std::fabs(v(i)));
+  }
+  return {q, m};
+}
+
+oracle::ElemMatrix codeMatrix(Eigen::Index r, Eigen::Index c, SplitMix64& g, auto draw) {
+  oracle::ElemMatrix m(r, c);
+  for (Eigen::Index j = 0; j < c; ++j) {
+    for (Eigen::Index i = 0; i < r; ++i) m(i, j) = draw(g, i, j);
+  }
+  return m;
+}
+
+/// ceil(log2 k) for k >= 1.
+int log2Ceil(std::uint64_t k) {
+  return k <= 1 ? 0 : std::bit_width(k - 1);
+}
+
+std::string pairName(DType a, DType b) {
+  return std::string(isa::nameOf(a)) + "_x_" + std::string(isa::nameOf(b));
+}
+
+}  // namespace
+
+std::string_view nameOf(LowValues v) {
+  switch (v) {
+    case LowValues::DecodeProbe:
+      return "decode_probe";
+    case LowValues::Exact:
+      return "exact";
+    case LowValues::Bounded:
+      return "bounded";
+  }
+  return "?";
+}
+
+std::vector<std::pair<DType, DType>> lowPrecisionPairs() {
+  return {{DType::Fp8E4M3FN, DType::Fp8E4M3FN},
+          {DType::Fp8E4M3FN, DType::Fp8E5M2},
+          {DType::Fp8E5M2, DType::Fp8E4M3FN},
+          {DType::Fp8E5M2, DType::Fp8E5M2},
+          {DType::HiF8, DType::HiF8}};
+}
+
+DType effectiveA(const LowMmadCase& c) {
+  const bool asHiF8 =
+      c.hif8Mode && c.aType == DType::Fp8E4M3FN && c.bType == DType::Fp8E4M3FN;  // spec 8.1.5
+  return asHiF8 ? DType::HiF8 : c.aType;
+}
+
+DType effectiveB(const LowMmadCase& c) {
+  const bool asHiF8 = c.hif8Mode && c.aType == DType::Fp8E4M3FN && c.bType == DType::Fp8E4M3FN;
+  return asHiF8 ? DType::HiF8 : c.bType;
+}
+
+std::ostream& operator<<(std::ostream& os, const LowMmadCase& c) {
+  std::string what = isa::describe(lowMmadOf(c)) + " ctrl45=" + std::to_string(c.hif8Mode) +
+                     " values=" + std::string(nameOf(c.values));
+  if (c.values == LowValues::DecodeProbe) {
+    what += std::string(" probe_side=") + (c.probeA ? "a" : "b");
+    if (c.subnormalOnly) what += " subnormal_codes";
+  }
+  if (c.values == LowValues::Exact) {
+    what += " window_a=" + std::to_string(c.loA) + "+" + std::to_string(c.widthA) +
+            " window_b=" + std::to_string(c.loB) + "+" + std::to_string(c.widthB);
+  }
+  return printCase(os, c.profile, what, c.contentSeed, c.why);
+}
+
+isa::Mmad lowMmadOf(const LowMmadCase& c) {
+  isa::Mmad x;
+  x.dtype = c.aType;
+  if (c.bType != c.aType) x.bDtype = c.bType;
+  x.cAddr = c.cAddr;
+  x.aAddr = c.aAddr;
+  x.bAddr = c.bAddr;
+  x.m = c.m;
+  x.k = c.k;
+  x.n = c.n;
+  x.disableGemv = c.disableGemv;
+  x.biasAddr = c.biasAddr;
+  x.isBias = c.init == MmadInit::BiasTensor;
+  x.cmatrixInitVal = c.init == MmadInit::Zero;
+  x.cmatrixSource = c.init == MmadInit::BiasTable;
+  return x;
+}
+
+MatrixD LowOperands::init(MmadInit mode) const {
+  return initMatrix(mode, c0, bias);
+}
+
+LowOperands lowOperandsOf(const LowMmadCase& c) {
+  SplitMix64 g(subSeed(c.contentSeed, 200));
+  const Eigen::Index m = c.m, k = c.k, n = c.n;
+  const DType ea = effectiveA(c), eb = effectiveB(c);
+  LowOperands o;
+  auto finiteRandom = [](DType t) {
+    return [t](SplitMix64& r, Eigen::Index, Eigen::Index) {
+      for (;;) {
+        const auto code = static_cast<std::uint32_t>(r.next() & 0xFF);
+        if (finiteCode(t, code)) return code;
+      }
+    };
+  };
+  auto smallF32 = [](SplitMix64& r, Eigen::Index, Eigen::Index) {
+    return static_cast<double>(
+        static_cast<float>(std::ldexp(static_cast<double>(uniform(r, -(1 << 23), 1 << 23)),
+                                      static_cast<int>(uniform(r, -20, 0)))));
+  };
+  switch (c.values) {
+    case LowValues::DecodeProbe: {
+      // 8.1.6.1: the selector holds `one` at kk == i mod k (A side) or kk == j mod k (B side);
+      // the other operand enumerates code((i or j) + kk mod 256), NaN and inf codes as +0.
+      const DType probed = c.probeA ? ea : eb;
+      const std::uint32_t one = oracle::lowPrecisionCode(c.probeA ? eb : ea, 1.0);
+      auto code = [&](std::int64_t idx) -> std::uint32_t {
+        const auto cd = static_cast<std::uint32_t>(idx % 256);
+        if (!finiteCode(probed, cd)) return 0;
+        if (c.subnormalOnly) {
+          const double v = oracle::lowPrecisionValue(probed, static_cast<std::uint8_t>(cd));
+          if (std::fabs(v) >= minNormalOf(probed)) return 0;
+        }
+        return cd;
+      };
+      o.aCodes = codeMatrix(m, k, g, [&](SplitMix64&, Eigen::Index i, Eigen::Index kk) {
+        return c.probeA ? code(i + kk) : (kk == i % k ? one : 0u);
+      });
+      o.bCodes = codeMatrix(k, n, g, [&](SplitMix64&, Eigen::Index kk, Eigen::Index j) {
+        return c.probeA ? (kk == j % k ? one : 0u) : code(kk + j);
+      });
+      break;
+    }
+    case LowValues::Exact: {
+      const std::vector<std::uint8_t> wa = windowCodes(ea, c.loA, c.widthA),
+                                      wb = windowCodes(eb, c.loB, c.widthB);
+      if (wa.empty() || wb.empty()) throw std::logic_error("lowOperandsOf: empty window");
+      auto from = [](const std::vector<std::uint8_t>& w) {
+        return [&w](SplitMix64& r, Eigen::Index, Eigen::Index) -> std::uint32_t {
+          if (r.next() % 8 == 0) return 0;  // zeros too
+          const std::uint32_t cd = w[r.next() % w.size()];
+          return (r.next() & 1) != 0 ? cd | 0x80 : cd;  // negatives: cancellation
+        };
+      };
+      o.aCodes = codeMatrix(m, k, g, from(wa));
+      o.bCodes = codeMatrix(k, n, g, from(wb));
+      break;
+    }
+    case LowValues::Bounded:
+      o.aCodes = codeMatrix(m, k, g, finiteRandom(ea));
+      o.bCodes = codeMatrix(k, n, g, finiteRandom(eb));
+      break;
+  }
+  // Never vacuous (spec 9): C(0, 0) must move, so A(0, :) B(:, 0) needs a nonzero product.
+  if (m > 0 && k > 0 && n > 0 && c.values != LowValues::DecodeProbe) {
+    const std::uint32_t oneA = oracle::lowPrecisionCode(ea, 1.0),
+                        oneB = oracle::lowPrecisionCode(eb, 1.0);
+    if (c.values == LowValues::Exact) {
+      // Keep the window: the smallest code of each window stands in for 1.
+      o.aCodes(0, 0) = windowCodes(ea, c.loA, c.widthA).front();
+      o.bCodes(0, 0) = windowCodes(eb, c.loB, c.widthB).front();
+    } else {
+      o.aCodes(0, 0) = oneA;
+      o.bCodes(0, 0) = oneB;
+    }
+  }
+  o.a = oracle::valuesOf(o.aCodes, ea);
+  o.b = oracle::valuesOf(o.bCodes, eb);
+  o.c0 = MatrixD::Zero(m, n);
+  o.bias = MatrixD::Zero(1, n);
+  if (c.values == LowValues::Exact && m > 0 && k > 0 && n > 0) {
+    // Spec 8.1.6.3 and appendix B, from the values emitted: every A value is a multiple of qA
+    // with |a| <= MA, likewise B; the init a multiple of Q = qA qB with |init| <= I. When
+    // I + k MA MB <= 2^24 Q and 2^-126 <= Q, 2^24 Q <= 2^127, every partial sum in any order is
+    // n Q with |n| <= 2^24: exact in f32. The draw (legalLowMmad) sizes the windows so that
+    // k MA MB < 2^23 Q: each window of w binades holds values below 2^(lo + w) that are
+    // multiples of 2^(lo - 3) (at most 3 mantissa bits), so MA / qA < 2^(w + 3), and
+    // log2 k + (wA + 3) + (wB + 3) <= 23. The rest of the budget goes to the init.
+    std::tie(o.qA, o.mA) = quantumAndMax(o.a);
+    std::tie(o.qB, o.mB) = quantumAndMax(o.b);
+    const double q = o.qA * o.qB, full = std::ldexp(q, 24);
+    const double products = static_cast<double>(k) * o.mA * o.mB;
+    if (!(q >= 0x1p-126 && full <= 0x1p127 && products <= full)) {
+      throw std::logic_error("lowOperandsOf: the W-exact condition of spec 8.1.6.3 fails");
+    }
+    o.initMax = full - products;
+    const auto steps = static_cast<std::int64_t>(std::min(o.initMax / q, 0x1p24 - 1));
+    auto initDraw = [&](SplitMix64& r, Eigen::Index, Eigen::Index) {
+      return static_cast<double>(uniform(r, -steps, steps)) * q;  // exact: |n| < 2^24
+    };
+    o.c0 =
+        MatrixD::NullaryExpr(m, n, [&](Eigen::Index, Eigen::Index) { return initDraw(g, 0, 0); });
+    o.bias =
+        MatrixD::NullaryExpr(1, n, [&](Eigen::Index, Eigen::Index) { return initDraw(g, 0, 0); });
+  } else if (c.values == LowValues::Bounded) {
+    o.c0 =
+        MatrixD::NullaryExpr(m, n, [&](Eigen::Index, Eigen::Index) { return smallF32(g, 0, 0); });
+    o.bias =
+        MatrixD::NullaryExpr(1, n, [&](Eigen::Index, Eigen::Index) { return smallF32(g, 0, 0); });
+  }
+  return o;
+}
+
+isa::Program buildProgram(const LowMmadCase& c) {
+  const isa::Profile& prof = isa::profile(c.profile);
+  const isa::Mmad x = lowMmadOf(c);
+  const LowOperands o = lowOperandsOf(c);
+  isa::Program p;
+  p.profile = c.profile;
+  const bool noOp = c.m == 0 || c.k == 0 || c.n == 0;
+  const Eigen::Index k0 = 32;  // b8: C0 = 32 (spec 8.1.3)
+  const Eigen::Index m1 = (c.m + 15) / 16, n1 = (c.n + 15) / 16, kb = (c.k + k0 - 1) / k0;
+  if (!noOp) {
+    const std::uint8_t canA = canaryOf(c.aType), canB = canaryOf(c.bType);
+    if (isa::isGemv(c.profile, x)) {
+      // A vector of k bytes at aAddr, in a fractal-aligned run (aAddr and L0A's size are
+      // multiples of 512, so the run stays inside L0A).
+      const std::uint64_t run = (std::uint64_t{c.k} + kFrac - 1) / kFrac * kFrac;
+      isa::Segment a{Memory::L0A, c.aAddr, isa::Bytes(run, canA)};
+      for (Eigen::Index kk = 0; kk < c.k; ++kk) {
+        a.bytes[static_cast<std::size_t>(kk)] = static_cast<std::uint8_t>(o.aCodes(0, kk));
+      }
+      p.segments.push_back(std::move(a));
+    } else {
+      oracle::ElemMatrix a = oracle::ElemMatrix::Constant(m1 * 16, kb * k0, canA);
+      a.topLeftCorner(c.m, c.k) = o.aCodes;
+      p.segments.push_back(
+          {Memory::L0A, c.aAddr, oracle::encode(a, oracle::Layout::Nz, c.aType, canA)});
+    }
+    oracle::ElemMatrix b = oracle::ElemMatrix::Constant(kb * k0, n1 * 16, canB);
+    b.topLeftCorner(c.k, c.n) = o.bCodes;
+    p.segments.push_back(
+        {Memory::L0B, c.bAddr, oracle::encode(b, oracle::Layout::Zn, c.bType, canB)});
+  }
+  const std::uint64_t cBytes = std::max<std::uint64_t>(isa::mmadCBytes(x), 1024);
+  const auto [lo, hi] = withMargin(c.cAddr, c.cAddr + cBytes, 1024, prof.capacityOf(Memory::L0C));
+  isa::Segment l0c = filled(Memory::L0C, lo, hi, subSeed(c.contentSeed, 3));
+  if (c.init == MmadInit::Accumulate && !noOp) {
+    storeC(l0c, c.cAddr, oracle::bitsOf(o.c0, DType::F32));
+  }
+  p.segments.push_back(std::move(l0c));
+  if (c.init == MmadInit::BiasTable || c.init == MmadInit::BiasTensor) {
+    isa::Segment bt =
+        filled(Memory::BiasTable, 0, prof.capacityOf(Memory::BiasTable), subSeed(c.contentSeed, 4));
+    const std::uint64_t at = c.init == MmadInit::BiasTensor ? c.biasAddr : 0;  // OPEN-6
+    const oracle::ElemMatrix bits = oracle::bitsOf(o.bias, DType::F32);
+    for (Eigen::Index j = 0; j < c.n; ++j) {
+      for (int byte = 0; byte < 4; ++byte) {
+        bt.bytes[at + 4 * static_cast<std::uint64_t>(j) + static_cast<std::uint64_t>(byte)] =
+            static_cast<std::uint8_t>(bits(0, j) >> (8 * byte));
+      }
+    }
+    p.segments.push_back(std::move(bt));
+  }
+  // Spec 8.1.5: CTRL[45] is set explicitly in every case, 0 unless the case is about it.
+  p.instructions.emplace_back(isa::SetHiF8Mode{c.hif8Mode});
+  p.instructions.emplace_back(x);
+  p.observe = {{Memory::L0C, lo, hi - lo}};
+  return p;
+}
+
+oracle::ElemMatrix expectedC(const LowMmadCase& c, const LowOperands& o, bool flushSubnormals) {
+  if (c.m == 0 || c.k == 0 || c.n == 0) return {};
+  MatrixD a = o.a, b = o.b;
+  if (flushSubnormals) {
+    const double na = minNormalOf(effectiveA(c)), nb = minNormalOf(effectiveB(c));
+    a = a.unaryExpr([na](double v) { return std::fabs(v) < na ? 0.0 : v; });
+    b = b.unaryExpr([nb](double v) { return std::fabs(v) < nb ? 0.0 : v; });
+  }
+  // Spec 8.1.5: the exact sum rounded once to f32 (every product is exact in double, and in the
+  // regimes certified exactly every partial sum too).
+  return oracle::mmadResult(DType::F32, a, b, o.init(c.init));
+}
+
+std::vector<std::string> tagsOf(const LowMmadCase& c) {
+  const isa::Mmad x = lowMmadOf(c);
+  std::vector<std::string> t{"pair:" + pairName(c.aType, c.bType),
+                             "init:" + std::string(isa::nameOf(c.init)),
+                             "values:" + std::string(nameOf(c.values))};
+  if (c.hif8Mode) {
+    t.emplace_back(c.aType == DType::Fp8E4M3FN && c.bType == DType::Fp8E4M3FN
+                       ? "ctrl45:hif8"
+                       : "ctrl45:other_pair");
+  }
+  if (c.values == LowValues::DecodeProbe) {
+    t.emplace_back("decode:" + std::string(isa::nameOf(c.probeA ? effectiveA(c) : effectiveB(c))) +
+                   (c.probeA ? ":a" : ":b"));
+  }
+  if (c.values == LowValues::Exact) {
+    if (c.loA == binadesOf(effectiveA(c)).first || c.loB == binadesOf(effectiveB(c)).first) {
+      t.emplace_back("window:subnormal");
+    }
+    if (c.loA + c.widthA - 1 == binadesOf(effectiveA(c)).second ||
+        c.loB + c.widthB - 1 == binadesOf(effectiveB(c)).second) {
+      t.emplace_back("window:max_binade");
+    }
+  }
+  if (c.m == 0 || c.k == 0 || c.n == 0) {
+    t.emplace_back("zero_dimension");
+    return t;
+  }
+  if (isa::isGemv(c.profile, x)) t.emplace_back("gemv");
+  if (c.m % 16 != 0) t.emplace_back("m:partial_fractal");
+  if (c.n % 16 != 0) t.emplace_back("n:partial_fractal");
+  if (c.k % 32 != 0) t.emplace_back("k:partial_fractal");
+  return t;
+}
+
+std::vector<LowMmadCase> lowDecodeProbes() {
+  std::vector<LowMmadCase> t;
+  std::uint64_t seed = 0x10D;
+  auto add = [&](DType a, DType b, bool mode, bool probeA) {
+    LowMmadCase c;
+    c.aType = a;
+    c.bType = b;
+    c.hif8Mode = mode;
+    c.values = LowValues::DecodeProbe;
+    c.probeA = probeA;
+    c.m = c.k = 256;
+    c.n = 16;
+    c.contentSeed = seed++;
+    const DType probed = probeA ? effectiveA(c) : effectiveB(c);
+    c.why = "decode probe, every finite code of " + std::string(isa::nameOf(probed)) + " on " +
+            (probeA ? "A" : "B") + (mode ? " (e4m3fn containers under CTRL[45])" : "");
+    t.push_back(c);
+  };
+  for (bool probeA : {false, true}) {
+    // The mixed pairs make the selector the other fp8 format: both pair orders are exercised.
+    add(DType::Fp8E5M2, DType::Fp8E4M3FN, false, probeA);
+    add(DType::Fp8E4M3FN, DType::Fp8E5M2, false, probeA);
+    add(DType::HiF8, DType::HiF8, false, probeA);
+    add(DType::Fp8E4M3FN, DType::Fp8E4M3FN, true, probeA);
+  }
+  return t;
+}
+
+std::vector<LowMmadCase> lowSubnormalProbes() {
+  std::vector<LowMmadCase> t;
+  for (LowMmadCase c : lowDecodeProbes()) {
+    if (c.probeA) continue;
+    c.subnormalOnly = true;
+    c.why = "OPEN-13: " +
+            c.why.substr(c.why.find("of ") + 3, c.why.find(" on ") - c.why.find("of ") - 3) +
+            " subnormal codes only: honoured or flushed";
+    t.push_back(c);
+  }
+  return t;
+}
+
+std::vector<LowMmadCase> lowBoundaries() {
+  std::vector<LowMmadCase> t;
+  std::uint64_t seed = 0x1E0;
+  auto add = [&](LowMmadCase c, std::string why) {
+    c.contentSeed = seed++;
+    c.why = std::move(why);
+    t.push_back(std::move(c));
+  };
+  for (auto [a, b] : lowPrecisionPairs()) {
+    const std::string name = pairName(a, b);
+    LowMmadCase c;
+    c.aType = a;
+    c.bType = b;
+    c.k = 64;
+    c.loA = c.loB = 0;
+    c.widthA = c.widthB = 4;  // integers 1..15: log2 64 + 7 + 7 <= 23
+    add(c, name + ": 16 x 64 x 16 from zero, small integers");
+    c.init = MmadInit::Accumulate;
+    add(c, name + ": accumulate onto L0C values using the whole 24-bit budget");
+    c.init = MmadInit::BiasTensor;
+    c.biasAddr = 128;
+    add(c, name + ": f32 bias tensor at bias-table address 128");
+    c.init = MmadInit::BiasTable;
+    add(c, name + ": cmatrix_source from the bias table (OPEN-6: address 0)");
+    c.init = MmadInit::Accumulate;
+    c.m = 17;
+    c.n = 33;
+    c.k = 34;
+    add(c, name + ": m 17, n 33, k 34: canary padding ignored, partial fractals don't-care");
+    c.m = 1;
+    c.k = 98;
+    add(c, name + ": m = 1 is GEMV: A a contiguous vector");
+    c.disableGemv = true;
+    add(c, name + ": m = 1 with disableGemv");
+    c.disableGemv = false;
+    c.m = 32;
+    c.k = 256;
+    c.loA = binadesOf(a).first;
+    c.loB = binadesOf(b).first;
+    c.widthA = c.widthB = 3;
+    c.init = MmadInit::Zero;
+    add(c, name + ": subnormal windows on both sides, exact in f32");
+    c.loA = binadesOf(a).second - 2;
+    add(c, name + ": A in its top binades (max finite), B subnormal");
+  }
+  LowMmadCase h;
+  h.hif8Mode = true;
+  h.k = 96;
+  h.loA = h.loB = -2;
+  h.widthA = h.widthB = 5;
+  h.init = MmadInit::Accumulate;
+  add(h, "CTRL[45] = 1: fp8_e4m3fn x fp8_e4m3fn read as hif8 x hif8");
+  // hif8 x hif8 under CTRL[45] is OPEN-16 (inferred unaffected): never certified here.
+  h.bType = DType::Fp8E5M2;
+  h.loA = h.loB = 0;
+  h.widthA = h.widthB = 4;
+  add(h, "CTRL[45] = 1 with a mixed pair: no effect (spec 8.1.5)");
+  LowMmadCase big;
+  big.k = 4095;
+  big.n = 16;
+  big.loA = big.loB = 0;
+  big.widthA = big.widthB = 2;  // 12 + 5 + 5 <= 23
+  add(big, "fp8_e4m3fn x fp8_e4m3fn with k 4095, its maximum");
+  return t;
+}
+
+rc::Gen<LowMmadCase> legalLowMmad(LowValues values) {
+  return rc::gen::exec([values] {
+    const isa::Profile& prof = isa::profile(k950);
+    LowMmadCase c;
+    c.values = values;
+    const auto pairs = lowPrecisionPairs();
+    const auto [a, b] = pairs[*rc::gen::inRange<std::size_t>(0, pairs.size())];
+    c.aType = a;
+    c.bType = b;
+    // CTRL[45] = 1 only where spec 8.1.5 documents its effect: e4m3 x e4m3 and the mixed pairs
+    // (hif8 x hif8 under it is OPEN-16, not certified).
+    c.hif8Mode = a != DType::HiF8 && *rc::gen::weightedElement<bool>({{4, false}, {1, true}});
+    auto dim = [] {
+      return static_cast<std::uint16_t>(
+          *rc::gen::weightedOneOf<std::uint64_t>({{1, rc::gen::just<std::uint64_t>(1)},
+                                                  {4, upTo(2, 16)},
+                                                  {3, upTo(17, 64)},
+                                                  {1, upTo(65, 128)}}));
+    };
+    c.m = dim();
+    c.n = dim();
+    c.k = static_cast<std::uint16_t>(*rc::gen::weightedOneOf<std::uint64_t>(
+        {{2, upTo(1, 32)}, {4, upTo(33, 256)}, {1, upTo(257, 1024)}}));
+    c.disableGemv = c.m == 1 && *rc::gen::arbitrary<bool>();
+    auto fits = [&] {
+      const isa::Mmad x = lowMmadOf(c);
+      return isa::mmadABytes(k950, x) <= prof.capacityOf(Memory::L0A) / 2 &&
+             isa::mmadBBytes(x) <= prof.capacityOf(Memory::L0B) / 2 &&
+             isa::mmadCBytes(x) <= prof.capacityOf(Memory::L0C) / 2;
+    };
+    while (!fits()) {
+      if (c.k > 64) {
+        c.k = static_cast<std::uint16_t>(c.k / 2);
+      } else if (c.m > 16) {
+        c.m = static_cast<std::uint16_t>(c.m / 2);
+      } else {
+        c.n = static_cast<std::uint16_t>(c.n / 2);
+      }
+    }
+    if (values == LowValues::Exact) {
+      // Windows sized by the budget derived in lowOperandsOf: (wA + 3) + (wB + 3) <= 23 - log2 k.
+      const int budget = 23 - log2Ceil(c.k) - 6;
+      c.widthA = static_cast<int>(*rc::gen::inRange(1, budget));
+      c.widthB = static_cast<int>(*rc::gen::inRange(1, budget - c.widthA + 1));
+      auto lo = [](DType t, int w) {
+        const auto [first, last] = binadesOf(t);
+        // Subnormal and top windows at the edges, anything in between otherwise.
+        return *rc::gen::weightedOneOf<int>({{1, rc::gen::just(first)},
+                                             {1, rc::gen::just(last - w + 1)},
+                                             {3, rc::gen::inRange(first, last - w + 2)}});
+      };
+      c.loA = lo(effectiveA(c), c.widthA);
+      c.loB = lo(effectiveB(c), c.widthB);
+    }
+    c.init = *rc::gen::weightedElement<MmadInit>({{3, MmadInit::Zero},
+                                                  {3, MmadInit::Accumulate},
+                                                  {1, MmadInit::BiasTable},
+                                                  {2, MmadInit::BiasTensor}});
+    const isa::Mmad x = lowMmadOf(c);
+    c.aAddr = kFrac * *edgy(0, (prof.capacityOf(Memory::L0A) - isa::mmadABytes(k950, x)) / kFrac);
+    c.bAddr = kFrac * *edgy(0, (prof.capacityOf(Memory::L0B) - isa::mmadBBytes(x)) / kFrac);
+    const std::uint64_t cBytes = std::max<std::uint64_t>(isa::mmadCBytes(x), 1024);
+    c.cAddr = 1024 * *edgy(0, (prof.capacityOf(Memory::L0C) - cBytes) / 1024);
+    c.biasAddr = 64 * *upTo(0, (prof.capacityOf(Memory::BiasTable) - 4ull * c.n) / 64);
+    c.contentSeed = *rc::gen::arbitrary<std::uint64_t>();
+    return c;
+  });
+}
+
+std::ostream& operator<<(std::ostream& os, const IllegalLowMmadCase& c) {
+  return os << c.c << " instruction: " << isa::describe(c.mmad)
+            << " expected_rejection=" << isa::nameOf(c.expected);
+}
+
+rc::Gen<IllegalLowMmadCase> illegalLowMmad() {
+  return rc::gen::exec([] {
+    IllegalLowMmadCase ic;
+    ic.c = *legalLowMmad(LowValues::Exact);
+    ic.mmad = lowMmadOf(ic.c);
+    // Spec 8.1.2: every pair but the five is rejected, fp4 on plain Mmad included, and s4 is
+    // gone from 950.
+    const std::vector<std::pair<DType, DType>> bad{
+        {DType::HiF8, DType::Fp8E4M3FN},  {DType::Fp8E4M3FN, DType::HiF8},
+        {DType::HiF8, DType::Fp8E5M2},    {DType::Fp4E2M1, DType::Fp4E2M1},
+        {DType::Fp4E1M2, DType::Fp4E2M1}, {DType::Fp4E2M1, DType::Fp8E4M3FN},
+        {DType::F16, DType::Fp8E4M3FN},   {DType::Fp8E5M2, DType::S8},
+        {DType::BF16, DType::F16},        {DType::S4, DType::S4}};
+    const auto [a, b] = bad[*rc::gen::inRange<std::size_t>(0, bad.size())];
+    ic.mmad.dtype = a;
+    ic.mmad.bDtype = b == a ? std::nullopt : std::optional<DType>(b);
+    if (isa::bitsOf(a) == 4 && ic.mmad.k % 2 != 0) ++ic.mmad.k;
+    ic.expected = isa::ViolationCode::DTypeUnsupported;
+    return ic;
+  });
+}
+
+}  // namespace cubecheck::gen

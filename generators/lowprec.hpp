@@ -1,0 +1,87 @@
+// Generators for low-precision Mmad on 950 (spec 8.1): the fp8 pairs and hif8 x hif8, their
+// decode probe (8.1.6.1), the W-exact regime (8.1.6.3) and the bounded regime (8.1.6.4).
+#pragma once
+
+#include <rapidcheck.h>
+
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "isa/mmad.hpp"
+#include "isa/program.hpp"
+#include "oracle/mmad.hpp"
+
+namespace cubecheck::gen {
+
+enum class LowValues : std::uint8_t {
+  DecodeProbe,  ///< 8.1.6.1: a selector operand times one enumerating every code
+  Exact,        ///< 8.1.6.3: values in exponent windows such that every partial sum is exact
+  Bounded,      ///< 8.1.6.4: every finite code, compared within the derived bound
+};
+std::string_view nameOf(LowValues v);
+
+struct LowMmadCase {
+  isa::ProfileId profile = isa::ProfileId::Ascend950;
+  isa::DType aType = isa::DType::Fp8E4M3FN;
+  isa::DType bType = isa::DType::Fp8E4M3FN;
+  bool hif8Mode = false;  ///< CTRL[45] set before the Mmad (spec 8.1.5); cleared otherwise
+  std::uint16_t m = 16, k = 32, n = 16;
+  isa::MmadInit init = isa::MmadInit::Zero;
+  bool disableGemv = false;
+  LowValues values = LowValues::Exact;
+  bool probeA = false;         ///< decode probe: A enumerates the codes, B is the selector
+  bool subnormalOnly = false;  ///< decode probe: only subnormal codes (OPEN-13's probe)
+  /// Exact regime: the binade windows [lo, lo + width - 1] the A and B values come from.
+  int loA = 0, widthA = 1, loB = 0, widthB = 1;
+  std::uint64_t aAddr = 0, bAddr = 0, cAddr = 0, biasAddr = 0;
+  std::uint64_t contentSeed = 0;
+  std::string why;
+};
+std::ostream& operator<<(std::ostream& os, const LowMmadCase& c);
+
+/// The type each operand is decoded as: hifloat8 for e4m3fn x e4m3fn under CTRL[45].
+isa::DType effectiveA(const LowMmadCase& c);
+isa::DType effectiveB(const LowMmadCase& c);
+
+/// The logical operands as codes and as values, and the W-exact derivation of 8.1.6.3 computed
+/// from the values actually emitted.
+struct LowOperands {
+  oracle::ElemMatrix aCodes, bCodes;                   ///< m x k, k x n
+  oracle::MatrixD a, b, c0, bias;                      ///< decoded values; L0C before; bias row
+  double qA = 0, mA = 0, qB = 0, mB = 0, initMax = 0;  ///< exact regime only
+  oracle::MatrixD init(isa::MmadInit mode) const;
+};
+LowOperands lowOperandsOf(const LowMmadCase& c);
+
+isa::Mmad lowMmadOf(const LowMmadCase& c);
+/// A (Nz, or a vector in GEMV) and B (Zn) with every padding cell holding spec 8.1.3's finite
+/// canary, L0C with a fractal of random bytes either side, the bias, CTRL[45] set as the case
+/// says (explicitly, also to 0), the Mmad; L0C observed.
+isa::Program buildProgram(const LowMmadCase& c);
+std::vector<std::string> tagsOf(const LowMmadCase& c);
+
+/// C per the default readings (spec 8.1.5: the exact sum rounded once to f32). `flushSubnormals`
+/// gives OPEN-13's other reading.
+oracle::ElemMatrix expectedC(const LowMmadCase& c, const LowOperands& o,
+                             bool flushSubnormals = false);
+
+/// The plain-Mmad low-precision pairs of spec 8.1.2 (A, B).
+std::vector<std::pair<isa::DType, isa::DType>> lowPrecisionPairs();
+
+std::vector<LowMmadCase> lowDecodeProbes();
+std::vector<LowMmadCase> lowBoundaries();
+rc::Gen<LowMmadCase> legalLowMmad(LowValues values);
+/// OPEN-13: the decode probe on the subnormal codes of one format.
+std::vector<LowMmadCase> lowSubnormalProbes();
+
+struct IllegalLowMmadCase {
+  LowMmadCase c;
+  isa::Mmad mmad;
+  isa::ViolationCode expected = isa::ViolationCode::DTypeUnsupported;
+};
+std::ostream& operator<<(std::ostream& os, const IllegalLowMmadCase& c);
+rc::Gen<IllegalLowMmadCase> illegalLowMmad();
+
+}  // namespace cubecheck::gen

@@ -1,0 +1,219 @@
+// Reach: generators cover the legal space up to what the buffers hold, special values are
+// checked under the saturation mode, and a run measures the reach it had.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <cstring>
+
+#include "conformance/reach.hpp"
+#include "generators/common.hpp"
+#include "generators/mmad.hpp"
+#include "generators/pipeline.hpp"
+#include "isa/program.hpp"
+
+namespace cubecheck {
+namespace {
+
+using isa::DType;
+using isa::Memory;
+using isa::ProfileId;
+
+template <class T>
+std::vector<T> draws(const rc::Gen<T>& gen, int count, std::uint64_t seed) {
+  std::vector<T> out;
+  for (int i = 0; i < count; ++i) out.push_back(gen(rc::Random(seed + i), i % 101).value());
+  return out;
+}
+
+/// The largest m, n and k among the cases are the largest that fit on the profile.
+void expectLargestShapes(ProfileId id, const std::vector<gen::MmadCase>& cases) {
+  std::uint16_t m = 0, n = 0, k = 0;
+  for (const gen::MmadCase& c : cases) {
+    m = std::max(m, c.m);
+    n = std::max(n, c.n);
+    k = std::max(k, c.k);
+  }
+  EXPECT_EQ(m, gen::mmadLargest(id, 'm'));
+  EXPECT_EQ(n, gen::mmadLargest(id, 'n'));
+  EXPECT_EQ(k, gen::mmadLargest(id, 'k'));
+}
+
+TEST(SizeClasses, PowersOfTwoClippedToTheLargestValue) {
+  EXPECT_EQ(gen::sizeClassOf(1, 2048), "1");
+  EXPECT_EQ(gen::sizeClassOf(3, 2048), "2-3");
+  EXPECT_EQ(gen::sizeClassOf(1500, 2048), "1024-2047");
+  EXPECT_EQ(gen::sizeClassOf(2048, 2048), "2048");  // the largest value is a class of its own
+  EXPECT_EQ(gen::sizeClassOf(3000, 4095), "2048-4095");
+  // 1, 2, 4, ..., 2048: twelve classes.
+  EXPECT_EQ(gen::sizeBins("m", 2048).size(), 12u);
+  EXPECT_EQ(gen::sizeBins("m", 2048).back(), "m:2048");
+  EXPECT_EQ(gen::parseSizes("large"), gen::Sizes::Large);
+  EXPECT_FALSE(gen::parseSizes("huge").has_value());
+}
+
+TEST(MmadLargest, FromTheBufferCapacitiesByHand) {
+  // a2: L0A and L0B 64 KiB = 128 fractals of 512 bytes, L0C 128 KiB = 128 fractals of 1024.
+  // m: A holds ceil16(m) / 16 fractal rows of one K fractal: 128 * 16 = 2048 (C agrees).
+  // n: B holds one K fractal row of ceil16(n) / 16 fractals: 2048. k: 128 K fractals of K0
+  // elements: s8 (K0 32) 4096, capped at the field's 4095; f16 (K0 16) 2048; f32 (K0 8) 1024.
+  EXPECT_EQ(gen::mmadLargest(ProfileId::A2, 'm'), 2048);
+  EXPECT_EQ(gen::mmadLargest(ProfileId::A2, 'n'), 2048);
+  EXPECT_EQ(gen::mmadLargest(ProfileId::A2, 'k'), 4095);
+  EXPECT_EQ(gen::mmadLargest(ProfileId::A2, DType::F16, 'k'), 2048);
+  EXPECT_EQ(gen::mmadLargest(ProfileId::A2, DType::F32, 'k'), 1024);
+  EXPECT_EQ(gen::mmadLargest(ProfileId::A2, DType::S4, 'k'), 4094);  // even, below 4095
+  // 950: L0C is 256 KiB, but L0A (64 KiB) still stops m at 2048.
+  EXPECT_EQ(gen::mmadLargest(ProfileId::Ascend950, 'm'), 2048);
+}
+
+TEST(LegalMmad, EveryDrawIsLegalAndTheLargestShapesAreDrawn) {
+  for (ProfileId id : {ProfileId::A2, ProfileId::Ascend950}) {
+    const std::vector<gen::MmadCase> cases =
+        draws(gen::legalMmad(id, gen::MmadValues::Exact, gen::Sizes::Large), 1500, 7);
+    for (const gen::MmadCase& c : cases) {
+      for (const isa::Instruction& ins : gen::buildProgram(c).instructions) {
+        ASSERT_FALSE(isa::validate(isa::profile(id), ins).has_value()) << c;
+      }
+    }
+    expectLargestShapes(id, cases);
+  }
+}
+
+TEST(LegalMmad, SmallSizesStayInTheSmallClasses) {
+  for (const gen::MmadCase& c :
+       draws(gen::legalMmad(ProfileId::A2, gen::MmadValues::Exact, gen::Sizes::Small), 500, 3)) {
+    EXPECT_LE(c.m, 255) << c;  // classes up to 128-255
+    EXPECT_LE(c.n, 255) << c;
+    EXPECT_LE(c.k, 511) << c;  // classes up to 256-511
+  }
+}
+
+TEST(MmadBoundaries, HoldTheLargestShapeOfEachKind) {
+  for (ProfileId id : {ProfileId::A2, ProfileId::Ascend950}) {
+    expectLargestShapes(id, gen::mmadBoundaries(id));
+  }
+}
+
+TEST(IllegalMmad, EverySegmentStaysInsideItsMemory) {
+  // The class of the bias overflow (an address drawn before a zero n was raised to 16): every
+  // image the program writes lies inside its memory, whatever was adjusted after the draw.
+  for (ProfileId id : {ProfileId::A2, ProfileId::Ascend950}) {
+    const isa::Profile& prof = isa::profile(id);
+    for (const gen::IllegalMmadCase& ic : draws(gen::illegalMmad(id), 3000, 11)) {
+      const gen::MmadCase& c = ic.c;
+      if (c.init == isa::MmadInit::BiasTensor) {
+        EXPECT_LE(c.biasAddr + 4ull * c.n, prof.capacityOf(Memory::BiasTable)) << ic;
+      }
+      for (const isa::Segment& s : gen::buildProgram(c).segments) {
+        EXPECT_LE(s.addr + s.bytes.size(), prof.capacityOf(s.memory)) << ic;
+      }
+    }
+  }
+}
+
+TEST(PipelineDraws, ReachBeyond256AndStayLegal) {
+  std::uint16_t m = 0, n = 0;
+  for (const gen::PipelineCase& c :
+       draws(gen::legalPipeline(ProfileId::A2, gen::Sizes::Large), 600, 5)) {
+    const isa::Program p = gen::buildProgram(c);
+    for (const isa::Instruction& ins : p.instructions) {
+      ASSERT_FALSE(isa::validate(isa::profile(ProfileId::A2), ins).has_value()) << c;
+    }
+    m = std::max(m, c.m);
+    n = std::max(n, c.n);
+  }
+  EXPECT_GT(m, 256);
+  EXPECT_GT(n, 256);
+}
+
+std::uint32_t bitsOf(float f) {
+  std::uint32_t b;
+  std::memcpy(&b, &f, 4);
+  return b;
+}
+
+TEST(SpecialValues, SaturationModeByHand) {
+  // Rows 0-5 of MmadValues::Special (generators/mmad.hpp), B(0, j) = B(1, j) = j % 2:
+  // row 0 NaN input -> 0; row 1 +inf x {0, 1} -> {0, +FLT_MAX}; row 2 +inf - inf -> 0;
+  // row 3 -inf x {0, 1} -> {0, -FLT_MAX}; row 4 -0 products beside +0 -> +0; row 5 (bf16, f32)
+  // 2^-70 * 2^-60 = 2^-130 = 2^19 * 2^-149: the subnormal with bit pattern 0x00080000.
+  for (DType t : {DType::F16, DType::BF16, DType::F32}) {
+    gen::MmadCase c;
+    c.dtype = t;
+    c.m = 8;
+    c.k = 24;
+    c.n = 4;
+    c.values = gen::MmadValues::Special;
+    c.contentSeed = 5;
+    const gen::MmadOperands o = gen::operandsOf(c);
+    const oracle::ElemMatrix got = gen::expectedC(c, o);
+    for (Eigen::Index j = 0; j < c.n; ++j) {
+      const bool one = j % 2 == 1;
+      EXPECT_EQ(got(0, j), 0u) << j;
+      EXPECT_EQ(got(1, j), one ? bitsOf(FLT_MAX) : 0u) << j;
+      EXPECT_EQ(got(2, j), 0u) << j;
+      EXPECT_EQ(got(3, j), one ? bitsOf(-FLT_MAX) : 0u) << j;
+      EXPECT_EQ(got(4, j), 0u) << j;  // +0, never -0 (0x80000000)
+      EXPECT_EQ(got(5, j), t == DType::F16 ? 0u : 0x00080000u) << j;
+    }
+    const std::vector<std::string> tags = gen::tagsOf(c);
+    for (const char* want : {"special:nan_input", "special:inf_times_zero", "special:inf_minus_inf",
+                             "special:inf", "special:signed_zero"}) {
+      EXPECT_NE(std::find(tags.begin(), tags.end(), want), tags.end()) << want;
+    }
+  }
+}
+
+TEST(Reach, CountsLegalInstructionsOnlyAndFlagsWhatIsMissed) {
+  isa::Program p;
+  p.profile = ProfileId::A2;
+  isa::Mmad x;
+  x.m = 5;
+  x.k = 16;
+  x.n = 16;
+  p.instructions.emplace_back(x);
+  isa::Mmad illegal = x;
+  illegal.m = 5000;  // above 4095: RejectsIllegal's kind of draw, not reach
+  p.instructions.emplace_back(illegal);
+  conf::Reach reach;
+  reach.add(ProfileId::A2, p);
+  const std::vector<conf::ReachRow> rows = conf::reachTable(reach, ProfileId::A2);
+  auto row = [&](const std::string& field) {
+    return *std::find_if(rows.begin(), rows.end(), [&](const conf::ReachRow& r) {
+      return r.instruction == "mmad" && r.field == field;
+    });
+  };
+  const conf::ReachRow m = row("m");
+  EXPECT_EQ(m.drawnMin, 5);
+  EXPECT_EQ(m.drawnMax, 5);
+  EXPECT_EQ(m.legalMax, 4095);
+  EXPECT_EQ(m.fitMax, 2048);
+  EXPECT_TRUE(m.flagged());
+  EXPECT_FALSE(row("a").checked);  // an address: bounded by its memory, reported only
+  const nlohmann::ordered_json j = conf::reachJson(rows);
+  ASSERT_FALSE(j.empty());
+  for (const char* key :
+       {"instruction", "field", "legal_min", "legal_max", "drawn_min", "drawn_max"}) {
+    EXPECT_TRUE(j[0].contains(key)) << key;
+  }
+  // A second shard that drew m up to 2048 and down to 0 clears the flag when merged.
+  nlohmann::ordered_json merged = j;
+  nlohmann::ordered_json other = j;
+  for (auto& r : other) {
+    if (r["field"] == "m") {
+      r["drawn_min"] = 0;
+      r["drawn_max"] = 2048;
+    }
+  }
+  conf::mergeReachJson(merged, other);
+  for (const auto& r : merged) {
+    if (r["field"] == "m") {
+      EXPECT_FALSE(r["flagged"].get<bool>());
+    }
+  }
+}
+
+}  // namespace
+}  // namespace cubecheck
