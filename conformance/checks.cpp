@@ -2,12 +2,15 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
+#include <cstring>
 #include <iomanip>
 #include <sstream>
 #include <stdexcept>
 #include <variant>
 
 #include "isa/writes.hpp"
+#include "oracle/layout.hpp"
 #include "oracle/oracle.hpp"
 
 namespace cubecheck::conf {
@@ -317,6 +320,39 @@ Verdict checkRejected(dut::Dut& dut, const isa::Program& program, isa::Violation
       return {Outcome::Timeout, r.message};
   }
   return {Outcome::AdapterError, "unknown run status"};
+}
+
+BoundCheck checkWithinBound(const isa::Bytes& image, std::uint64_t offset,
+                            const oracle::MatrixD& exact, const oracle::MatrixD& bound) {
+  BoundCheck out;
+  std::ostringstream bad;
+  const auto m = static_cast<std::uint64_t>(exact.rows()),
+             n = static_cast<std::uint64_t>(exact.cols());
+  for (std::uint64_t col = 0; col < n; ++col) {
+    for (std::uint64_t row = 0; row < m; ++row) {
+      const std::uint64_t at =
+          offset + 4 * oracle::elementOffsetC0(oracle::Layout::Nz, 16, m, n, row, col);
+      std::uint32_t bits = 0;
+      for (int b = 0; b < 4; ++b) bits |= std::uint32_t{image.at(at + b)} << (8 * b);
+      float got;
+      std::memcpy(&got, &bits, 4);
+      const auto i = static_cast<Eigen::Index>(row), j = static_cast<Eigen::Index>(col);
+      const double want = exact(i, j), err = std::fabs(static_cast<double>(got) - want);
+      if (err <= bound(i, j)) {
+        const auto rounded = static_cast<float>(want);
+        const double ulp =
+            std::fabs(static_cast<double>(std::nextafter(rounded, INFINITY)) - rounded);
+        if (std::isfinite(got)) out.worstUlp = std::max(out.worstUlp, err / ulp);
+        continue;
+      }
+      if (out.outside++ < 8) {
+        bad << "C[" << row << "][" << col << "]: observed " << got << ", exact " << want
+            << ", error " << err << " above the bound " << bound(i, j) << "\n";
+      }
+    }
+  }
+  out.firstBad = bad.str();
+  return out;
 }
 
 }  // namespace cubecheck::conf

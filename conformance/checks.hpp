@@ -11,6 +11,7 @@
 #include "isa/program.hpp"
 #include "isa/violation.hpp"
 #include "oracle/expected.hpp"
+#include "oracle/mmad.hpp"
 
 namespace cubecheck::conf {
 
@@ -30,6 +31,16 @@ Verdict passed(const isa::Program& program, const oracle::Expected& expected);
 /// Mismatch).
 std::optional<Verdict> runLegal(dut::Dut& dut, const isa::Program& program,
                                 isa::Observed& observed);
+
+/// An f32 C in Nz at byte `offset` of an observed image, held to |C - exact| <= bound per element
+/// (the derived bounds of spec 9's bounded comparisons).
+struct BoundCheck {
+  int outside = 0;       ///< elements above their bound (NaN included)
+  double worstUlp = 0;   ///< the largest error of an element within its bound, in ULP of exact
+  std::string firstBad;  ///< the first eight elements above their bound, one line each
+};
+BoundCheck checkWithinBound(const isa::Bytes& image, std::uint64_t offset,
+                            const oracle::MatrixD& exact, const oracle::MatrixD& bound);
 
 /// Whether the DUT's result leaves the written footprint (per `expected`) of some observed region
 /// exactly as the program's initial image had it: nothing observable happened there.

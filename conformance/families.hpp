@@ -47,7 +47,7 @@ Family load3dV1Family(isa::ProfileId profile);
 Family mmadFamily(isa::ProfileId profile, gen::Sizes sizes = gen::Sizes::Mixed);
 
 /// Low-precision Mmad on 950: the fp8 pairs and hif8 x hif8 (spec 8.1); NotSupported off 950.
-Family mmadLowPrecisionFamily(isa::ProfileId profile);
+Family mmadLowPrecisionFamily(isa::ProfileId profile, gen::Sizes sizes = gen::Sizes::Mixed);
 
 /// Whole-pipeline programs and their metamorphic relations; NotSupported on legacy.
 Family pipelineFamily(isa::ProfileId profile, gen::Sizes sizes = gen::Sizes::Mixed);
@@ -56,7 +56,7 @@ Family pipelineFamily(isa::ProfileId profile, gen::Sizes sizes = gen::Sizes::Mix
 Family loadSparseFamily(isa::ProfileId profile);
 
 /// The sparse pipeline, LoadDataWithSparse then MmadWithSparse (spec 7.4); NotSupported off a2.
-Family mmadSparseFamily(isa::ProfileId profile);
+Family mmadSparseFamily(isa::ProfileId profile, gen::Sizes sizes = gen::Sizes::Mixed);
 
 /// The MatchesOracle check of mmad_sparse: the case's program (B packed by the case's
 /// compressor) against C = init + A * B' from its logical operands.

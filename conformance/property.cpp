@@ -36,12 +36,12 @@ std::optional<Family> makeFamily(std::string_view family, isa::ProfileId profile
   if (family == "load2d_v2") return load2dV2Family(profile);
   if (family == "load2d_bitmode") return load2dBitModeFamily(profile);
   if (family == "load_sparse") return loadSparseFamily(profile);
-  if (family == "mmad_sparse") return mmadSparseFamily(profile);
+  if (family == "mmad_sparse") return mmadSparseFamily(profile, sizes);
   if (family == "load3d_v2") return load3dV2Family(profile);
   if (family == "load3d_v2pro") return load3dV2ProFamily(profile);
   if (family == "load3d_v1") return load3dV1Family(profile);
   if (family == "mmad") return mmadFamily(profile, sizes);
-  if (family == "mmad_lowprec") return mmadLowPrecisionFamily(profile);
+  if (family == "mmad_lowprec") return mmadLowPrecisionFamily(profile, sizes);
   if (family == "pipeline") return pipelineFamily(profile, sizes);
   return std::nullopt;
 }

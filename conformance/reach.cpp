@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "generators/mmad.hpp"
+#include "generators/sparse.hpp"
 #include "isa/fields.hpp"
 #include "isa/sparse.hpp"
 
@@ -31,32 +32,49 @@ void Reach::add(isa::ProfileId profile, const isa::Program& program) {
 
 namespace {
 
-/// The largest m, n or k of a legal MmadWithSparse on the profile: the other two at their
-/// smallest (m 2: GEMV is not supported; k 4: one 2:4 group), addresses 0.
-std::int64_t sparseLargest(isa::ProfileId profile, char dim) {
+/// The largest value of a fractal count (a repeat, or a V2 step) that a legal instruction can
+/// hold on the profile, over every path and both element widths, the other fields at their
+/// defaults (addresses 0, strides 0, the other step 1). A count past it cannot fit the
+/// destination buffer (255 repeats of 512 bytes overflow a 64 KiB L0A), so a run that stops
+/// there has not missed anything.
+std::optional<std::int64_t> countFitMax(isa::ProfileId profile, std::string_view opcode,
+                                        std::string_view field) {
+  const isa::InstructionDesc* desc = isa::findInstructionDesc(opcode);
+  const isa::FieldDesc* f = desc ? isa::findField(*desc, field) : nullptr;
+  if (f == nullptr) return std::nullopt;
+  const isa::FieldDesc* path = isa::findField(*desc, "path");
+  const isa::FieldDesc* dtype = isa::findField(*desc, "dtype");
+  const isa::FieldDesc* other = isa::findField(*desc, field == "m_step" ? "k_step" : "m_step");
+  if (field != "m_step" && field != "k_step") other = nullptr;
   const isa::Profile& prof = isa::profile(profile);
-  auto legal = [&](std::uint16_t v) {
-    isa::MmadSparse x;
-    x.m = dim == 'm' ? v : 2;
-    x.n = dim == 'n' ? v : 1;
-    x.k = dim == 'k' ? static_cast<std::uint16_t>(v / 4 * 4) : 4;
-    return !isa::validate(prof, x).has_value();
-  };
-  std::uint16_t lo = dim == 'k' ? 4 : 2, hi = 4095;
-  if (!legal(lo)) return 0;  // not on this profile
-  if (legal(hi)) lo = hi;
-  while (hi - lo > 1) {  // bytes grow with the dimension: bisect for the last legal value
-    const auto mid = static_cast<std::uint16_t>((lo + hi) / 2);
-    (legal(mid) ? lo : hi) = mid;
+  std::int64_t best = -1;
+  for (std::int64_t p = 0; p <= (path ? path->legalMax : 0); ++p) {
+    for (isa::DType t : {isa::DType::S8, isa::DType::F16}) {
+      for (std::int64_t v = f->legalMax; v > best; --v) {
+        isa::Instruction i = desc->make();
+        if (path) path->set(i, p);
+        if (dtype) dtype->set(i, static_cast<std::int64_t>(t));
+        if (other) other->set(i, 1);
+        f->set(i, v);
+        if (!isa::validate(prof, i)) {
+          best = v;
+          break;
+        }
+      }
+    }
   }
-  return dim == 'k' ? lo / 4 * 4 : lo;
+  if (best < 0) return std::nullopt;
+  return best;
 }
 
 std::optional<std::int64_t> fitMaxOf(isa::ProfileId profile, std::string_view opcode,
                                      std::string_view field) {
+  if (field == "repeat_times" || field == "m_step" || field == "k_step") {
+    return countFitMax(profile, opcode, field);
+  }
   if (field != "m" && field != "n" && field != "k") return std::nullopt;
   if (opcode == "mmad") return gen::mmadLargest(profile, field[0]);
-  if (opcode == "mmad_sparse") return sparseLargest(profile, field[0]);
+  if (opcode == "mmad_sparse") return gen::sparseLargest(profile, field[0]);
   return std::nullopt;
 }
 

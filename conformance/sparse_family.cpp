@@ -148,7 +148,7 @@ Family loadSparseFamily(isa::ProfileId profile) {
   return f;
 }
 
-Family mmadSparseFamily(isa::ProfileId profile) {
+Family mmadSparseFamily(isa::ProfileId profile, gen::Sizes sizes) {
   Family f;
   f.name = "mmad_sparse";
   f.title = "LoadDataWithSparse then MmadWithSparse (2:4 structured sparsity)";
@@ -163,12 +163,13 @@ Family mmadSparseFamily(isa::ProfileId profile) {
   }
   if (!isa::hasSparse(profile)) f.unsupported = notOnProfile(profile);
   const isa::ProfileId gp = isa::hasSparse(profile) ? profile : isa::ProfileId::A2;
+  f.requireSizeBins(gen::sparseSizeBins(gp, true), gen::sparseSizeBins(gp, false));
   f.properties.push_back(TypedProperty<SparseMmadCase>::fromVector(
       "MatchesOracle",
       "LoadDataWithSparse then MmadWithSparse leave C = init + A * B' computed from the "
       "logical operands, for every 2:4 mask and init mode",
-      gen::sparseMmadBoundaries(gp), gen::legalSparseMmad(gp), 150, sparsePipelineVector,
-      [](const SparseMmadCase& c) { return gen::tagsOf(c); }));
+      gen::sparseMmadBoundaries(gp), gen::legalSparseMmad(gp, true, sizes), 150,
+      sparsePipelineVector, [](const SparseMmadCase& c) { return gen::tagsOf(c); }));
   f.properties.push_back(TypedProperty<IllegalSparseMmadCase>::fromVector(
       "RejectsIllegal",
       "an MmadWithSparse with m = 1, a bad unit_flag, k > 4095, or misaligned or "

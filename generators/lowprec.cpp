@@ -398,6 +398,9 @@ std::vector<std::string> tagsOf(const LowMmadCase& c) {
     return t;
   }
   if (isa::isGemv(c.profile, x)) t.emplace_back("gemv");
+  t.push_back(sizeBin("m", c.m, mmadLargest(k950, 'm')));
+  t.push_back(sizeBin("n", c.n, mmadLargest(k950, 'n')));
+  t.push_back(sizeBin("k", c.k, mmadLargest(k950, 'k')));
   if (c.m % 16 != 0) t.emplace_back("m:partial_fractal");
   if (c.n % 16 != 0) t.emplace_back("n:partial_fractal");
   if (c.k % 32 != 0) t.emplace_back("k:partial_fractal");
@@ -511,8 +514,8 @@ std::vector<LowMmadCase> lowBoundaries() {
   return t;
 }
 
-rc::Gen<LowMmadCase> legalLowMmad(LowValues values) {
-  return rc::gen::exec([values] {
+rc::Gen<LowMmadCase> legalLowMmad(LowValues values, Sizes sizes) {
+  return rc::gen::exec([values, sizes] {
     const isa::Profile& prof = isa::profile(k950);
     LowMmadCase c;
     c.values = values;
@@ -523,32 +526,33 @@ rc::Gen<LowMmadCase> legalLowMmad(LowValues values) {
     // CTRL[45] = 1 only where spec 8.1.5 documents its effect: e4m3 x e4m3 and the mixed pairs
     // (hif8 x hif8 under it is OPEN-16, not certified).
     c.hif8Mode = a != DType::HiF8 && *rc::gen::weightedElement<bool>({{4, false}, {1, true}});
-    auto dim = [] {
-      return static_cast<std::uint16_t>(
-          *rc::gen::weightedOneOf<std::uint64_t>({{1, rc::gen::just<std::uint64_t>(1)},
-                                                  {4, upTo(2, 16)},
-                                                  {3, upTo(17, 64)},
-                                                  {1, upTo(65, 128)}}));
-    };
-    c.m = dim();
-    c.n = dim();
-    c.k = static_cast<std::uint16_t>(*rc::gen::weightedOneOf<std::uint64_t>(
-        {{2, upTo(1, 32)}, {4, upTo(33, 256)}, {1, upTo(257, 1024)}}));
+    // Sizes class by class up to what the buffers hold (all five pairs are 8-bit, so the s8
+    // figures of dense Mmad apply), then fitted: the dimension drawn nearest its largest value
+    // keeps it and the others halve.
+    const std::uint64_t mMax = mmadLargest(k950, 'm'), nMax = mmadLargest(k950, 'n'),
+                        kMax = mmadLargest(k950, 'k');
+    c.m = static_cast<std::uint16_t>(*sized(mMax, 128, sizes));
+    c.n = static_cast<std::uint16_t>(*sized(nMax, 128, sizes));
+    c.k = static_cast<std::uint16_t>(*sized(kMax, 256, sizes));
     c.disableGemv = c.m == 1 && *rc::gen::arbitrary<bool>();
     auto fits = [&] {
       const isa::Mmad x = lowMmadOf(c);
-      return isa::mmadABytes(k950, x) <= prof.capacityOf(Memory::L0A) / 2 &&
-             isa::mmadBBytes(x) <= prof.capacityOf(Memory::L0B) / 2 &&
-             isa::mmadCBytes(x) <= prof.capacityOf(Memory::L0C) / 2;
+      return isa::mmadABytes(k950, x) <= prof.capacityOf(Memory::L0A) &&
+             isa::mmadBBytes(x) <= prof.capacityOf(Memory::L0B) &&
+             isa::mmadCBytes(x) <= prof.capacityOf(Memory::L0C);
     };
+    std::uint16_t* dims[3] = {&c.m, &c.n, &c.k};
+    const double share[3] = {static_cast<double>(c.m) / mMax, static_cast<double>(c.n) / nMax,
+                             static_cast<double>(c.k) / kMax};
+    const int lead = static_cast<int>(std::max_element(share, share + 3) - share);
     while (!fits()) {
-      if (c.k > 64) {
-        c.k = static_cast<std::uint16_t>(c.k / 2);
-      } else if (c.m > 16) {
-        c.m = static_cast<std::uint16_t>(c.m / 2);
-      } else {
-        c.n = static_cast<std::uint16_t>(c.n / 2);
+      int pick = -1;
+      for (int i = 0; i < 3; ++i) {
+        if (i == lead || *dims[i] <= 1) continue;
+        if (pick < 0 || *dims[i] > *dims[pick]) pick = i;
       }
+      if (pick < 0) pick = lead;
+      *dims[pick] = std::max<std::uint16_t>(1, static_cast<std::uint16_t>(*dims[pick] / 2));
     }
     if (values == LowValues::Exact) {
       // Windows sized by the budget derived in lowOperandsOf: (wA + 3) + (wB + 3) <= 23 - log2 k.
@@ -565,10 +569,15 @@ rc::Gen<LowMmadCase> legalLowMmad(LowValues values) {
       c.loA = lo(effectiveA(c), c.widthA);
       c.loB = lo(effectiveB(c), c.widthB);
     }
-    c.init = *rc::gen::weightedElement<MmadInit>({{3, MmadInit::Zero},
-                                                  {3, MmadInit::Accumulate},
-                                                  {1, MmadInit::BiasTable},
-                                                  {2, MmadInit::BiasTensor}});
+    // The bias table holds 256 f32 values: a wider C takes its init from L0C or zero.
+    if (4ull * c.n > prof.capacityOf(Memory::BiasTable)) {
+      c.init = *rc::gen::element(MmadInit::Zero, MmadInit::Accumulate);
+    } else {
+      c.init = *rc::gen::weightedElement<MmadInit>({{3, MmadInit::Zero},
+                                                    {3, MmadInit::Accumulate},
+                                                    {1, MmadInit::BiasTable},
+                                                    {2, MmadInit::BiasTensor}});
+    }
     const isa::Mmad x = lowMmadOf(c);
     c.aAddr = kFrac * *edgy(0, (prof.capacityOf(Memory::L0A) - isa::mmadABytes(k950, x)) / kFrac);
     c.bAddr = kFrac * *edgy(0, (prof.capacityOf(Memory::L0B) - isa::mmadBBytes(x)) / kFrac);

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "generators/common.hpp"
 #include "isa/mmad.hpp"
 #include "isa/program.hpp"
 #include "oracle/mmad.hpp"
@@ -72,7 +73,7 @@ std::vector<std::pair<isa::DType, isa::DType>> lowPrecisionPairs();
 
 std::vector<LowMmadCase> lowDecodeProbes();
 std::vector<LowMmadCase> lowBoundaries();
-rc::Gen<LowMmadCase> legalLowMmad(LowValues values);
+rc::Gen<LowMmadCase> legalLowMmad(LowValues values, Sizes sizes = Sizes::Mixed);
 /// OPEN-13: the decode probe on the subnormal codes of one format.
 std::vector<LowMmadCase> lowSubnormalProbes();
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <map>
 #include <ostream>
 #include <sstream>
 
@@ -482,6 +483,9 @@ std::vector<std::string> tagsOf(const SparseMmadCase& c) {
     return t;
   }
   if (c.m == 2) t.emplace_back("m:2_smallest");
+  t.push_back(sizeBin("m", c.m, sparseLargest(c.profile, 'm')));
+  t.push_back(sizeBin("n", c.n, sparseLargest(c.profile, 'n')));
+  t.push_back(sizeBin("k", c.k, sparseLargest(c.profile, 'k')));
   if (c.m % 16 != 0) t.emplace_back("m:partial_fractal");
   if (c.n % 16 != 0) t.emplace_back("n:partial_fractal");
   if (c.k % 64 != 0) t.emplace_back("k:not_multiple_of_64");
@@ -504,27 +508,57 @@ std::vector<std::string> tagsOf(const SparseMmadCase& c) {
 
 namespace {
 
-/// Dimensions that fit every buffer: L0A M1*K1, L0B ceil(K/64)*N1 (also <= 255 repeats) and L0C
-/// M1*N1 fractals, all within 128.
-rc::Gen<SparseMmadCase> sparseShape(ProfileId id, bool allowZero) {
-  return rc::gen::exec([id, allowZero] {
+/// Whether an MmadWithSparse of these dimensions at address 0 is legal: its A, dense B and C fit
+/// L0A, L0B and L0C (the dense B is also one load of at most 255 fractals: L0B holds fewer).
+bool sparseFits(ProfileId id, std::uint16_t m, std::uint16_t k, std::uint16_t n) {
+  isa::MmadSparse x;
+  x.m = m;
+  x.k = k;
+  x.n = n;
+  return !isa::validate(isa::profile(id), x).has_value();
+}
+
+constexpr std::uint64_t kSmallSparseDim = 128;  // m and n classes Sizes::Small keeps
+constexpr std::uint64_t kSmallSparseK = 256;
+
+/// The smallest legal value of a dimension: m 2 (no GEMV), k 4 (one 2:4 group), n 1.
+std::uint16_t sparseFloor(char dim) {
+  return dim == 'm' ? 2 : dim == 'k' ? 4 : 1;
+}
+
+/// Dimensions drawn class by class up to what the buffers hold, then fitted: the dimension drawn
+/// nearest its largest value keeps it, the others halve until the case fits.
+rc::Gen<SparseMmadCase> sparseShape(ProfileId id, bool allowZero, Sizes sizes) {
+  return rc::gen::exec([id, allowZero, sizes] {
     SparseMmadCase c;
     c.profile = id;
     const int zero =
         allowZero ? *rc::gen::weightedElement<int>({{20, -1}, {1, 0}, {1, 1}, {1, 2}}) : -1;
+    const std::uint64_t mMax = sparseLargest(id, 'm'), kMax = sparseLargest(id, 'k'),
+                        nMax = sparseLargest(id, 'n');
     c.m = static_cast<std::uint16_t>(*rc::gen::weightedOneOf<std::uint64_t>(
-        {{2, rc::gen::just<std::uint64_t>(2)}, {6, upTo(2, 48)}, {1, upTo(2, 128)}}));
-    const std::uint64_t m1 = isa::ceilDiv(c.m, 16);
-    const std::uint64_t kMax = std::min<std::uint64_t>(256, 128 / m1 * 32);
-    c.k = static_cast<std::uint16_t>(4 * *rc::gen::weightedOneOf<std::uint64_t>(
-                                             {{2, rc::gen::just<std::uint64_t>(16)},
-                                              {6, upTo(1, std::min<std::uint64_t>(32, kMax / 4))},
-                                              {1, upTo(1, kMax / 4)}}));
-    const std::uint64_t n1Max = std::min(128 / isa::ceilDiv(c.k, 64), 128 / m1);
+        {{1, rc::gen::just<std::uint64_t>(2)}, {6, sized(mMax, kSmallSparseDim, sizes)}}));
+    c.k = static_cast<std::uint16_t>(*rc::gen::weightedOneOf<std::uint64_t>(
+        {{1, rc::gen::just<std::uint64_t>(64)}, {6, sized(kMax, kSmallSparseK, sizes)}}));
     c.n = static_cast<std::uint16_t>(*rc::gen::weightedOneOf<std::uint64_t>(
-        {{2, rc::gen::just<std::uint64_t>(16)},
-         {6, upTo(1, std::min<std::uint64_t>(48, n1Max * 16))},
-         {1, upTo(1, std::min<std::uint64_t>(128, n1Max * 16))}}));
+        {{1, rc::gen::just<std::uint64_t>(16)}, {6, sized(nMax, kSmallSparseDim, sizes)}}));
+    c.m = std::max<std::uint16_t>(c.m, 2);
+    c.k = std::max<std::uint16_t>(4, static_cast<std::uint16_t>(c.k / 4 * 4));
+    std::uint16_t* dims[3] = {&c.m, &c.k, &c.n};
+    const double share[3] = {static_cast<double>(c.m) / mMax, static_cast<double>(c.k) / kMax,
+                             static_cast<double>(c.n) / nMax};
+    const int lead = static_cast<int>(std::max_element(share, share + 3) - share);
+    while (!sparseFits(id, c.m, c.k, c.n)) {
+      int pick = -1;
+      for (int i = 0; i < 3; ++i) {
+        if (i == lead || *dims[i] <= sparseFloor("mkn"[i])) continue;
+        if (pick < 0 || *dims[i] > *dims[pick]) pick = i;
+      }
+      if (pick < 0) pick = lead;
+      *dims[pick] = std::max<std::uint16_t>(sparseFloor("mkn"[pick]),
+                                            static_cast<std::uint16_t>(*dims[pick] / 2));
+      c.k = static_cast<std::uint16_t>(c.k / 4 * 4);
+    }
     if (zero == 0) c.m = 0;
     if (zero == 1) c.k = 0;
     if (zero == 2) c.n = 0;
@@ -534,10 +568,55 @@ rc::Gen<SparseMmadCase> sparseShape(ProfileId id, bool allowZero) {
 
 }  // namespace
 
-rc::Gen<SparseMmadCase> legalSparseMmad(ProfileId id, bool allowNoOp) {
-  return rc::gen::exec([id, allowNoOp] {
+namespace {
+
+std::uint16_t largestSparseBySearch(ProfileId id, char dim) {
+  auto legal = [&](std::uint16_t v) {
+    return sparseFits(id, dim == 'm' ? v : 2,
+                      dim == 'k' ? static_cast<std::uint16_t>(v / 4 * 4) : 4, dim == 'n' ? v : 1);
+  };
+  std::uint16_t lo = sparseFloor(dim), hi = 4095;
+  if (!legal(lo)) return 0;  // no sparse Mmad on this profile
+  if (legal(hi)) lo = hi;
+  while (hi - lo > 1) {  // bytes grow with the dimension: bisect for the last legal value
+    const auto mid = static_cast<std::uint16_t>((lo + hi) / 2);
+    (legal(mid) ? lo : hi) = mid;
+  }
+  return dim == 'k' ? static_cast<std::uint16_t>(lo / 4 * 4) : lo;
+}
+
+}  // namespace
+
+std::uint16_t sparseLargest(ProfileId id, char dim) {
+  // Every case's tags ask: search once per profile and dimension.
+  static const std::map<std::pair<ProfileId, char>, std::uint16_t> table = [] {
+    std::map<std::pair<ProfileId, char>, std::uint16_t> t;
+    for (ProfileId p : isa::kAllProfiles) {
+      for (char x : {'m', 'n', 'k'}) t[{p, x}] = largestSparseBySearch(p, x);
+    }
+    return t;
+  }();
+  return table.at({id, dim});
+}
+
+std::vector<std::string> sparseSizeBins(ProfileId id, bool smallOnly) {
+  std::vector<std::string> bins;
+  for (char d : {'m', 'n', 'k'}) {
+    const std::uint64_t max = sparseLargest(id, d);
+    const std::uint64_t small = d == 'k' ? kSmallSparseK : kSmallSparseDim;
+    // Classes below the smallest legal value (m = 1, k < 4) hold no legal case.
+    for (std::uint64_t lo = 1; lo <= max && (!smallOnly || lo <= small); lo *= 2) {
+      if (std::min(max, 2 * lo - 1) < sparseFloor(d)) continue;
+      bins.push_back(sizeBin(std::string(1, d), lo, max));
+    }
+  }
+  return bins;
+}
+
+rc::Gen<SparseMmadCase> legalSparseMmad(ProfileId id, bool allowNoOp, Sizes sizes) {
+  return rc::gen::exec([id, allowNoOp, sizes] {
     const isa::Profile& prof = isa::profile(id);
-    SparseMmadCase c = *sparseShape(id, allowNoOp);
+    SparseMmadCase c = *sparseShape(id, allowNoOp, sizes);
     c.init = *rc::gen::element(InitMode::Zero, InitMode::Accumulate, InitMode::Bias);
     if (c.init == InitMode::Bias && c.n > 256) c.n = 256;  // the 1 KiB bias table holds 256
     // Saturation needs an init near INT32_MAX: only an accumulating or bias start has one.
@@ -583,6 +662,12 @@ std::vector<SparseMmadCase> sparseMmadBoundaries(ProfileId id) {
   add(17, 68, 17, InitMode::Zero, "one past every fractal edge; K not a multiple of 64 (OPEN-3)");
   add(32, 128, 32, InitMode::Accumulate, "2 x 2 C fractals, two dense fractals along K");
   add(128, 128, 128, InitMode::Zero, "M = N = K = 128, the benchmark shape");
+  // The largest legal shape of each kind: one dimension at the most the buffers allow.
+  add(sparseLargest(id, 'm'), 32, 16, InitMode::Accumulate,
+      "the largest m: A fills L0A with one fractal along K, C fills L0C");
+  add(16, sparseLargest(id, 'k'), 16, InitMode::Zero, "the largest k: A fills L0A along K");
+  add(16, 64, sparseLargest(id, 'n'), InitMode::Accumulate,
+      "the largest n: dense B fills L0B, C fills L0C");
   add(64, 256, 32, InitMode::Bias, "K = 256: four dense fractals along K");
   add(16, 64, 256, InitMode::Bias, "N = 256: the whole 1 KiB bias table");
   add(0, 64, 16, InitMode::Accumulate, "m = 0 is a no-op: L0C unchanged");

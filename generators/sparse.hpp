@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "generators/common.hpp"
 #include "isa/program.hpp"
 #include "isa/sparse.hpp"
 #include "oracle/sparse.hpp"
@@ -132,8 +133,15 @@ isa::Program buildProgram(const SparseMmadCase& c);
 /// packed B, in place of what the case's seed and compressor produce.
 isa::Program buildProgram(const SparseMmadCase& c, const SparseOperands& o, const PackedB& packed);
 std::vector<std::string> tagsOf(const SparseMmadCase& c);
-/// Legal by construction; with allowNoOp some cases have m, k or n = 0.
-rc::Gen<SparseMmadCase> legalSparseMmad(isa::ProfileId profile, bool allowNoOp = true);
+/// The largest m, n or k (field 'm', 'n', 'k') of a legal MmadWithSparse on the profile, the
+/// other two at their smallest (m 2, k 4, n 1); 0 where the profile has no sparse Mmad.
+std::uint16_t sparseLargest(isa::ProfileId profile, char dim);
+/// Every size bin of m, n and k up to sparseLargest; smallOnly keeps those Sizes::Small draws.
+std::vector<std::string> sparseSizeBins(isa::ProfileId profile, bool smallOnly);
+/// Legal by construction; with allowNoOp some cases have m, k or n = 0. Sizes steers the draws
+/// between the small classes and those up to what L0A, L0B and L0C hold.
+rc::Gen<SparseMmadCase> legalSparseMmad(isa::ProfileId profile, bool allowNoOp = true,
+                                        Sizes sizes = Sizes::Mixed);
 std::vector<SparseMmadCase> sparseMmadBoundaries(isa::ProfileId profile);
 
 struct IllegalSparseMmadCase {

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "conformance/checks.hpp"
 #include "dut_adapters/registry.hpp"
 #include "generators/mmad.hpp"
 #include "isa/text.hpp"
@@ -138,6 +139,29 @@ TEST(MmadReadings, Hf32RoundingByHand) {
   EXPECT_EQ(oracle::roundHf32(above, {11, R::TowardZero}), 1.0);
   EXPECT_EQ(oracle::roundHf32(above, {11, R::NearestEven}), 1 + std::ldexp(1.0, -11));
   EXPECT_EQ(oracle::roundHf32(above, {10, R::NearestEven}), 1.0);  // 0.375 of a 10-bit step
+}
+
+// The bounded comparison of spec 9 by hand: a 2 x 2 f32 C in Nz (element (r, c) of the first
+// fractal at byte 4 * (16 r + c)), one element exact, one within its bound, one above it, one NaN.
+TEST(BoundedComparison, CountsElementsAboveTheirBoundByHand) {
+  oracle::MatrixD exact(2, 2), bound(2, 2);
+  exact << 1.0, 2.5, 4.0, 8.0;
+  bound << 0.0, 0.25, 0.5, 1.0;
+  isa::Bytes image(1024, 0);
+  auto put = [&](int r, int c, float v) { std::memcpy(&image[4 * (16 * r + c)], &v, 4); };
+  put(0, 0, 1.0f);           // exact
+  put(0, 1, 2.0f);           // 0.5 away, bound 0.25: outside
+  put(1, 0, 4.25f);          // 0.25 away, bound 0.5: within, 0.25 / ulp(4) = 2^-2 / 2^-21 ULP
+  put(1, 1, std::nanf(""));  // NaN is never within a bound
+  const conf::BoundCheck got = conf::checkWithinBound(image, 0, exact, bound);
+  EXPECT_EQ(got.outside, 2);
+  EXPECT_DOUBLE_EQ(got.worstUlp, std::ldexp(1.0, 19));
+  EXPECT_NE(got.firstBad.find("C[0][1]: observed 2, exact 2.5"), std::string::npos) << got.firstBad;
+  EXPECT_NE(got.firstBad.find("C[1][1]: observed nan"), std::string::npos) << got.firstBad;
+  // Offset: the same C one fractal further into the image.
+  isa::Bytes shifted(512 + image.size(), 0xFF);
+  std::copy(image.begin(), image.end(), shifted.begin() + 512);
+  EXPECT_EQ(conf::checkWithinBound(shifted, 512, exact, bound).outside, 2);
 }
 
 TEST(MmadValidate, EachRuleHasItsCode) {
