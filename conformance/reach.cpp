@@ -177,29 +177,9 @@ void mergeReachJson(nlohmann::ordered_json& into, const nlohmann::ordered_json& 
   }
 }
 
-void reachMarkdown(std::ostream& os, const std::vector<ReachRow>& rows) {
-  if (rows.empty()) return;
-  std::size_t flagged = 0;
-  for (const ReachRow& r : rows) flagged += r.flagged() ? 1 : 0;
-  os << "\n**Reach** (" << flagged << " of " << rows.size() << " fields miss a legal extreme):\n\n"
-     << "| instruction | field | legal | drawn | |\n|---|---|---|---|---|\n";
-  for (const ReachRow& r : rows) {
-    os << "| " << r.instruction << " | " << r.field << " | " << legalText(r) << " | "
-       << shown(r, r.drawnMin) << ".." << shown(r, r.drawnMax) << " | "
-       << (r.flagged() ? "**" + verdictText(r) + "**" : verdictText(r)) << " |\n";
-  }
-}
-
-void reachHtml(std::ostream& os, const std::vector<ReachRow>& rows) {
-  if (rows.empty()) return;
-  os << "<table><tr><th>instruction</th><th>field</th><th>legal</th><th>drawn</th><th></th></tr>"
-        "\n";
-  for (const ReachRow& r : rows) {
-    os << "<tr" << (r.flagged() ? " class=\"gap\"" : "") << "><td>" << r.instruction << "</td><td>"
-       << r.field << "</td><td>" << legalText(r) << "</td><td>" << shown(r, r.drawnMin) << ".."
-       << shown(r, r.drawnMax) << "</td><td>" << verdictText(r) << "</td></tr>\n";
-  }
-  os << "</table>\n";
+std::vector<std::string> reachCells(const ReachRow& r) {
+  return {r.instruction, r.field, legalText(r), shown(r, r.drawnMin) + ".." + shown(r, r.drawnMax),
+          verdictText(r)};
 }
 
 void reachFlags(std::ostream& os, const std::string& family, const std::vector<ReachRow>& rows) {

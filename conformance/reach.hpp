@@ -86,10 +86,9 @@ nlohmann::ordered_json reachJson(const std::vector<ReachRow>& rows);
 /// Merges a shard's families[].reach into `into` (merge-reports): per row the smaller minimum and
 /// the larger maximum, the flag recomputed.
 void mergeReachJson(nlohmann::ordered_json& into, const nlohmann::ordered_json& shard);
-/// The certificate's table (Markdown); nothing for an empty reach.
-void reachMarkdown(std::ostream& os, const std::vector<ReachRow>& rows);
-/// The certificate's table (HTML); nothing for an empty reach.
-void reachHtml(std::ostream& os, const std::vector<ReachRow>& rows);
+/// One row of the certificate's reach table: instruction, field, legal range, drawn range, and
+/// "reached", "MISSED ..." or "not held (...)".
+std::vector<std::string> reachCells(const ReachRow& r);
 /// The terminal: only the flagged fields of the family, one line each.
 void reachFlags(std::ostream& os, const std::string& family, const std::vector<ReachRow>& rows);
 

@@ -1,5 +1,7 @@
 #include "conformance/report.hpp"
 
+#include "conformance/open_points.hpp"
+
 #include <algorithm>
 #include <fstream>
 #include <iomanip>
@@ -401,78 +403,298 @@ std::string runLine(const CertifyResult& r) {
 
 }  // namespace
 
+namespace {
+
+/// One piece of a family's section of the certificate. The Markdown and HTML writers render the
+/// same blocks, so the two certificates cannot drift apart: what one shows, the other shows.
+struct Block {
+  enum class Kind : std::uint8_t {
+    Note,   ///< a line: label (bold) then text, with an optional link to the spec
+    Alert,  ///< a Note that makes or explains a bad verdict (red in HTML, bold in Markdown)
+    Table,  ///< header and rows; flagged rows stand out
+    Bars,   ///< rows of (bin, cases) drawn as bars
+    Code,   ///< a preformatted body under a heading (a failure), then its reproduce line
+  };
+  Kind kind = Kind::Note;
+  std::string label;
+  std::string text;
+  std::string link;  ///< a docs/spec.md anchor, or empty
+  std::vector<std::string> header;
+  std::vector<std::vector<std::string>> rows;
+  std::vector<bool> flagged;
+  std::string heading;    ///< Code: the failure's title
+  std::string reproduce;  ///< Code: the command that reruns it
+};
+
+struct Section {
+  std::string heading;
+  std::vector<Block> blocks;
+};
+
+Block note(std::string label, std::string text, std::string link = {}) {
+  Block b;
+  b.label = std::move(label);
+  b.text = std::move(text);
+  b.link = std::move(link);
+  return b;
+}
+
+Block alert(std::string label, std::string text) {
+  Block b = note(std::move(label), std::move(text));
+  b.kind = Block::Kind::Alert;
+  return b;
+}
+
+/// The sections of the certificate: one per family, in run order, every one with the same parts
+/// in the same order (those with nothing to say are left out).
+std::vector<Section> familySections(const CertifyResult& r) {
+  std::vector<Section> out;
+  for (const FamilyResult& f : r.families) {
+    Section s;
+    s.heading = f.name + ": " + f.verdict();
+    if (!f.provisional.empty()) s.blocks.push_back(alert("Provisional", f.provisional));
+    if (const std::string why = f.notCertifiedWhy(); !why.empty()) {
+      s.blocks.push_back(alert("Not certified", why));
+    }
+    for (const auto& [bin, hits] : f.coverageGaps) {
+      s.blocks.push_back(alert("Coverage gap", "bin " + bin + " passed " + std::to_string(hits) +
+                                                   " times, quota " +
+                                                   std::to_string(f.coverageQuota)));
+    }
+    for (const auto& [why, n] : f.declinedReasons) {
+      s.blocks.push_back(alert("Declined", std::to_string(n) + " case(s): " + why));
+    }
+    if (!f.properties.empty()) {
+      Block t;
+      t.kind = Block::Kind::Table;
+      t.label = "Properties checked";
+      t.header = {"property", "claim", "cases", "passed", "failed", "declined", "not supported"};
+      for (const PropertyResult& p : f.properties) {
+        t.rows.push_back(
+            {p.name, p.summary, std::to_string(p.counts.total()),
+             std::to_string(p.counts.of(Outcome::Pass)),
+             std::to_string(p.counts.of(Outcome::Mismatch) + p.counts.of(Outcome::AdapterError) +
+                            p.counts.of(Outcome::Timeout)),
+             std::to_string(p.counts.of(Outcome::Declined)),
+             std::to_string(p.counts.of(Outcome::NotSupported))});
+        t.flagged.push_back(p.counts.of(Outcome::Mismatch) + p.counts.of(Outcome::Declined) +
+                                p.counts.of(Outcome::AdapterError) + p.counts.of(Outcome::Timeout) >
+                            0);
+      }
+      s.blocks.push_back(std::move(t));
+    }
+    for (const std::string& id : f.openPoints) {
+      const OpenPoint* p = findOpenPoint(id);
+      if (p == nullptr) continue;
+      s.blocks.push_back(
+          note(id,
+               std::string(p->title) + ": " + std::string(p->question) +
+                   " Certified on the default reading: " + std::string(p->defaultReading) + ".",
+               specLink(id)));
+    }
+    for (const auto& [what, n] : f.probes) {
+      s.blocks.push_back(note("Probe", std::to_string(n) + " case(s): " + what));
+    }
+    for (const std::string& line : indirectLines(f)) s.blocks.push_back(note("Observed", line));
+    for (const auto& [why, n] : f.notSupportedReasons) {
+      s.blocks.push_back(
+          note("Not supported", std::to_string(n) + " case(s): " + why + exampleOf(f, why)));
+    }
+    if (!f.coverage.empty()) {
+      Block b;
+      b.kind = Block::Kind::Bars;
+      b.label = "Coverage bins (cases that ran)";
+      for (const auto& [tag, n] : f.coverage) b.rows.push_back({tag, std::to_string(n)});
+      s.blocks.push_back(std::move(b));
+    }
+    if (const std::vector<ReachRow> rows = reachTable(f.reach, r.profile); !rows.empty()) {
+      Block t;
+      t.kind = Block::Kind::Table;
+      std::size_t missed = 0;
+      for (const ReachRow& row : rows) missed += row.flagged() ? 1 : 0;
+      t.label = "Reach (" + std::to_string(missed) + " of " + std::to_string(rows.size()) +
+                " fields miss a legal extreme)";
+      t.header = {"instruction", "field", "legal", "drawn", ""};
+      for (const ReachRow& row : rows) {
+        const std::vector<std::string> cells = reachCells(row);
+        t.rows.push_back(cells);
+        t.flagged.push_back(row.flagged());
+      }
+      s.blocks.push_back(std::move(t));
+    }
+    for (const Failure& x : f.failures) {
+      Block b;
+      b.kind = Block::Kind::Code;
+      b.heading = std::string(nameOf(x.outcome)) + " in " + x.property + ", " + x.label();
+      b.text = x.caseText + "\n" + x.detail;
+      b.reproduce = x.reproduce;
+      s.blocks.push_back(std::move(b));
+    }
+    if (f.failuresDropped > 0) {
+      s.blocks.push_back(note("More failures", std::to_string(f.failuresDropped) +
+                                                   " not listed here (report.json has the count)"));
+    }
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+/// The run's summary table: one row per family.
+Block summaryTable(const CertifyResult& r) {
+  Block t;
+  t.kind = Block::Kind::Table;
+  t.header = {"family",   "verdict",       "cases",          "passed",   "passed (no-op)", "failed",
+              "declined", "not supported", "adapter errors", "timeouts", "open points"};
+  for (const FamilyResult& f : r.families) {
+    std::string open;
+    for (const std::string& p : f.openPoints) open += (open.empty() ? "" : " ") + p;
+    t.rows.push_back({f.name, f.verdict(), std::to_string(f.counts.total()),
+                      std::to_string(f.counts.of(Outcome::Pass)),
+                      std::to_string(f.counts.trivialPasses),
+                      std::to_string(f.counts.of(Outcome::Mismatch)),
+                      std::to_string(f.counts.of(Outcome::Declined)),
+                      std::to_string(f.counts.of(Outcome::NotSupported)),
+                      std::to_string(f.counts.of(Outcome::AdapterError)),
+                      std::to_string(f.counts.of(Outcome::Timeout)), open});
+    t.flagged.push_back(f.verdict().rfind("conformant", 0) != 0);
+  }
+  return t;
+}
+
+/// The run's facts, as label and text.
+std::vector<std::pair<std::string, std::string>> facts(const CertifyResult& r) {
+  return {
+      {"DUT", r.dutSpec + " (" + r.capabilities.name + ", " + r.capabilities.version + ")"},
+      {"Certified within", r.capabilities.envelopeText()},
+      {"Run", runLine(r)},
+      {"Scope", scopeLine(r)},
+      {"Semantics", "docs/spec.md of this cubecheck version; each OPEN-n below links its entry"}};
+}
+
+void markdownTable(std::ostream& os, const Block& t) {
+  os << '|';
+  for (const std::string& h : t.header) os << ' ' << mdText(h) << " |";
+  os << "\n|";
+  for (std::size_t i = 0; i < t.header.size(); ++i) os << "---|";
+  os << '\n';
+  for (std::size_t i = 0; i < t.rows.size(); ++i) {
+    const bool bad = i < t.flagged.size() && t.flagged[i];
+    os << '|';
+    for (const std::string& c : t.rows[i]) {
+      os << ' ' << (bad && !c.empty() ? "**" + mdText(c) + "**" : mdText(c)) << " |";
+    }
+    os << '\n';
+  }
+}
+
+void markdownBlock(std::ostream& os, const Block& b) {
+  switch (b.kind) {
+    case Block::Kind::Note:
+    case Block::Kind::Alert: {
+      const std::string label = b.kind == Block::Kind::Alert ? "**" + mdText(b.label) + "**"
+                                                             : "*" + mdText(b.label) + "*";
+      os << "\n* " << label << ": " << mdText(b.text);
+      if (!b.link.empty()) os << " ([spec](" << b.link << "))";
+      os << '\n';
+      break;
+    }
+    case Block::Kind::Table:
+      os << "\n**" << mdText(b.label) << "**\n\n";
+      markdownTable(os, b);
+      break;
+    case Block::Kind::Bars: {
+      std::size_t most = 1;
+      for (const auto& row : b.rows) most = std::max<std::size_t>(most, std::stoull(row[1]));
+      std::ostringstream body;
+      for (const auto& row : b.rows) {
+        std::string bar;
+        const std::size_t n = std::stoull(row[1]);
+        for (std::size_t i = 0; i < std::max<std::size_t>(1, n * 40 / most); ++i) bar += "\u2588";
+        body << std::left << std::setw(32) << row[0] << std::right << std::setw(8) << n << ' '
+             << bar << "\n";
+      }
+      os << "\n**" << mdText(b.label) << "**\n\n" << mdFence(body.str());
+      break;
+    }
+    case Block::Kind::Code:
+      os << "\n### " << mdText(b.heading) << "\n\n"
+         << mdFence(b.text) << "\nReproduce:\n\n"
+         << mdFence(b.reproduce, "sh");
+      break;
+  }
+}
+
+void htmlTable(std::ostream& os, const Block& t) {
+  os << "<table><tr>";
+  for (const std::string& h : t.header) os << "<th>" << xmlEscape(h) << "</th>";
+  os << "</tr>\n";
+  for (std::size_t i = 0; i < t.rows.size(); ++i) {
+    const bool bad = i < t.flagged.size() && t.flagged[i];
+    os << (bad ? "<tr class=\"bad\">" : "<tr>");
+    for (const std::string& c : t.rows[i]) os << "<td>" << xmlEscape(c) << "</td>";
+    os << "</tr>\n";
+  }
+  os << "</table>\n";
+}
+
+void htmlBlock(std::ostream& os, const Block& b) {
+  switch (b.kind) {
+    case Block::Kind::Note:
+    case Block::Kind::Alert:
+      os << "<p" << (b.kind == Block::Kind::Alert ? " class=\"bad\"" : "") << "><b>"
+         << xmlEscape(b.label) << ":</b> " << xmlEscape(b.text);
+      if (!b.link.empty()) os << " (<a href=\"" << xmlEscape(b.link) << "\">spec</a>)";
+      os << "</p>\n";
+      break;
+    case Block::Kind::Table:
+      os << "<p><b>" << xmlEscape(b.label) << "</b></p>\n";
+      htmlTable(os, b);
+      break;
+    case Block::Kind::Bars: {
+      std::size_t most = 1;
+      for (const auto& row : b.rows) most = std::max<std::size_t>(most, std::stoull(row[1]));
+      os << "<p><b>" << xmlEscape(b.label) << "</b></p>\n"
+         << "<table><tr><th>coverage bin</th><th>cases</th><th></th></tr>\n";
+      for (const auto& row : b.rows) {
+        const std::size_t n = std::stoull(row[1]);
+        os << "<tr><td>" << xmlEscape(row[0]) << "</td><td>" << n
+           << "</td><td style=\"text-align:left\"><span class=\"bar\" style=\"width:"
+           << std::max<std::size_t>(1, n * 300 / most) << "px\"></span></td></tr>\n";
+      }
+      os << "</table>\n";
+      break;
+    }
+    case Block::Kind::Code:
+      os << "<h3 class=\"bad\">" << xmlEscape(b.heading) << "</h3>\n<pre>" << xmlEscape(b.text)
+         << "</pre>\n<p>Reproduce:</p><pre>" << xmlEscape(b.reproduce) << "</pre>\n";
+      break;
+  }
+}
+
+}  // namespace
+
 std::string toMarkdown(const CertifyResult& r) {
   std::ostringstream os;
   os << "# " << mdText(title(r)) << "\n\n";
   if (!partialRun(r).empty()) os << "**" << mdText(partialRun(r)) << "**\n\n";
-  os << "* DUT: " << mdText(r.dutSpec) << " (" << mdText(r.capabilities.name) << ", "
-     << mdText(r.capabilities.version)
-     << ")\n* Certified within: " << mdText(r.capabilities.envelopeText())
-     << "\n* Run: " << mdText(runLine(r)) << "\n* Scope: " << mdText(scopeLine(r)) << "\n\n";
-  os << "| family | verdict | cases | passed | passed (no-op) | failed | declined | not supported "
-        "| adapter errors | timeouts | open points |\n";
-  os << "|---|---|---|---|---|---|---|---|---|---|---|\n";
-  for (const FamilyResult& f : r.families) {
-    os << "| " << mdText(f.name) << " | " << f.verdict() << " | " << f.counts.total() << " | "
-       << f.counts.of(Outcome::Pass) << " | " << f.counts.trivialPasses << " | "
-       << f.counts.of(Outcome::Mismatch) << " | " << f.counts.of(Outcome::Declined) << " | "
-       << f.counts.of(Outcome::NotSupported) << " | " << f.counts.of(Outcome::AdapterError) << " | "
-       << f.counts.of(Outcome::Timeout) << " | ";
-    for (const std::string& p : f.openPoints) os << p << ' ';
-    os << "|\n";
-  }
+  for (const auto& [label, text] : facts(r)) os << "* " << label << ": " << mdText(text) << "\n";
+  os << "\n";
+  markdownTable(os, summaryTable(r));
   if (!r.notImplemented.empty()) {
     os << "\nNot certified by this version:";
-    for (const std::string& n : r.notImplemented) os << ' ' << n;
+    for (const std::string& n : r.notImplemented) os << ' ' << mdText(n);
     os << "\n";
   }
-  for (const FamilyResult& f : r.families) {
-    if (f.coverage.empty() && f.failures.empty() && f.notSupportedReasons.empty()) continue;
-    os << "\n## " << mdText(f.name) << "\n";
-    if (!f.provisional.empty()) os << "\n**Provisional:** " << mdText(f.provisional) << "\n";
-    if (const std::string why = f.notCertifiedWhy(); !why.empty()) {
-      os << "\n**Not certified:** " << mdText(why) << "\n";
-    }
-    if (!f.coverage.empty()) {
-      std::size_t most = 1;
-      for (const auto& [tag, n] : f.coverage) most = std::max(most, n);
-      os << "\nCoverage bins (cases):\n\n```\n";
-      for (const auto& [tag, n] : f.coverage) {
-        std::string bar;
-        for (std::size_t i = 0; i < std::max<std::size_t>(1, n * 40 / most); ++i) bar += "\u2588";
-        os << std::left << std::setw(32) << tag << std::right << std::setw(8) << n << ' ' << bar
-           << "\n";
-      }
-      os << "```\n";
-    }
-    for (const auto& [what, n] : f.probes) {
-      os << "\n* probe (" << n << " cases): " << mdText(what) << "\n";
-    }
-    for (const std::string& line : indirectLines(f)) os << "\n* " << mdText(line) << "\n";
-    for (const auto& [bin, hits] : f.coverageGaps) {
-      os << "\n* **coverage gap**: `" << bin << "` passed " << hits << " times, quota "
-         << f.coverageQuota << "\n";
-    }
-    for (const auto& [why, n] : f.declinedReasons) {
-      os << "\n* **declined** (" << n << " cases): " << why << "\n";
-    }
-    reachMarkdown(os, reachTable(f.reach, r.profile));
-    for (const auto& [why, n] : f.notSupportedReasons) {
-      os << "\n* not supported (" << n << " cases): " << mdText(why + exampleOf(f, why)) << "\n";
-    }
-    for (const Failure& x : f.failures) {
-      os << "\n### " << nameOf(x.outcome) << " in " << mdText(x.property) << ", "
-         << mdText(x.label()) << "\n\n"
-         << mdFence(x.caseText + "\n" + x.detail) << "\nReproduce:\n\n"
-         << mdFence(x.reproduce, "sh");
-    }
+  for (const Section& s : familySections(r)) {
+    os << "\n## " << mdText(s.heading) << "\n";
+    for (const Block& b : s.blocks) markdownBlock(os, b);
   }
   return os.str();
 }
 
 std::string toHtml(const CertifyResult& r) {
   std::ostringstream os;
-  os << "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>"
+  os << "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"/><title>"
      << (r.scope.complete ? "cubecheck certificate" : "cubecheck partial run")
      << "</title>"
         "<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}"
@@ -482,61 +704,23 @@ std::string toHtml(const CertifyResult& r) {
         "pre{background:#f4f4f4;padding:6px;overflow-x:auto}</style></head><body>\n";
   os << "<h1><span class=\"" << (r.conformant() && r.scope.complete ? "ok" : "bad") << "\">"
      << xmlEscape(title(r)) << "</span></h1>\n";
-  if (!partialRun(r).empty())
+  if (!partialRun(r).empty()) {
     os << "<p class=\"bad\"><b>" << xmlEscape(partialRun(r)) << "</b></p>\n";
-  os << "<p>DUT <code>" << xmlEscape(r.dutSpec) << "</code> (" << xmlEscape(r.capabilities.name)
-     << ", " << xmlEscape(r.capabilities.version)
-     << ")<br>Certified within: " << xmlEscape(r.capabilities.envelopeText())
-     << "<br>Run: " << xmlEscape(runLine(r)) << "<br>Scope: " << xmlEscape(scopeLine(r))
-     << "</p>\n";
-  os << "<table><tr><th>family</th><th>verdict</th><th>cases</th><th>passed</th>"
-        "<th>passed (no-op)</th><th>failed</th><th>declined</th><th>not supported</th>"
-        "<th>adapter errors</th><th>timeouts</th><th>open points</th></tr>\n";
-  for (const FamilyResult& f : r.families) {
-    os << "<tr><td>" << xmlEscape(f.name) << "</td><td>" << f.verdict() << "</td><td>"
-       << f.counts.total() << "</td><td>" << f.counts.of(Outcome::Pass) << "</td><td>"
-       << f.counts.trivialPasses << "</td><td>" << f.counts.of(Outcome::Mismatch) << "</td><td>"
-       << f.counts.of(Outcome::Declined) << "</td><td>" << f.counts.of(Outcome::NotSupported)
-       << "</td><td>" << f.counts.of(Outcome::AdapterError) << "</td><td>"
-       << f.counts.of(Outcome::Timeout) << "</td><td>";
-    for (const std::string& p : f.openPoints) os << p << ' ';
-    os << "</td></tr>\n";
   }
-  os << "</table>\n";
-  for (const FamilyResult& f : r.families) {
-    if (f.coverage.empty() && f.failures.empty()) continue;
-    os << "<h2>" << xmlEscape(f.name) << "</h2>\n";
-    if (!f.provisional.empty()) {
-      os << "<p><b>Provisional:</b> " << xmlEscape(f.provisional) << "</p>\n";
-    }
-    if (const std::string why = f.notCertifiedWhy(); !why.empty()) {
-      os << "<p><b>Not certified:</b> " << xmlEscape(why) << "</p>\n";
-    }
-    for (const auto& [why, n] : f.coverageGaps) {
-      os << "<p class=\"bad\"><b>Coverage gap:</b> " << xmlEscape(why) << " passed " << n
-         << " times, quota " << f.coverageQuota << "</p>\n";
-    }
-    for (const auto& [why, n] : f.declinedReasons) {
-      os << "<p class=\"bad\"><b>Declined</b> (" << n << " cases): " << xmlEscape(why) << "</p>\n";
-    }
-    if (!f.coverage.empty()) {
-      std::size_t most = 1;
-      for (const auto& [tag, n] : f.coverage) most = std::max(most, n);
-      os << "<table><tr><th>coverage bin</th><th>cases</th><th></th></tr>\n";
-      for (const auto& [tag, n] : f.coverage) {
-        os << "<tr><td>" << xmlEscape(tag) << "</td><td>" << n
-           << "</td><td style=\"text-align:left\">"
-           << "<span class=\"bar\" style=\"width:" << std::max<std::size_t>(1, n * 300 / most)
-           << "px\"></span></td></tr>\n";
-      }
-      os << "</table>\n";
-    }
-    reachHtml(os, reachTable(f.reach, r.profile));
-    for (const Failure& x : f.failures) {
-      os << "<h3 class=\"bad\">" << nameOf(x.outcome) << " in " << xmlEscape(x.property) << ", "
-         << xmlEscape(x.label()) << "</h3>\n<pre>" << xmlEscape(x.caseText + "\n" + x.detail)
-         << "</pre>\n<p>Reproduce:</p><pre>" << xmlEscape(x.reproduce) << "</pre>\n";
-    }
+  os << "<ul>\n";
+  for (const auto& [label, text] : facts(r)) {
+    os << "<li>" << xmlEscape(label) << ": " << xmlEscape(text) << "</li>\n";
+  }
+  os << "</ul>\n";
+  htmlTable(os, summaryTable(r));
+  if (!r.notImplemented.empty()) {
+    os << "<p>Not certified by this version:";
+    for (const std::string& n : r.notImplemented) os << ' ' << xmlEscape(n);
+    os << "</p>\n";
+  }
+  for (const Section& s : familySections(r)) {
+    os << "<h2>" << xmlEscape(s.heading) << "</h2>\n";
+    for (const Block& b : s.blocks) htmlBlock(os, b);
   }
   os << "</body></html>\n";
   return os.str();

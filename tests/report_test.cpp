@@ -1,11 +1,18 @@
 // Report writers: required fields, escaping, verdicts.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
+#include <regex>
 #include <sstream>
 
 #include "conformance/report.hpp"
 #include "dut_adapters/registry.hpp"
+#include "process.hpp"
 
 namespace cubecheck::conf {
 namespace {
@@ -47,7 +54,7 @@ TEST(Report, ProvisionalFamiliesSaySoEverywhere) {
   EXPECT_EQ(j["verdict"], "conformant");
   EXPECT_EQ(j["families"][0]["verdict"], "conformant (provisional)");
   EXPECT_NE(j["families"][0]["provisional"].get<std::string>().find("spec 6.4"), std::string::npos);
-  EXPECT_NE(toMarkdown(r).find("**Provisional:**"), std::string::npos);
+  EXPECT_NE(toMarkdown(r).find("**Provisional**: "), std::string::npos);
   EXPECT_NE(toHtml(r).find("<b>Provisional:</b>"), std::string::npos);
 }
 
@@ -76,6 +83,154 @@ TEST(ReportText, SaysVerdictAndReproduce) {
   printReport(os, run("mutant:load2d-last-repeat-dropped"));
   EXPECT_NE(os.str().find("verdict: NONCONFORMANT"), std::string::npos);
   EXPECT_NE(os.str().find("reproduce: cubecheck certify"), std::string::npos);
+}
+
+// ---- the certificate: Markdown and HTML from one model -----------------------------------------
+
+/// The section headings and block labels of a certificate, in order: "## h" / "<h2>h</h2>",
+/// "* *label*:" or "* **label**:" / "<b>label:</b>", "**table label**" / "<p><b>label</b></p>".
+std::vector<std::string> markdownOutline(const std::string& md) {
+  std::vector<std::string> out;
+  static const std::regex line(R"(^## (.*)$|^\* \*{1,2}([^*]+)\*{1,2}: |^\*\*([^*]+)\*\*$)");
+  std::istringstream is(md);
+  for (std::string l; std::getline(is, l);) {
+    std::smatch m;
+    if (!std::regex_search(l, m, line)) continue;
+    for (int g = 1; g <= 3; ++g) {
+      if (m[g].matched) out.push_back(m[g].str());
+    }
+  }
+  return out;
+}
+
+std::vector<std::string> htmlOutline(const std::string& html) {
+  std::vector<std::string> out;
+  static const std::regex tag(R"(<h2>([^<]*)</h2>|<b>([^<]*):</b>|<p><b>([^<]*)</b></p>)");
+  for (auto it = std::sregex_iterator(html.begin(), html.end(), tag); it != std::sregex_iterator();
+       ++it) {
+    for (int g = 1; g <= 3; ++g) {
+      if ((*it)[g].matched) out.push_back((*it)[g].str());
+    }
+  }
+  return out;
+}
+
+/// Undoes the escaping each writer applies to the outline's text, so the two can be compared.
+std::string unescaped(std::string s, bool markdown) {
+  const std::pair<const char*, const char*> entities[] = {
+      {"&lt;", "<"}, {"&gt;", ">"}, {"&quot;", "\""}, {"&apos;", "'"}, {"&amp;", "&"}};
+  if (markdown) s = std::regex_replace(s, std::regex(R"(\\(.))"), "$1");
+  for (const auto& [from, to] : entities) {
+    for (std::size_t at; (at = s.find(from)) != std::string::npos;) s.replace(at, strlen(from), to);
+  }
+  return s;
+}
+
+/// Runs a certificate through Python's XML parser, a real one: the HTML must be well-formed.
+std::string xmlParseErrors(const std::string& html, const std::string& name) {
+  const auto path = std::filesystem::temp_directory_path() /
+                    ("cubecheck_report_" + name + "_" + std::to_string(::getpid()) + ".html");
+  std::ofstream(path) << html;
+  const test::ProcessRun run = test::runCommand(
+      "python3 -c 'import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])' " + path.string() +
+      " 2>&1");
+  std::filesystem::remove(path);
+  return run.status == 0 ? std::string() : run.out;
+}
+
+/// Markdown without its fenced blocks: inside a fence, text is shown as written, never markup.
+std::string outsideCodeFences(const std::string& md) {
+  std::istringstream is(md);
+  std::string out, fence;
+  for (std::string l; std::getline(is, l);) {
+    const std::size_t ticks = l.find_first_not_of('`');
+    const bool isFence = l.rfind("```", 0) == 0;
+    if (fence.empty() && isFence) {
+      fence = l.substr(0, ticks == std::string::npos ? l.size() : ticks);
+    } else if (!fence.empty() && l == fence) {
+      fence.clear();
+    } else if (fence.empty()) {
+      out += l + "\n";
+    }
+  }
+  return out;
+}
+
+struct CertificateCase {
+  const char* name;
+  const char* dut;
+  Level level;
+  std::vector<std::string> families;
+  gen::Sizes sizes;
+  const char* mustShow;  ///< a block label the run must produce
+};
+
+class Certificate : public ::testing::TestWithParam<CertificateCase> {};
+
+// A failing, a declined, a coverage-gap and a probe-bearing run: both certificates show the same
+// sections with the same parts, the HTML is well-formed, and the part that explains the verdict
+// is there.
+TEST_P(Certificate, MarkdownAndHtmlShowTheSameSections) {
+  const CertificateCase& c = GetParam();
+  const std::string spec = c.dut == std::string("echo")
+                               ? std::string("exec:") + ENVELOPE_DUT + " echo"
+                               : std::string(c.dut);
+  auto dut = dut::makeDut(spec);
+  RunOptions o;
+  o.level = c.level;
+  o.seed = 7;
+  o.dutSpec = spec + " <script>alert(1)</script> & `x` | *y*";  // a hostile string
+  o.families = c.families;
+  o.sizes = c.sizes;
+  const CertifyResult r = certify(*dut, o);
+  const std::string md = toMarkdown(r), html = toHtml(r);
+  std::vector<std::string> fromMd = markdownOutline(md), fromHtml = htmlOutline(html);
+  for (std::string& s : fromMd) s = unescaped(s, true);
+  for (std::string& s : fromHtml) s = unescaped(s, false);
+  EXPECT_EQ(fromMd, fromHtml);
+  EXPECT_GT(fromMd.size(), 2 * r.families.size()) << md;
+  EXPECT_NE(std::find(fromMd.begin(), fromMd.end(), c.mustShow), fromMd.end())
+      << c.mustShow << " missing from\n"
+      << md;
+  EXPECT_NE(std::find(fromMd.begin(), fromMd.end(), "Properties checked"), fromMd.end());
+  EXPECT_EQ(xmlParseErrors(html, c.name), "");
+  EXPECT_EQ(html.find("<script>"), std::string::npos);
+  EXPECT_EQ(outsideCodeFences(md).find("<script>"), std::string::npos);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Runs, Certificate,
+    ::testing::Values(
+        CertificateCase{"failing",
+                        "mutant:load2d-dst-gap-ignored",
+                        Level::Smoke,
+                        {"load2d"},
+                        gen::Sizes::Mixed,
+                        "Properties checked"},
+        CertificateCase{
+            "declined", "echo", Level::Smoke, {"load2d"}, gen::Sizes::Mixed, "Declined"},
+        CertificateCase{"coverage_gap",
+                        "reference",
+                        Level::Full,
+                        {"mmad_sparse"},
+                        gen::Sizes::Small,
+                        "Coverage gap"},
+        CertificateCase{"probes", "reference", Level::Smoke, {"mmad"}, gen::Sizes::Mixed, "Probe"}),
+    [](const auto& info) { return std::string(info.param.name); });
+
+// Each open point a family rests on is explained in a sentence and linked to its spec entry.
+TEST(Certificate, ExplainsEachOpenPointWithALink) {
+  const CertifyResult r = run("reference");
+  const std::string md = toMarkdown(r), html = toHtml(r);
+  for (const FamilyResult& f : r.families) {
+    for (const std::string& id : f.openPoints) {
+      EXPECT_NE(md.find("* *" + id + "*: "), std::string::npos) << id;
+      EXPECT_NE(md.find("(docs/spec.md#" + std::string(1, 'o') + "pen-" + id.substr(5) + ")"),
+                std::string::npos)
+          << id;
+      EXPECT_NE(html.find("<b>" + id + ":</b>"), std::string::npos) << id;
+    }
+  }
 }
 
 }  // namespace
