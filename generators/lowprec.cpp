@@ -569,15 +569,7 @@ rc::Gen<LowMmadCase> legalLowMmad(LowValues values, Sizes sizes) {
       c.loA = lo(effectiveA(c), c.widthA);
       c.loB = lo(effectiveB(c), c.widthB);
     }
-    // The bias table holds 256 f32 values: a wider C takes its init from L0C or zero.
-    if (4ull * c.n > prof.capacityOf(Memory::BiasTable)) {
-      c.init = *rc::gen::element(MmadInit::Zero, MmadInit::Accumulate);
-    } else {
-      c.init = *rc::gen::weightedElement<MmadInit>({{3, MmadInit::Zero},
-                                                    {3, MmadInit::Accumulate},
-                                                    {1, MmadInit::BiasTable},
-                                                    {2, MmadInit::BiasTensor}});
-    }
+    c.init = drawInit(prof, c.n);
     const isa::Mmad x = lowMmadOf(c);
     c.aAddr = kFrac * *edgy(0, (prof.capacityOf(Memory::L0A) - isa::mmadABytes(k950, x)) / kFrac);
     c.bAddr = kFrac * *edgy(0, (prof.capacityOf(Memory::L0B) - isa::mmadBBytes(x)) / kFrac);

@@ -154,6 +154,16 @@ MatrixD MmadOperands::init(MmadInit mode) const {
   return initMatrix(mode, c0, bias);
 }
 
+MmadInit drawInit(const isa::Profile& profile, std::uint64_t n) {
+  if (4 * n > profile.capacityOf(Memory::BiasTable)) {
+    return *rc::gen::element(MmadInit::Zero, MmadInit::Accumulate);
+  }
+  return *rc::gen::weightedElement<MmadInit>({{3, MmadInit::Zero},
+                                              {3, MmadInit::Accumulate},
+                                              {1, MmadInit::BiasTable},
+                                              {2, MmadInit::BiasTensor}});
+}
+
 MatrixD initMatrix(MmadInit mode, const MatrixD& c0, const MatrixD& bias) {
   switch (mode) {
     case MmadInit::Zero:
@@ -567,19 +577,12 @@ rc::Gen<MmadCase> legalMmad(ProfileId id, MmadValues values, Sizes sizes) {
     c.kAlign = c.dtype == DType::F32 && *rc::gen::weightedElement<bool>({{2, false}, {1, true}});
     fitToBuffers(c, special ? 6 : 1, special ? 3 : 1);
     c.disableGemv = id == ProfileId::Ascend950 && c.m == 1 && *rc::gen::arbitrary<bool>();
-    // The bias table holds 256 f32/s32 values: a wider C takes its init from L0C or zero.
-    const bool biasFits = 4ull * c.n <= prof.capacityOf(Memory::BiasTable);
     if (special) {
       // From zero: L0C starts as canary, so a DUT that leaves a NaN row unwritten is caught
       // (an accumulated zero init would already hold the expected 0).
       c.init = MmadInit::Zero;
-    } else if (!biasFits) {
-      c.init = *rc::gen::element(MmadInit::Zero, MmadInit::Accumulate);
     } else {
-      c.init = *rc::gen::weightedElement<MmadInit>({{3, MmadInit::Zero},
-                                                    {3, MmadInit::Accumulate},
-                                                    {1, MmadInit::BiasTable},
-                                                    {2, MmadInit::BiasTensor}});
+      c.init = drawInit(prof, c.n);
     }
     c.ignoredSource = c.init == MmadInit::Zero && *rc::gen::arbitrary<bool>();
     if (values == MmadValues::Exact && isInt(c.dtype) && c.init != MmadInit::Zero &&

@@ -55,6 +55,10 @@ std::ostream& operator<<(std::ostream& os, const MmadCase& c);
 
 /// The logical operands, from the case's seed: A (m x k), B (k x n), the L0C contents before
 /// the multiply (m x n) and the bias row (1 x n), as values.
+/// An init mode for a C of n columns: any of the four, or zero / accumulate only when the
+/// bias row would not fit the bias table (256 f32 or s32 values).
+isa::MmadInit drawInit(const isa::Profile& profile, std::uint64_t n);
+
 /// The init Mmad selects: zero, c0 (L0C before), or the bias row broadcast over c0's rows.
 oracle::MatrixD initMatrix(isa::MmadInit mode, const oracle::MatrixD& c0,
                            const oracle::MatrixD& bias);
