@@ -568,7 +568,9 @@ std::vector<std::pair<std::string, std::string>> facts(const CertifyResult& r) {
       {"Certified within", r.capabilities.envelopeText()},
       {"Run", runLine(r)},
       {"Scope", scopeLine(r)},
-      {"Semantics", "docs/spec.md of this cubecheck version; each OPEN-n below links its entry"}};
+      {"Semantics",
+       "docs/spec.md of this cubecheck version (in its sources, or share/cubecheck/docs/spec.md "
+       "where it is installed); the spec links below are relative to that folder's parent"}};
 }
 
 void markdownTable(std::ostream& os, const Block& t) {
