@@ -55,6 +55,7 @@ Family load3dV2Family(isa::ProfileId profile) {
   f.spec = {"spec 6.1", "spec 6.2"};
   f.openPoints = {"OPEN-11"};
   f.requiredBins = img2colBins(false);
+  f.requiredBinsFull = {"filter:128-255", "dilation:128-255", "feature_map:4096+"};
   if (profile == isa::ProfileId::Legacy) {
     f.unsupported = "profile legacy: the suite models LoadData 3D V1 only there (spec 1)";
   }
@@ -85,6 +86,7 @@ Family load3dV2ProFamily(isa::ProfileId profile) {
   f.spec = {"spec 6.1", "spec 6.2", "spec 6.3"};
   f.openPoints = {"OPEN-11"};
   f.requiredBins = img2colBins(true);
+  f.requiredBinsFull = {"filter:128-255", "dilation:128-255", "feature_map:4096+"};
   f.requiredBins.emplace_back("equals_v2");
   if (profile == isa::ProfileId::Legacy) {
     f.unsupported = "profile legacy: the suite models LoadData 3D V1 only there (spec 1)";

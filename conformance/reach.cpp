@@ -72,6 +72,11 @@ std::optional<std::int64_t> fitMaxOf(isa::ProfileId profile, std::string_view op
   if (field == "repeat_times" || field == "m_step" || field == "k_step") {
     return countFitMax(profile, opcode, field);
   }
+  if ((field == "l1_h" || field == "l1_w") && opcode.rfind("load3d", 0) == 0) {
+    // A feature map one pixel wide (or tall) and one channel fractal deep: 32 bytes per pixel.
+    return std::min<std::int64_t>(
+        32767, static_cast<std::int64_t>(isa::profile(profile).capacityOf(isa::Memory::L1) / 32));
+  }
   if (field != "m" && field != "n" && field != "k") return std::nullopt;
   if (opcode == "mmad") return gen::mmadLargest(profile, field[0]);
   if (opcode == "mmad_sparse") return gen::sparseLargest(profile, field[0]);

@@ -88,6 +88,10 @@ std::vector<std::string> geometryTags(const isa::LoadData3DParamsV2& p) {
   if (p.strideH > g.hk || p.strideW > g.wk) t.emplace_back("stride:greater_than_kernel");
   if (p.dilationFilterH > 1 || p.dilationFilterW > 1) t.emplace_back("dilation:>1");
   if (p.filterSizeH || p.filterSizeW) t.emplace_back("filter:256_extension");
+  // The far ends of the legal ranges (spec 6.1), drawn one case in ten.
+  if (std::max(p.filterH, p.filterW) >= 128) t.emplace_back("filter:128-255");
+  if (std::max(p.dilationFilterH, p.dilationFilterW) >= 128) t.emplace_back("dilation:128-255");
+  if (std::max(p.l1H, p.l1W) >= 4096) t.emplace_back("feature_map:4096+");
   const auto& pad = p.padList;
   if (pad[0] != pad[1] || pad[2] != pad[3] || pad[0] != pad[2]) t.emplace_back("pad:asymmetric");
   // A selected row whose whole window lies in the padding, on one side or the other.
@@ -256,6 +260,33 @@ rc::Gen<Load3DCase> legalLoad3D(ProfileId id) {
         p.dilationFilterW = 1;
       }
     }
+    // One case in ten takes one axis to its legal extreme: a filter of up to 255 taps, a
+    // dilation of up to 255, or a feature map as tall (or wide) as L1 holds. The other axis and
+    // the channels stay small, so the feature map fits L1.
+    enum class Wide : std::uint8_t { None, Filter, Dilation, Map };
+    const Wide wide =
+        big ? Wide::None
+            : *rc::gen::weightedElement<Wide>(
+                  {{27, Wide::None}, {1, Wide::Filter}, {1, Wide::Dilation}, {1, Wide::Map}});
+    const bool wideH = *rc::gen::arbitrary<bool>();
+    if (wide != Wide::None) {
+      p.channelSize = static_cast<std::uint16_t>(c0);
+      std::uint8_t& f = wideH ? p.filterH : p.filterW;
+      std::uint8_t& d = wideH ? p.dilationFilterH : p.dilationFilterW;
+      std::uint8_t& otherF = wideH ? p.filterW : p.filterH;
+      std::uint8_t& otherD = wideH ? p.dilationFilterW : p.dilationFilterH;
+      otherF = static_cast<std::uint8_t>(wide == Wide::Map ? 1 : *upTo(1, 3));
+      otherD = static_cast<std::uint8_t>(wide == Wide::Map ? 1 : *upTo(1, 2));
+      if (wide == Wide::Filter) {
+        f = static_cast<std::uint8_t>(*rc::gen::weightedOneOf<std::uint64_t>(
+            {{1, rc::gen::just<std::uint64_t>(255)}, {3, upTo(6, 254)}}));
+        d = static_cast<std::uint8_t>(*upTo(1, 2));
+      } else if (wide == Wide::Dilation) {
+        f = static_cast<std::uint8_t>(*upTo(2, 3));
+        d = static_cast<std::uint8_t>(*rc::gen::weightedOneOf<std::uint64_t>(
+            {{1, rc::gen::just<std::uint64_t>(255)}, {3, upTo(9, 254)}}));
+      }
+    }
     p.strideH = stride();
     p.strideW = stride();
     for (auto& v : p.padList) v = pad();
@@ -266,6 +297,17 @@ rc::Gen<Load3DCase> legalLoad3D(ProfileId id) {
     };
     p.l1H = side(k0.khd, std::uint64_t{p.padList[2]} + p.padList[3]);
     p.l1W = side(k0.kwd, std::uint64_t{p.padList[0]} + p.padList[1]);
+    if (wide == Wide::Map) {
+      // One channel fractal row of 32 bytes per pixel: L1 holds capacity / 32 pixels.
+      std::uint16_t& side1 = wideH ? p.l1H : p.l1W;
+      const std::uint16_t other = wideH ? p.l1W : p.l1H;
+      const std::uint64_t room = std::min<std::uint64_t>(
+          32767, prof.capacityOf(Memory::L1) / 32 / std::max<std::uint16_t>(other, 1));
+      if (room > side1) {
+        side1 = static_cast<std::uint16_t>(*rc::gen::weightedOneOf<std::uint64_t>(
+            {{1, rc::gen::just(room)}, {3, upTo(side1, room)}}));
+      }
+    }
     const isa::Img2ColGeometry g = geometryOf(p);
     const std::uint64_t rowsM = static_cast<std::uint64_t>(g.ho * g.wo);
     const std::uint64_t colsK = p.channelSize * g.hk * g.wk;
