@@ -72,10 +72,7 @@ inline std::vector<std::string> sizeBins(std::string_view field, std::uint64_t m
 /// A size in [1, max] drawn class by class: one of the classes at or below smallMax, or (under
 /// Mixed, 1 in 6; under Large, 1 in 2) one of the classes above it. Within a class its ends are
 /// favoured, so the largest legal value is drawn as often as any other class.
-/// topWeight > 1 draws the class holding max that many times as often as another large class:
-/// for a generator with few cases per run, so that the largest class still meets its quota.
-inline rc::Gen<std::uint64_t> sized(std::uint64_t max, std::uint64_t smallMax, Sizes s,
-                                    std::size_t topWeight = 1) {
+inline rc::Gen<std::uint64_t> sized(std::uint64_t max, std::uint64_t smallMax, Sizes s) {
   std::vector<std::pair<std::uint64_t, std::uint64_t>> small, large;
   for (std::uint64_t lo = 1; lo <= max; lo *= 2) {
     (lo <= smallMax ? small : large).emplace_back(lo, std::min(max, 2 * lo - 1));
@@ -84,12 +81,9 @@ inline rc::Gen<std::uint64_t> sized(std::uint64_t max, std::uint64_t smallMax, S
     return rc::gen::weightedOneOf<std::uint64_t>(
         {{1, rc::gen::just(c.first)}, {1, rc::gen::just(c.second)}, {3, upTo(c.first, c.second)}});
   };
-  auto classes = [within, max,
-                  topWeight](const std::vector<std::pair<std::uint64_t, std::uint64_t>>& cs) {
+  auto classes = [within](const std::vector<std::pair<std::uint64_t, std::uint64_t>>& cs) {
     std::vector<rc::Gen<std::uint64_t>> gens;
-    for (const auto& c : cs) {
-      for (std::size_t i = 0; i < (c.second == max ? topWeight : 1); ++i) gens.push_back(within(c));
-    }
+    for (const auto& c : cs) gens.push_back(within(c));
     return rc::gen::join(rc::gen::elementOf(gens));
   };
   if (s == Sizes::Small || large.empty()) return classes(small);

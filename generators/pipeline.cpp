@@ -486,13 +486,13 @@ PipelineCase drawn(ProfileId id, PipelineKind kind, Sizes sizes) {
   if (shaped) {
     // Any size class up to what L0A/L0B/L0C hold (the L1 regions are larger); m >= 2: m = 1
     // is GEMV, whose A layout the loads here do not produce.
-    // The top class ten times as often as another large one: pipelines run a few thousand
-    // cases at full, and the class of the largest m and n (a single value) must pass its quota
-    // there whatever the seed (about 8 hits expected otherwise, below 5 in one run of ten).
-    c.m = static_cast<std::uint16_t>(std::max<std::uint64_t>(
-        2, *sized(mmadLargest(id, c.dtype, 'm'), kSmallPipeline, sizes, 10)));
-    c.n = static_cast<std::uint16_t>(
-        *sized(mmadLargest(id, c.dtype, 'n'), kSmallPipeline, sizes, 10));
+    // Under mixed sizes, the large classes in one case of two rather than one of six: pipelines
+    // run about 1500 shaped cases at full, too few for each large class of m and n to pass its
+    // quota of 5 in every seed otherwise (about 8 hits expected per class).
+    const Sizes shape = sizes == Sizes::Mixed ? Sizes::Large : sizes;
+    c.m = static_cast<std::uint16_t>(
+        std::max<std::uint64_t>(2, *sized(mmadLargest(id, c.dtype, 'm'), kSmallPipeline, shape)));
+    c.n = static_cast<std::uint16_t>(*sized(mmadLargest(id, c.dtype, 'n'), kSmallPipeline, shape));
     c.k = static_cast<std::uint16_t>(*sized(mmadLargest(id, c.dtype, 'k'), 6 * k0, sizes));
     if (isa::accumulatorOf(c.dtype) == DType::F32 && *rc::gen::inRange(0, 8) == 0) {
       c.values = MmadValues::Special;
