@@ -5,6 +5,7 @@
 #include <rapidcheck.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <ostream>
@@ -89,6 +90,43 @@ inline rc::Gen<std::uint64_t> sized(std::uint64_t max, std::uint64_t smallMax, S
   if (s == Sizes::Small || large.empty()) return classes(small);
   return rc::gen::weightedOneOf<std::uint64_t>(
       {{s == Sizes::Mixed ? 5u : 1u, classes(small)}, {1, classes(large)}});
+}
+
+/// Shrinks three dimensions until `fits()`: the one drawn nearest its maximum (the lead) keeps
+/// its value while the largest of the others above its floor halves; only when none can does the
+/// lead halve. `settle()` runs after each halving (to keep k even, or a multiple of 4). So a
+/// large draw stays large and the other dimensions make room for it.
+template <class Fits, class Settle>
+void fitAroundLead(const std::array<std::uint16_t*, 3>& dims,
+                   const std::array<std::uint64_t, 3>& maxes,
+                   const std::array<std::uint16_t, 3>& floors, Fits fits, Settle settle) {
+  std::array<double, 3> share{};
+  for (std::size_t i = 0; i < 3; ++i) share[i] = static_cast<double>(*dims[i]) / maxes[i];
+  const auto lead =
+      static_cast<std::size_t>(std::max_element(share.begin(), share.end()) - share.begin());
+  while (!fits()) {
+    std::size_t pick = 3;
+    for (std::size_t i = 0; i < 3; ++i) {
+      if (i == lead || *dims[i] <= floors[i]) continue;
+      if (pick == 3 || *dims[i] > *dims[pick]) pick = i;
+    }
+    if (pick == 3) pick = lead;
+    *dims[pick] =
+        std::max<std::uint16_t>(floors[pick], static_cast<std::uint16_t>(*dims[pick] / 2));
+    settle();
+  }
+}
+
+/// The last v in [lo, hi] with legal(v), for a legality that holds up to some value and not
+/// beyond (bytes grow with the dimension); lo itself must be legal.
+template <class Legal>
+std::uint16_t largestLegal(std::uint16_t lo, std::uint16_t hi, Legal legal) {
+  if (legal(hi)) return hi;
+  while (hi - lo > 1) {
+    const auto mid = static_cast<std::uint16_t>((lo + hi) / 2);
+    (legal(mid) ? lo : hi) = mid;
+  }
+  return lo;
 }
 
 /// [lo, hi) of memory m, filled from the seed.

@@ -541,19 +541,7 @@ rc::Gen<LowMmadCase> legalLowMmad(LowValues values, Sizes sizes) {
              isa::mmadBBytes(x) <= prof.capacityOf(Memory::L0B) &&
              isa::mmadCBytes(x) <= prof.capacityOf(Memory::L0C);
     };
-    std::uint16_t* dims[3] = {&c.m, &c.n, &c.k};
-    const double share[3] = {static_cast<double>(c.m) / mMax, static_cast<double>(c.n) / nMax,
-                             static_cast<double>(c.k) / kMax};
-    const int lead = static_cast<int>(std::max_element(share, share + 3) - share);
-    while (!fits()) {
-      int pick = -1;
-      for (int i = 0; i < 3; ++i) {
-        if (i == lead || *dims[i] <= 1) continue;
-        if (pick < 0 || *dims[i] > *dims[pick]) pick = i;
-      }
-      if (pick < 0) pick = lead;
-      *dims[pick] = std::max<std::uint16_t>(1, static_cast<std::uint16_t>(*dims[pick] / 2));
-    }
+    fitAroundLead({&c.m, &c.n, &c.k}, {mMax, nMax, kMax}, {1, 1, 1}, fits, [] {});
     if (values == LowValues::Exact) {
       // Windows sized by the budget derived in lowOperandsOf: (wA + 3) + (wB + 3) <= 23 - log2 k.
       const int budget = 23 - log2Ceil(c.k) - 6;

@@ -469,13 +469,7 @@ std::uint16_t largestBySearch(ProfileId id, DType t, char dim) {
     x.k = dim == 'k' ? static_cast<std::uint16_t>(t == DType::S4 ? v / 2 * 2 : v) : minK;
     return !isa::validate(prof, x).has_value();
   };
-  // Bytes grow with the dimension: bisect for the last legal value in [1, 4095].
-  std::uint16_t lo = 1, hi = 4095;
-  if (legal(hi)) lo = hi;
-  while (hi - lo > 1) {
-    const auto mid = static_cast<std::uint16_t>((lo + hi) / 2);
-    (legal(mid) ? lo : hi) = mid;
-  }
+  const std::uint16_t lo = largestLegal(1, 4095, legal);
   return dim == 'k' && t == DType::S4 ? static_cast<std::uint16_t>(lo / 2 * 2) : lo;
 }
 
@@ -525,24 +519,12 @@ void fitToBuffers(MmadCase& c, std::uint16_t floorM, std::uint16_t floorK) {
            isa::mmadBBytes(x) <= prof.capacityOf(Memory::L0B) &&
            isa::mmadCBytes(x) <= prof.capacityOf(Memory::L0C);
   };
-  std::uint16_t* dims[3] = {&c.m, &c.n, &c.k};
-  const std::uint16_t floors[3] = {floorM, 1, floorK};
-  double share[3];
-  for (int i = 0; i < 3; ++i) {
-    share[i] = static_cast<double>(*dims[i]) / mmadLargest(c.profile, c.dtype, "mnk"[i]);
-  }
-  const int lead = static_cast<int>(std::max_element(share, share + 3) - share);
-  while (!fits()) {
-    int pick = -1;
-    for (int i = 0; i < 3; ++i) {
-      if (i == lead || *dims[i] <= floors[i]) continue;
-      if (pick < 0 || *dims[i] > *dims[pick]) pick = i;
-    }
-    if (pick < 0) pick = lead;
-    *dims[pick] =
-        std::max<std::uint16_t>(floors[pick], static_cast<std::uint16_t>(*dims[pick] / 2));
-    if (c.dtype == DType::S4 && c.k % 2 != 0) ++c.k;
-  }
+  fitAroundLead({&c.m, &c.n, &c.k},
+                {mmadLargest(c.profile, c.dtype, 'm'), mmadLargest(c.profile, c.dtype, 'n'),
+                 mmadLargest(c.profile, c.dtype, 'k')},
+                {floorM, 1, floorK}, fits, [&] {
+                  if (c.dtype == DType::S4 && c.k % 2 != 0) ++c.k;
+                });
 }
 
 rc::Gen<MmadCase> legalMmad(ProfileId id, MmadValues values, Sizes sizes) {

@@ -544,21 +544,11 @@ rc::Gen<SparseMmadCase> sparseShape(ProfileId id, bool allowZero, Sizes sizes) {
         {{1, rc::gen::just<std::uint64_t>(16)}, {6, sized(nMax, kSmallSparseDim, sizes)}}));
     c.m = std::max<std::uint16_t>(c.m, 2);
     c.k = std::max<std::uint16_t>(4, static_cast<std::uint16_t>(c.k / 4 * 4));
-    std::uint16_t* dims[3] = {&c.m, &c.k, &c.n};
-    const double share[3] = {static_cast<double>(c.m) / mMax, static_cast<double>(c.k) / kMax,
-                             static_cast<double>(c.n) / nMax};
-    const int lead = static_cast<int>(std::max_element(share, share + 3) - share);
-    while (!sparseFits(id, c.m, c.k, c.n)) {
-      int pick = -1;
-      for (int i = 0; i < 3; ++i) {
-        if (i == lead || *dims[i] <= sparseFloor("mkn"[i])) continue;
-        if (pick < 0 || *dims[i] > *dims[pick]) pick = i;
-      }
-      if (pick < 0) pick = lead;
-      *dims[pick] = std::max<std::uint16_t>(sparseFloor("mkn"[pick]),
-                                            static_cast<std::uint16_t>(*dims[pick] / 2));
-      c.k = static_cast<std::uint16_t>(c.k / 4 * 4);
-    }
+    fitAroundLead(
+        {&c.m, &c.k, &c.n}, {mMax, kMax, nMax},
+        {sparseFloor('m'), sparseFloor('k'), sparseFloor('n')},
+        [&] { return sparseFits(id, c.m, c.k, c.n); },
+        [&] { c.k = static_cast<std::uint16_t>(c.k / 4 * 4); });
     if (zero == 0) c.m = 0;
     if (zero == 1) c.k = 0;
     if (zero == 2) c.n = 0;
@@ -575,13 +565,8 @@ std::uint16_t largestSparseBySearch(ProfileId id, char dim) {
     return sparseFits(id, dim == 'm' ? v : 2,
                       dim == 'k' ? static_cast<std::uint16_t>(v / 4 * 4) : 4, dim == 'n' ? v : 1);
   };
-  std::uint16_t lo = sparseFloor(dim), hi = 4095;
-  if (!legal(lo)) return 0;  // no sparse Mmad on this profile
-  if (legal(hi)) lo = hi;
-  while (hi - lo > 1) {  // bytes grow with the dimension: bisect for the last legal value
-    const auto mid = static_cast<std::uint16_t>((lo + hi) / 2);
-    (legal(mid) ? lo : hi) = mid;
-  }
+  if (!legal(sparseFloor(dim))) return 0;  // no sparse Mmad on this profile
+  const std::uint16_t lo = largestLegal(sparseFloor(dim), 4095, legal);
   return dim == 'k' ? static_cast<std::uint16_t>(lo / 4 * 4) : lo;
 }
 
