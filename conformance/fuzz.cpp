@@ -8,15 +8,26 @@
 
 #include "conformance/dut_health.hpp"
 #include "conformance/families.hpp"
+#include "conformance/localise.hpp"
 
 namespace cubecheck::conf {
 
-std::string signatureOf(const std::string& family, const CaseReport& r,
-                        const std::string& property) {
+std::string signatureOf(const std::string& family, const CaseReport& r, dut::Dut* dut) {
   std::ostringstream os;
-  os << family << '/' << property;
-  // The instruction kinds of the program (where the case is a vector): a pipeline that fails
-  // only with a 3D load in it points elsewhere than one that fails with every program.
+  os << family;
+  // A legal program that went wrong: the instruction at fault and what it did, found by replaying
+  // the case's programs load by load against the oracle. One bug met by several properties, in
+  // several memories and shapes, is one signature per family.
+  const bool illegal = r.vector && r.vector->rejection;
+  if (dut != nullptr && !illegal && r.verdict.outcome != Outcome::Timeout) {
+    if (std::optional<Culprit> c = localise(*dut, r.programs)) {
+      os << ": " << c->opcode << ' '
+         << (c->effect.empty() ? effectOf(r.verdict, /*nameMemory=*/false) : c->effect);
+      return os.str();
+    }
+  }
+  // Otherwise (an illegal program accepted or misjudged, a timeout, nothing to replay): the
+  // instruction kinds of the program, the outcome and its reason without numbers or details.
   if (r.vector) {
     std::set<std::string_view> kinds;
     for (const isa::Instruction& ins : r.vector->program.instructions) {
@@ -36,23 +47,7 @@ std::string signatureOf(const std::string& family, const CaseReport& r,
     os << ']';
   }
   os << ' ' << nameOf(r.verdict.outcome) << ": ";
-  // A comparison report names the first differing element on its first indented line:
-  // "  L0A+0x240 fractal 1 row 2 col 0: expected ... observed ...". Its memory and whether it
-  // lies inside the footprint are what a cause decides; where it lies and its value are not.
   const std::string& d = r.verdict.detail;
-  for (std::size_t at = d.find("\n  "); at != std::string::npos; at = d.find("\n  ", at + 1)) {
-    const std::size_t start = at + 3;
-    const std::size_t lineEnd = std::min(d.find('\n', start), d.size());
-    const std::string line = d.substr(start, lineEnd - start);
-    const std::size_t plus = line.find('+');
-    if (plus == std::string::npos || line.find(": expected ") == std::string::npos) continue;
-    os << line.substr(0, plus) << ' '
-       << (line.find("<- stray write") != std::string::npos ? "stray write outside the footprint"
-                                                            : "wrong value inside the footprint");
-    return os.str();
-  }
-  // Otherwise the reason (a rejection, an adapter error, an error bound), without its numbers
-  // or parenthesised details.
   std::string reason = d.substr(0, d.find('\n'));
   // A refused legal program is named by its violation code; the DUT's words after it name the
   // fields and values of this case.
@@ -167,7 +162,7 @@ CertifyResult fuzz(dut::Dut& dut, const FuzzOptions& o) {
         stopped = true;
       }
       if (fr.record(pr, cr.verdict, cr.tags)) {
-        const std::string sig = signatureOf(fr.name, cr, prop.name());
+        const std::string sig = signatureOf(fr.name, cr, &dut);
         const std::size_t bytes =
             cr.vector ? caseBytes(*cr.vector) : std::numeric_limits<std::size_t>::max();
         const auto [known, isNew] = seen.emplace(sig, bytes);

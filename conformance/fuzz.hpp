@@ -34,14 +34,13 @@ struct FuzzOptions {
   const std::atomic<bool>* stop = nullptr;
 };
 
-/// A failure's dedup key, meant to name a root cause: family, property, the instruction kinds of
-/// the case's program (register writes aside), the outcome, and the memory of the first differing
-/// element with its role (a wrong value inside the footprint, or a stray write outside it); without
-/// a differing element, the reason with its numbers and parenthesised details removed. Never an
-/// address, a value, a size or the case's parameter class, so one bug met in many shapes is one
-/// signature.
-std::string signatureOf(const std::string& family, const CaseReport& r,
-                        const std::string& property);
+/// A failure's dedup key, meant to name a root cause. For a legal program, given the DUT: the
+/// family, the instruction at fault and its effect (localise(): "pipeline: load2d writes outside
+/// its footprint", "mmad: mmad wrong values"). Otherwise the family, the instruction kinds of the
+/// case's program (register writes aside), the outcome and its reason with numbers and
+/// parenthesised details removed. Never the property, an address, a value, a size or the case's
+/// parameter class, so one bug met by several properties in many shapes is one signature.
+std::string signatureOf(const std::string& family, const CaseReport& r, dut::Dut* dut = nullptr);
 
 /// Runs the fuzz loop. Property p of the round-robin draws its k-th random case from the seed;
 /// shards split k, so shards never draw the same case and together draw what one run would.

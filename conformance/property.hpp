@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "conformance/localise.hpp"
 #include "conformance/outcome.hpp"
 #include "conformance/vector_case.hpp"
 #include "dut_adapters/dut.hpp"
@@ -28,6 +29,9 @@ struct CaseReport {
   /// The (shrunk) case as a vector, for properties with a fixed expectation: what a regression
   /// corpus stores.
   std::optional<VectorCase> vector;
+  /// A failing case's programs, as the final check gave them to the DUT (run once more through a
+  /// RecordingDut): what localise() replays to find the instruction at fault.
+  std::vector<isa::Program> programs{};
 };
 
 /// A deterministic seed for case `index` of property `name` in a run seeded `seed`: the same on
@@ -103,7 +107,9 @@ class TypedProperty final : public Property {
 
   CaseReport run(dut::Dut& dut, std::uint64_t seed, std::size_t index,
                  Clock::duration shrinkBudget) const override {
-    if (index < table_.size()) return report(table_[index], check_(dut, table_[index]), 0);
+    if (index < table_.size()) {
+      return report(dut, table_[index], check_(dut, table_[index]), 0);
+    }
     rc::Shrinkable<T> current = drawn(seed, index);
     Verdict verdict = check_(dut, current.value());
     int steps = 0;
@@ -126,7 +132,7 @@ class TypedProperty final : public Property {
         }
       }
     }
-    return report(current.value(), std::move(verdict), steps);
+    return report(dut, current.value(), std::move(verdict), steps);
   }
 
  private:
@@ -140,10 +146,19 @@ class TypedProperty final : public Property {
     return index < table_.size() ? table_[index] : drawn(seed, index).value();
   }
 
-  CaseReport report(const T& value, Verdict verdict, int steps) const {
+  CaseReport report(dut::Dut& dut, const T& value, Verdict verdict, int steps) const {
     std::ostringstream os;
     os << value;
-    CaseReport r{std::move(verdict), os.str(), tags_(value), steps, std::nullopt};
+    // A failure is checked once more to capture its programs; a timeout is not waited for twice.
+    std::vector<isa::Program> programs;
+    if (verdict.outcome == Outcome::Mismatch || verdict.outcome == Outcome::AdapterError ||
+        verdict.outcome == Outcome::Declined) {
+      RecordingDut recording(dut);
+      (void)check_(recording, value);
+      programs = std::move(recording.programs);
+    }
+    CaseReport r{std::move(verdict), os.str(),           tags_(value), steps,
+                 std::nullopt,       std::move(programs)};
     if (vectorize_ && r.verdict.outcome != Outcome::Pass &&
         r.verdict.outcome != Outcome::NotSupported) {
       r.vector = vectorize_(value);

@@ -202,6 +202,7 @@ void printReport(std::ostream& out, const CertifyResult& r) {
       os << "\nFAILED " << f.name << '/' << x.property << ' ' << x.label() << ": "
          << nameOf(x.outcome);
       if (x.shrinkSteps > 0) os << " (shrunk in " << x.shrinkSteps << " steps)";
+      if (!x.signature.empty()) os << "\n  root cause: " << x.signature;
       os << "\n  case: " << x.caseText << '\n' << "  " << x.detail;
       if (x.detail.empty() || x.detail.back() != '\n') os << '\n';
       os << "  reproduce: " << x.reproduce << '\n';
@@ -291,6 +292,7 @@ std::string toJson(const CertifyResult& r) {
       xj["case"] = x.caseIndex;
       if (!x.caseId.empty()) xj["case_id"] = x.caseId;
       xj["outcome"] = nameOf(x.outcome);
+      if (!x.signature.empty()) xj["signature"] = x.signature;
       xj["case_text"] = x.caseText;
       xj["detail"] = x.detail;
       xj["shrink_steps"] = x.shrinkSteps;
@@ -526,7 +528,8 @@ std::vector<Section> familySections(const CertifyResult& r) {
       Block b;
       b.kind = Block::Kind::Code;
       b.heading = std::string(nameOf(x.outcome)) + " in " + x.property + ", " + x.label();
-      b.text = x.caseText + "\n" + x.detail;
+      b.text = (x.signature.empty() ? "" : "root cause: " + x.signature + "\n") + x.caseText +
+               "\n" + x.detail;
       b.reproduce = x.reproduce;
       s.blocks.push_back(std::move(b));
     }

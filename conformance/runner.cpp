@@ -7,6 +7,7 @@
 
 #include "conformance/dut_health.hpp"
 #include "conformance/families.hpp"
+#include "conformance/fuzz.hpp"
 #include "conformance/indirect.hpp"
 
 namespace cubecheck::conf {
@@ -136,7 +137,7 @@ std::string reasonKey(const std::string& reason) {
 }
 
 void FamilyResult::keep(Failure failure) {
-  if (failures.size() < 50) {
+  if (failures.size() < kKeptFailures) {
     failures.push_back(std::move(failure));
   } else {
     ++failuresDropped;
@@ -342,6 +343,10 @@ CertifyResult certify(dut::Dut& dut, const RunOptions& o) {
                           cr.verdict.outcome, cr.caseText,
                           cr.verdict.detail,  reproduceCommand(o, fr.name, prop->name(), i),
                           cr.shrinkSteps,     std::move(cr.vector)};
+          // The root cause is looked for in the failures a report shows, not in every one.
+          if (fr.failures.size() < FamilyResult::kKeptFailures) {
+            failure.signature = signatureOf(fr.name, cr, &view);
+          }
           if (o.onFailure) o.onFailure(fr.name, failure);
           fr.keep(std::move(failure));
         }

@@ -37,8 +37,8 @@ struct Failure {
   std::string reproduce;  ///< one command line that runs exactly this case again
   int shrinkSteps = 0;
   std::optional<VectorCase> vector;  ///< the case as a vector row, when it has one
-  std::string signature{};           ///< fuzz only: the root-cause key it was deduplicated by
-  std::string caseId{};              ///< vector replay: the row's case_id, which names the case
+  std::string signature{};  ///< the root cause it is keyed on (signatureOf); fuzz dedups by it
+  std::string caseId{};     ///< vector replay: the row's case_id, which names the case
   /// "case 0017fabda5dfb4c1" for a vector row, else "case 12" (its index in the property).
   std::string label() const {
     return "case " + (caseId.empty() ? std::to_string(caseIndex) : caseId);
@@ -125,7 +125,9 @@ struct FamilyResult {
   /// (ran or not run), not-supported reason and probe note. True when the case failed.
   bool record(PropertyResult& property, const Verdict& verdict,
               const std::vector<std::string>& tags);
-  /// Keeps a failure for the report: the first 50; later ones are only counted.
+  /// Failures a report shows per family; later ones are only counted.
+  static constexpr std::size_t kKeptFailures = 50;
+  /// Keeps a failure for the report: the first kKeptFailures.
   void keep(Failure failure);
 };
 

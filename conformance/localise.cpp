@@ -1,0 +1,108 @@
+#include "conformance/localise.hpp"
+
+#include <cstdlib>
+#include <stdexcept>
+
+#include "conformance/checks.hpp"
+#include "conformance/runner.hpp"
+#include "conformance/vector_case.hpp"
+#include "isa/writes.hpp"
+
+namespace cubecheck::conf {
+
+namespace {
+
+bool isArithmetic(const isa::Instruction& ins) {
+  return std::holds_alternative<isa::Mmad>(ins) || std::holds_alternative<isa::MmadSparse>(ins);
+}
+
+/// Instructions [0, k] of `program` without its Mmads (loads never read L0C, so dropping them
+/// changes nothing a load does), observing every segment of the memories instruction k writes.
+/// nullopt when the program holds no segment of them.
+std::optional<isa::Program> loadPrefix(const isa::Program& program, std::size_t k) {
+  isa::Program p;
+  p.profile = program.profile;
+  p.segments = program.segments;
+  for (std::size_t i = 0; i <= k; ++i) {
+    if (!isArithmetic(program.instructions[i])) p.instructions.push_back(program.instructions[i]);
+  }
+  for (isa::Memory m : isa::writtenMemories(program.instructions[k])) {
+    for (const isa::Segment& s : program.segments) {
+      if (s.memory == m) p.observe.push_back({m, s.addr, s.bytes.size()});
+    }
+  }
+  if (p.observe.empty()) return std::nullopt;
+  return p;
+}
+
+/// The memory named on the first indented line of a difference report ("  L0B+0x40 ...").
+std::string firstMemory(const std::string& detail) {
+  const std::size_t at = detail.find("\n  ");
+  if (at == std::string::npos) return {};
+  const std::size_t plus = detail.find('+', at + 3);
+  const std::size_t eol = detail.find('\n', at + 3);
+  if (plus == std::string::npos || plus > eol) return {};
+  return detail.substr(at + 3, plus - at - 3);
+}
+
+}  // namespace
+
+std::string effectOf(const Verdict& v, bool nameMemory) {
+  switch (v.outcome) {
+    case Outcome::AdapterError:
+      return "breaks the adapter (adapter error)";
+    case Outcome::Timeout:
+      return "does not finish (timeout)";
+    case Outcome::Declined:
+      return "declines a case it declared";
+    default:
+      break;
+  }
+  const std::string& d = v.detail;
+  const std::string refused = "DUT rejected it: ";
+  if (const std::size_t at = d.find(refused); at != std::string::npos) {
+    const std::size_t from = at + refused.size();
+    return "rejects a legal program (" + d.substr(from, d.find(':', from) - from) + ")";
+  }
+  if (d.find("nothing observable happened") != std::string::npos) return "does nothing";
+  const std::string strayTail = " stray byte(s) outside it";
+  std::string effect = "wrong values";
+  if (const std::size_t at = d.find(strayTail); at != std::string::npos) {
+    std::size_t begin = at;
+    while (begin > 0 && d[begin - 1] >= '0' && d[begin - 1] <= '9') --begin;
+    if (std::strtoull(d.c_str() + begin, nullptr, 10) > 0) effect = "writes outside its footprint";
+  }
+  if (nameMemory) {
+    if (std::string m = firstMemory(d); !m.empty()) effect += " in " + m;
+  }
+  return effect;
+}
+
+std::optional<Culprit> localise(dut::Dut& dut, const std::vector<isa::Program>& programs) {
+  for (const isa::Program& program : programs) {
+    for (std::size_t k = 0; k < program.instructions.size(); ++k) {
+      const isa::Instruction& ins = program.instructions[k];
+      if (isArithmetic(ins) || isa::writtenMemories(ins).empty()) continue;
+      std::optional<isa::Program> prefix = loadPrefix(program, k);
+      if (!prefix) continue;
+      VectorCase vc;
+      try {
+        vc = oracleVector(std::move(*prefix));
+      } catch (const std::exception&) {
+        continue;  // not a program the oracle can judge on its own: leave it unblamed
+      }
+      const Verdict v = checkVector(dut, vc);
+      if (v.outcome == Outcome::Pass || v.outcome == Outcome::NotSupported) continue;
+      return Culprit{std::string(isa::opcodeOf(ins)),
+                     effectOf(v, isa::writtenMemories(ins).size() > 1)};
+    }
+  }
+  for (const isa::Program& program : programs) {
+    for (const isa::Instruction& ins : program.instructions) {
+      if (isArithmetic(ins)) return Culprit{std::string(isa::opcodeOf(ins)), {}};
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace cubecheck::conf

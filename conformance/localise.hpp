@@ -1,0 +1,53 @@
+// Where a failing case goes wrong: the instruction whose own effect is the first to differ from
+// the oracle, and how. A failure signature (conformance/fuzz.hpp) is keyed on this, so that one
+// bug seen through many properties, shapes and programs is one root cause.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "conformance/outcome.hpp"
+#include "dut_adapters/dut.hpp"
+#include "isa/program.hpp"
+
+namespace cubecheck::conf {
+
+/// A DUT that passes everything to another and keeps a copy of every program it was given: how a
+/// failing case's programs are captured, whatever its property does with them.
+class RecordingDut final : public dut::Dut {
+ public:
+  explicit RecordingDut(dut::Dut& inner) : inner_(inner) {}
+  const dut::Capabilities& capabilities() const override { return inner_.capabilities(); }
+  std::optional<std::string> broken() const override { return inner_.broken(); }
+  dut::RunResult run(const isa::Program& program) override {
+    programs.push_back(program);
+    return inner_.run(program);
+  }
+  std::vector<isa::Program> programs;
+
+ private:
+  dut::Dut& inner_;
+};
+
+struct Culprit {
+  std::string opcode;  ///< isa::opcodeOf of the instruction, e.g. "load2d"
+  /// What it does wrong, without addresses, values or sizes: "wrong values", "writes outside its
+  /// footprint", "rejects a legal program (Alignment)", ... Empty when only the arithmetic is
+  /// left to blame: the caller names the effect from the case's own verdict.
+  std::string effect;
+};
+
+/// The first data-moving instruction of `programs` (in order, each program's loads from the
+/// first) whose prefix, run alone on the DUT with every segment of the memories it writes
+/// observed, does not match the oracle: its effect is what went wrong. When every load checks
+/// out (or none can be checked: an open point, a memory the DUT cannot observe), the first Mmad
+/// or MmadWithSparse is the culprit, with an empty effect. nullopt for programs with neither.
+/// Runs the DUT once per load checked; only failing cases are localised.
+std::optional<Culprit> localise(dut::Dut& dut, const std::vector<isa::Program>& programs);
+
+/// What a verdict says went wrong, in the words a signature keys on (see Culprit::effect).
+/// `memory` is added for instructions that write more than one memory (LoadDataWithSparse).
+std::string effectOf(const Verdict& verdict, bool nameMemory);
+
+}  // namespace cubecheck::conf
