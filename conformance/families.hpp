@@ -12,19 +12,6 @@
 
 namespace cubecheck::conf {
 
-/// Family names used across the project (reports, vector files, --family).
-inline constexpr std::array<std::string_view, 11> kFamilyNames{
-    "load2d",      "load2d_v2", "load2d_bitmode", "load3d_v1",   "load3d_v2", "load3d_v2pro",
-    "load_sparse", "mmad",      "mmad_lowprec",   "mmad_sparse", "pipeline"};
-
-/// Whether this version of the suite has the family's properties at all.
-bool isImplemented(std::string_view family);
-
-/// The family's properties on `profile`; nullopt when not implemented in this version.
-/// `sizes` steers the families whose generators draw sizes (`--sizes`).
-std::optional<Family> makeFamily(std::string_view family, isa::ProfileId profile,
-                                 gen::Sizes sizes = gen::Sizes::Mixed);
-
 /// LoadData with LoadData2DParams (spec 4).
 Family load2dFamily(isa::ProfileId profile);
 
@@ -61,5 +48,44 @@ Family mmadSparseFamily(isa::ProfileId profile, gen::Sizes sizes = gen::Sizes::M
 /// The MatchesOracle check of mmad_sparse: the case's program (B packed by the case's
 /// compressor) against C = init + A * B' from its logical operands.
 Verdict checkSparsePipeline(dut::Dut& dut, const gen::SparseMmadCase& c);
+
+/// A family's maker: its properties on a profile, with `sizes` for those that draw sizes.
+using FamilyMaker = Family (*)(isa::ProfileId, gen::Sizes);
+
+/// The family table: every family the suite certifies, once, in report order. Names are used
+/// across the project (reports, vector files, --family); makeFamily sets Family::name from here,
+/// so a family is added by writing its maker and one row.
+struct FamilyRow {
+  std::string_view name;
+  FamilyMaker make;
+};
+inline constexpr FamilyRow kFamilies[] = {
+    {"load2d", [](isa::ProfileId p, gen::Sizes) { return load2dFamily(p); }},
+    {"load2d_v2", [](isa::ProfileId p, gen::Sizes) { return load2dV2Family(p); }},
+    {"load2d_bitmode", [](isa::ProfileId p, gen::Sizes) { return load2dBitModeFamily(p); }},
+    {"load3d_v1", [](isa::ProfileId p, gen::Sizes) { return load3dV1Family(p); }},
+    {"load3d_v2", [](isa::ProfileId p, gen::Sizes) { return load3dV2Family(p); }},
+    {"load3d_v2pro", [](isa::ProfileId p, gen::Sizes) { return load3dV2ProFamily(p); }},
+    {"load_sparse", [](isa::ProfileId p, gen::Sizes) { return loadSparseFamily(p); }},
+    {"mmad", &mmadFamily},
+    {"mmad_lowprec", &mmadLowPrecisionFamily},
+    {"mmad_sparse", &mmadSparseFamily},
+    {"pipeline", &pipelineFamily},
+};
+
+/// The names of kFamilies, in its order.
+inline constexpr auto kFamilyNames = [] {
+  std::array<std::string_view, std::size(kFamilies)> names{};
+  for (std::size_t i = 0; i < names.size(); ++i) names[i] = kFamilies[i].name;
+  return names;
+}();
+
+/// Whether this version of the suite has the family (a row of kFamilies).
+bool isImplemented(std::string_view family);
+
+/// The family's properties on `profile`, named from its row; nullopt for a name with no row.
+/// `sizes` steers the families whose generators draw sizes (`--sizes`).
+std::optional<Family> makeFamily(std::string_view family, isa::ProfileId profile,
+                                 gen::Sizes sizes = gen::Sizes::Mixed);
 
 }  // namespace cubecheck::conf

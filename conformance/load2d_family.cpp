@@ -82,7 +82,6 @@ std::vector<std::string> layoutTags(const LayoutCase& c) {
 
 Family load2dFamily(isa::ProfileId profile) {
   Family f;
-  f.name = "load2d";
   f.title = "LoadData with LoadData2DParams";
   f.spec = {"spec 2", "spec 3", "spec 4"};
   if (profile == isa::ProfileId::Ascend950) f.openPoints.push_back("OPEN-9");

@@ -50,7 +50,6 @@ std::vector<std::string> proTags(const Load3DCase& c) {
 
 Family load3dV2Family(isa::ProfileId profile) {
   Family f;
-  f.name = "load3d_v2";
   f.title = "LoadData 3D V2 (img2col)";
   f.spec = {"spec 6.1", "spec 6.2"};
   f.openPoints = {"OPEN-11"};
@@ -81,7 +80,6 @@ Family load3dV2Family(isa::ProfileId profile) {
 
 Family load3dV2ProFamily(isa::ProfileId profile) {
   Family f;
-  f.name = "load3d_v2pro";
   f.title = "LoadData 3D V2Pro (img2col, fields packed in configuration words)";
   f.spec = {"spec 6.1", "spec 6.2", "spec 6.3"};
   f.openPoints = {"OPEN-11"};
@@ -123,7 +121,6 @@ Family load3dV2ProFamily(isa::ProfileId profile) {
 
 Family load3dV1Family(isa::ProfileId profile) {
   Family f;
-  f.name = "load3d_v1";
   f.title = "LoadData 3D V1 (img2col, provisional model)";
   f.spec = {"spec 6.4"};
   f.openPoints = {"OPEN-11"};

@@ -91,7 +91,6 @@ std::vector<std::string> lowTags(const LowMmadCase& c) {
 
 Family mmadLowPrecisionFamily(isa::ProfileId profile, gen::Sizes sizes) {
   Family f;
-  f.name = "mmad_lowprec";
   f.title = "Mmad, fp8 and HiF8 on 950";
   f.spec = {"spec 8.1", "spec 9"};
   f.openPoints = {"OPEN-6", "OPEN-8", "OPEN-12", "OPEN-13", "OPEN-15", "OPEN-16"};

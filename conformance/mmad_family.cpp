@@ -134,7 +134,6 @@ std::vector<std::string> illegalTags(const IllegalMmadCase& c) {
 
 Family mmadFamily(isa::ProfileId profile, gen::Sizes sizes) {
   Family f;
-  f.name = "mmad";
   f.title = "Mmad, dense";
   f.spec = {"spec 8", "spec 9"};
   f.openPoints = {"OPEN-6", "OPEN-7", "OPEN-8"};

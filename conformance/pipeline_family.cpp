@@ -35,7 +35,6 @@ std::vector<std::string> metamorphicTag(const char* name) {
 
 Family pipelineFamily(isa::ProfileId profile, gen::Sizes sizes) {
   Family f;
-  f.name = "pipeline";
   f.title = "Whole programs from GM through L1 and L0 into Mmad, and their metamorphic relations";
   f.spec = {"spec 3", "spec 4", "spec 6.1", "spec 8", "spec 9"};
   f.openPoints = {"OPEN-6", "OPEN-7", "OPEN-8"};

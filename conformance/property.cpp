@@ -16,10 +16,8 @@ std::uint64_t caseSeed(std::uint64_t seed, std::string_view name, std::uint64_t 
 }
 
 bool isImplemented(std::string_view family) {
-  return family == "load2d" || family == "load2d_v2" || family == "load2d_bitmode" ||
-         family == "load_sparse" || family == "mmad_sparse" || family == "load3d_v2" ||
-         family == "load3d_v2pro" || family == "load3d_v1" || family == "mmad" ||
-         family == "mmad_lowprec" || family == "pipeline";
+  return std::any_of(std::begin(kFamilies), std::end(kFamilies),
+                     [&](const FamilyRow& r) { return r.name == family; });
 }
 
 void Family::requireSizeBins(const std::vector<std::string>& small,
@@ -32,17 +30,12 @@ void Family::requireSizeBins(const std::vector<std::string>& small,
 
 std::optional<Family> makeFamily(std::string_view family, isa::ProfileId profile,
                                  gen::Sizes sizes) {
-  if (family == "load2d") return load2dFamily(profile);
-  if (family == "load2d_v2") return load2dV2Family(profile);
-  if (family == "load2d_bitmode") return load2dBitModeFamily(profile);
-  if (family == "load_sparse") return loadSparseFamily(profile);
-  if (family == "mmad_sparse") return mmadSparseFamily(profile, sizes);
-  if (family == "load3d_v2") return load3dV2Family(profile);
-  if (family == "load3d_v2pro") return load3dV2ProFamily(profile);
-  if (family == "load3d_v1") return load3dV1Family(profile);
-  if (family == "mmad") return mmadFamily(profile, sizes);
-  if (family == "mmad_lowprec") return mmadLowPrecisionFamily(profile, sizes);
-  if (family == "pipeline") return pipelineFamily(profile, sizes);
+  for (const FamilyRow& row : kFamilies) {
+    if (row.name != family) continue;
+    Family f = row.make(profile, sizes);
+    f.name = std::string(row.name);
+    return f;
+  }
   return std::nullopt;
 }
 

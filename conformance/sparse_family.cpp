@@ -113,7 +113,6 @@ VectorCase open1ProbeVector(const ProbeCase& p) {
 
 Family loadSparseFamily(isa::ProfileId profile) {
   Family f;
-  f.name = "load_sparse";
   f.title = "LoadDataWithSparse (2:4 dense values and indices into L0B)";
   f.spec = {"spec 7.1", "spec 7.3"};
   f.openPoints = {"OPEN-4", "OPEN-5"};
@@ -150,7 +149,6 @@ Family loadSparseFamily(isa::ProfileId profile) {
 
 Family mmadSparseFamily(isa::ProfileId profile, gen::Sizes sizes) {
   Family f;
-  f.name = "mmad_sparse";
   f.title = "LoadDataWithSparse then MmadWithSparse (2:4 structured sparsity)";
   f.spec = {"spec 7", "spec 8", "spec 9"};
   f.openPoints = {"OPEN-1", "OPEN-2", "OPEN-3", "OPEN-4", "OPEN-6", "OPEN-8"};

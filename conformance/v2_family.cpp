@@ -44,7 +44,6 @@ std::vector<std::string> illegalTags(const IllegalV2Case& c) {
 
 Family load2dV2Family(isa::ProfileId profile) {
   Family f;
-  f.name = "load2d_v2";
   f.title = "LoadData with LoadData2DParamsV2";
   f.spec = {"spec 3", "spec 5"};
   f.openPoints = {"OPEN-10"};
@@ -87,7 +86,6 @@ Family load2dV2Family(isa::ProfileId profile) {
 
 Family load2dBitModeFamily(isa::ProfileId profile) {
   Family f;
-  f.name = "load2d_bitmode";
   f.title = "LoadData with Load2DBitModeParam (the V2 fields packed in two words)";
   f.spec = {"spec 5"};
   f.openPoints = {"OPEN-10"};

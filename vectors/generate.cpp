@@ -29,7 +29,6 @@ std::string whyOf(const std::string& caseText, bool table, std::uint64_t seed, s
 std::vector<Generated> generate(std::uint64_t seed, int randomCases) {
   std::vector<Generated> out;
   for (std::string_view family : conf::kFamilyNames) {
-    if (!conf::isImplemented(family)) continue;
     for (isa::ProfileId profile : isa::kAllProfiles) {
       std::optional<conf::Family> f = conf::makeFamily(family, profile);
       if (!f || !f->unsupported.empty()) continue;
