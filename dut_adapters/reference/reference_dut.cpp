@@ -44,6 +44,8 @@ class State {
   std::uint8_t hf32Mode = 0;
   /// CTRL[45] (spec 8.1.5): e4m3fn x e4m3fn Mmad decodes both operands as hifloat8.
   bool hif8Mode = false;
+  /// Mmad calls run so far in this program (for a mutant that loses accumulation across calls).
+  int mmadsRun = 0;
 
  private:
   std::vector<isa::Segment> segments_;
@@ -307,7 +309,7 @@ std::optional<isa::Violation> execMmadSparse(State& state, const isa::MmadSparse
   std::uint8_t* c = state.at(Memory::L0C, x.cAddr, m1 * n1 * 1024);
   if (c == nullptr) return undefined(Memory::L0C, x.cAddr, m1 * n1 * 1024, "writes");
   const bool fromZero = x.cmatrixInitVal || fault == Fault::SparseInitIgnored;
-  const bool biasAsColumn = fault == Fault::SparseBiasAsColumn;
+  const bool biasAsColumn = fault == Fault::SparseBiasByRow;
   const std::uint8_t* bias = nullptr;
   if (!fromZero && x.cmatrixSource) {
     const std::uint64_t len = std::uint64_t{biasAsColumn ? x.m : x.n} * 4;
@@ -691,6 +693,10 @@ std::optional<isa::Violation> execMmad(State& state, isa::ProfileId profile, con
   if (c == nullptr) return undefined(Memory::L0C, x.cAddr, m1 * n1 * 1024, "writes");
   isa::MmadInit init = isa::initOf(x);
   if (fault == Fault::MmadInitIgnored && !x.isBias) init = isa::MmadInit::Zero;
+  const bool laterCall = state.mmadsRun++ > 0;
+  if (fault == Fault::MmadLaterCallsFromZero && laterCall && init == isa::MmadInit::Accumulate) {
+    init = isa::MmadInit::Zero;
+  }
   const bool perRow = fault == Fault::MmadBiasPerRow;
   const std::uint8_t* bias = nullptr;
   if (init == isa::MmadInit::BiasTable || init == isa::MmadInit::BiasTensor) {
