@@ -17,7 +17,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr std::array<const char*, 13> kColumns{
+constexpr std::size_t kColumnCount = 13;
+constexpr std::array<const char*, kColumnCount> kColumns{
     "case_id", "family",   "profile",   "property",  "why",     "instructions", "segments",
     "observe", "expected", "footprint", "dont_care", "formats", "policy"};
 
@@ -347,220 +348,219 @@ namespace {
 void addError(ReadResult& result, const std::string& message) {
   result.errors.push_back(dut::printable(message, 300));
 }
+
+/// The first column of a row that is wrong, and how (columns count from 0).
+struct RowError {
+  int column = 0;
+  std::string what;
+};
+using RowFields = std::array<std::string, kColumnCount>;
+
+/// The free-text columns (family, property, why): shown in terminals and reports, so valid UTF-8
+/// with no control character.
+std::optional<RowError> checkTexts(const RowFields& f) {
+  for (int col : {1, 3, 4}) {
+    const std::string& text = f[static_cast<std::size_t>(col)];
+    if (!validUtf8(text)) return RowError{col, "not valid UTF-8"};
+    if (std::any_of(text.begin(), text.end(),
+                    [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7F; })) {
+      return RowError{col, "contains a control character"};
+    }
+  }
+  return std::nullopt;
+}
+
+/// Columns family to observe: the program, its segments read through `parser` (sidecar hashes
+/// into `hashes`), and the case_id checked against them.
+std::optional<RowError> parseProgram(const RowFields& f, RowParser& parser, Row& row) {
+  if (std::find(conf::kFamilyNames.begin(), conf::kFamilyNames.end(), f[1]) ==
+      conf::kFamilyNames.end()) {
+    return RowError{1, "unknown family '" + f[1].substr(0, 40) + "'"};
+  }
+  auto prof = isa::parseProfile(f[2]);
+  if (!prof) return RowError{2, "unknown profile '" + f[2].substr(0, 40) + "'"};
+  isa::Program& p = row.c.program;
+  p.profile = *prof;
+  std::string error;
+  for (const std::string& line : split(f[5], ';')) {
+    auto ins = isa::parseInstruction(line, error);
+    if (!ins) return RowError{5, error};
+    p.instructions.push_back(*ins);
+  }
+  std::vector<std::string> hashes;  // of sidecar segments, already verified
+  for (const std::string& seg : split(f[6], ';')) {
+    if (seg.empty()) continue;
+    const auto eq = seg.find('=');
+    if (eq == std::string::npos)
+      return RowError{6, "bad segment '" + dut::printable(seg, 40) + "'"};
+    isa::Region r;
+    isa::Segment s;
+    if (!parseRegion(seg.substr(0, eq), isa::profile(*prof), r, error) ||
+        !parser.bytes(seg.substr(eq + 1), r.size, s.bytes, error)) {
+      return RowError{6, error};
+    }
+    s.memory = r.memory;
+    s.addr = r.addr;
+    p.segments.push_back(std::move(s));
+    hashes.push_back(parser.lastHash);
+  }
+  for (const std::string& o : split(f[7], ';')) {
+    isa::Region r;
+    if (!parseRegion(o, isa::profile(*prof), r, error)) return RowError{7, error};
+    p.observe.push_back(r);
+  }
+  const std::string id = caseIdWith(row.family, f[2], p, hashes);
+  if (id != row.caseId) {
+    return RowError{0, "case_id " + row.caseId.substr(0, 20) +
+                           " does not match the row's inputs (" + id + "): edited or corrupted"};
+  }
+  return std::nullopt;
+}
+
+/// Per observed region: footprint and don't-care masks and the region format (columns 9 to 11),
+/// the part of an expectation every alternative shares.
+std::optional<RowError> parseMasks(const RowFields& f, RowParser& parser, const isa::Program& p,
+                                   oracle::Expected& base) {
+  const std::vector<std::string> fps = split(f[9], ';'), dcs = split(f[10], ';'),
+                                 fms = split(f[11], ';');
+  if (fps.size() != p.observe.size() || dcs.size() != p.observe.size() ||
+      fms.size() != p.observe.size()) {
+    return RowError{8, "expected, footprint, dont_care and formats must describe each of the " +
+                           std::to_string(p.observe.size()) + " observed regions"};
+  }
+  std::string error;
+  for (std::size_t r = 0; r < p.observe.size(); ++r) {
+    isa::Bytes w, d;
+    if (!parser.mask(fps[r], p.observe[r].size, w, error)) return RowError{9, error};
+    if (!parser.mask(dcs[r], p.observe[r].size, d, error)) return RowError{10, error};
+    const std::vector<std::string> fm = split(fms[r], ':');
+    oracle::RegionFormat format;
+    auto t = fm.size() == 4 ? isa::parseDType(fm[0]) : std::nullopt;
+    if (!t || (fm[1] != "A" && fm[1] != "B") || !number(fm[2], format.origin) ||
+        !number(fm[3], format.fractalBytes) || format.fractalBytes == 0 ||
+        format.fractalBytes % 16 != 0) {
+      return RowError{11, "bad format '" + fms[r].substr(0, 40) + "'"};
+    }
+    format.dtype = *t;
+    format.bSide = fm[1] == "B";
+    base.written.push_back(std::move(w));
+    base.dontCare.push_back(std::move(d));
+    base.formats.push_back(format);
+  }
+  return std::nullopt;
+}
+
+/// Columns expected and policy: a rejection, an export's missing expectation, the exact
+/// expectation or a probe's readings.
+std::optional<RowError> parseExpectation(const RowFields& f, RowParser& parser, Row& row) {
+  const std::string& policy = f[12];
+  if (policy == "reject") {
+    const std::string code = f[8].rfind("rejected:", 0) == 0 ? f[8].substr(9) : "";
+    row.c.rejection = isa::parseViolationCode(code);
+    if (!row.c.rejection) {
+      return RowError{8, "expected 'rejected:<Code>', got '" + f[8].substr(0, 40) + "'"};
+    }
+    return std::nullopt;
+  }
+  if (policy == "inputs") {  // an export: the program without its expectation
+    row.c.uncertified = "inputs only: this file carries no expectation (an export)";
+    return std::nullopt;
+  }
+  std::vector<std::string> names;
+  if (policy == "exact") {
+    names.push_back("");
+  } else if (policy.rfind("probe:", 0) == 0) {
+    names = split(policy.substr(6), '|');
+  } else {
+    return RowError{12, "unknown policy '" + policy.substr(0, 40) + "'"};
+  }
+  const isa::Program& p = row.c.program;
+  const std::vector<std::string> alts = split(f[8], '|');
+  if (alts.size() != names.size()) {
+    return RowError{8, "expected, footprint, dont_care and formats must describe each of the " +
+                           std::to_string(p.observe.size()) + " observed regions"};
+  }
+  oracle::Expected base;
+  if (auto e = parseMasks(f, parser, p, base)) return e;
+  std::string error;
+  for (std::size_t a = 0; a < alts.size(); ++a) {
+    oracle::Expected e = base;
+    const std::vector<std::string> imgs = split(alts[a], ';');
+    if (imgs.size() != p.observe.size()) {
+      return RowError{8, "expected has " + std::to_string(imgs.size()) + " regions, observe " +
+                             std::to_string(p.observe.size())};
+    }
+    for (std::size_t r = 0; r < imgs.size(); ++r) {
+      isa::Bytes b;
+      if (!parser.bytes(imgs[r], p.observe[r].size, b, error)) return RowError{8, error};
+      e.regions.push_back(std::move(b));
+    }
+    if (policy == "exact") {
+      row.c.expected = std::move(e);
+    } else {
+      row.c.alternatives.emplace_back(names[a], std::move(e));
+    }
+  }
+  return std::nullopt;
+}
+
+/// Rows are short (big images live in sidecars): a line past kMaxLine bytes is damage, not data.
+/// False (with the error added) when the file cannot be opened or has such a line.
+bool linesAreShort(const fs::path& file, ReadResult& result) {
+  const std::string name = file.string();
+  std::ifstream in(file, std::ios::binary);
+  if (!in) {
+    addError(result, name + ": cannot open");
+    return false;
+  }
+  std::size_t line = 1, length = 0;
+  for (std::istreambuf_iterator<char> it(in), end; it != end; ++it) {
+    if (*it == '\n') {
+      ++line;
+      length = 0;
+    } else if (++length > kMaxLine) {
+      addError(result, name + ":" + std::to_string(line) + ":" + std::to_string(kMaxLine + 1) +
+                           ": line longer than " + std::to_string(kMaxLine) +
+                           " bytes; the file is skipped");
+      return false;
+    }
+  }
+  return true;
+}
+
 }  // namespace
 
 ReadResult readFile(const fs::path& file) {
   ReadResult result;
   const std::string name = file.string();
+  if (!linesAreShort(file, result)) return result;
   RowParser parser(file.parent_path() / "bin");
-  {
-    // Rows are short (big images live in sidecars): a line past 1 MiB is damage, not data.
-    std::ifstream in(file, std::ios::binary);
-    if (!in) {
-      addError(result, name + ": cannot open");
-      return result;
-    }
-    std::size_t line = 1, length = 0;
-    for (std::istreambuf_iterator<char> it(in), end; it != end; ++it) {
-      if (*it == '\n') {
-        ++line;
-        length = 0;
-      } else if (++length > kMaxLine) {
-        addError(result, name + ":" + std::to_string(line) + ":" + std::to_string(kMaxLine + 1) +
-                             ": line longer than " + std::to_string(kMaxLine) +
-                             " bytes; the file is skipped");
-        return result;
-      }
-    }
-  }
   try {
-    io::CSVReader<13, io::trim_chars<>, io::double_quote_escape<',', '"'>, io::throw_on_overflow,
-                  io::single_line_comment<'#'>>
+    io::CSVReader<kColumnCount, io::trim_chars<>, io::double_quote_escape<',', '"'>,
+                  io::throw_on_overflow, io::single_line_comment<'#'>>
         in(name);
     in.read_header(io::ignore_no_column, kColumns[0], kColumns[1], kColumns[2], kColumns[3],
                    kColumns[4], kColumns[5], kColumns[6], kColumns[7], kColumns[8], kColumns[9],
                    kColumns[10], kColumns[11], kColumns[12]);
-    std::array<std::string, 13> f;
+    RowFields f;
     while (in.read_row(f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8], f[9], f[10], f[11],
                        f[12])) {
-      const auto line = in.get_file_line();
-      auto fail = [&](int col, const std::string& what) {
-        addError(result, name + ":" + std::to_string(line) + ":" + std::to_string(col + 1) +
-                             ": column " + kColumns[static_cast<std::size_t>(col)] + ": " + what);
-      };
       Row row;
       row.caseId = f[0];
       row.family = f[1];
       row.profile = f[2];
       row.property = f[3];
       row.why = f[4];
-      bool ok = true;
-      for (int col : {1, 3, 4}) {
-        const std::string& text = f[static_cast<std::size_t>(col)];
-        if (!validUtf8(text)) {
-          fail(col, "not valid UTF-8");
-          ok = false;
-        } else if (std::any_of(text.begin(), text.end(), [](char c) {
-                     return static_cast<unsigned char>(c) < 0x20 || c == 0x7F;
-                   })) {
-          // Shown in terminals and reports: no escape sequence or carriage return gets through.
-          fail(col, "contains a control character");
-          ok = false;
-        }
-      }
-      if (!ok) continue;
-      if (std::find(conf::kFamilyNames.begin(), conf::kFamilyNames.end(), f[1]) ==
-          conf::kFamilyNames.end()) {
-        fail(1, "unknown family '" + f[1].substr(0, 40) + "'");
+      std::optional<RowError> e = checkTexts(f);
+      if (!e) e = parseProgram(f, parser, row);
+      if (!e) e = parseExpectation(f, parser, row);
+      if (e) {
+        addError(result, name + ":" + std::to_string(in.get_file_line()) + ":" +
+                             std::to_string(e->column + 1) + ": column " +
+                             kColumns[static_cast<std::size_t>(e->column)] + ": " + e->what);
         continue;
       }
-      auto prof = isa::parseProfile(f[2]);
-      if (!prof) {
-        fail(2, "unknown profile '" + f[2].substr(0, 40) + "'");
-        continue;
-      }
-      isa::Program& p = row.c.program;
-      p.profile = *prof;
-      std::string error;
-      for (const std::string& line : split(f[5], ';')) {
-        auto ins = isa::parseInstruction(line, error);
-        if (!ins) {
-          ok = false;
-          break;
-        }
-        p.instructions.push_back(*ins);
-      }
-      if (!ok) {
-        fail(5, error);
-        continue;
-      }
-      std::vector<std::string> hashes;  // of sidecar segments, already verified
-      for (const std::string& seg : split(f[6], ';')) {
-        if (seg.empty()) continue;
-        const auto eq = seg.find('=');
-        isa::Region r;
-        isa::Segment s;
-        if (eq == std::string::npos) {
-          error = "bad segment '" + dut::printable(seg, 40) + "'";
-          ok = false;
-        } else if (!parseRegion(seg.substr(0, eq), isa::profile(*prof), r, error)) {
-          ok = false;
-        } else if (!parser.bytes(seg.substr(eq + 1), r.size, s.bytes, error)) {
-          ok = false;
-        }
-        if (!ok) break;
-        s.memory = r.memory;
-        s.addr = r.addr;
-        p.segments.push_back(std::move(s));
-        hashes.push_back(parser.lastHash);
-      }
-      if (!ok) {
-        fail(6, error);
-        continue;
-      }
-      for (const std::string& o : split(f[7], ';')) {
-        isa::Region r;
-        if (!parseRegion(o, isa::profile(*prof), r, error)) {
-          fail(7, error);
-          ok = false;
-          break;
-        }
-        p.observe.push_back(r);
-      }
-      if (!ok) continue;
-      const std::string id = caseIdWith(row.family, f[2], p, hashes);
-      if (id != row.caseId) {
-        fail(0, "case_id " + row.caseId.substr(0, 20) + " does not match the row's inputs (" + id +
-                    "): edited or corrupted");
-        continue;
-      }
-      const std::string& policy = f[12];
-      if (policy == "reject") {
-        const std::string code = f[8].rfind("rejected:", 0) == 0 ? f[8].substr(9) : "";
-        row.c.rejection = isa::parseViolationCode(code);
-        if (!row.c.rejection) {
-          fail(8, "expected 'rejected:<Code>', got '" + f[8].substr(0, 40) + "'");
-          continue;
-        }
-        result.rows.push_back(std::move(row));
-        continue;
-      }
-      if (policy == "inputs") {  // an export: the program without its expectation
-        row.c.uncertified = "inputs only: this file carries no expectation (an export)";
-        result.rows.push_back(std::move(row));
-        continue;
-      }
-      std::vector<std::string> names;
-      if (policy == "exact") {
-        names.push_back("");
-      } else if (policy.rfind("probe:", 0) == 0) {
-        names = split(policy.substr(6), '|');
-      } else {
-        fail(12, "unknown policy '" + policy.substr(0, 40) + "'");
-        continue;
-      }
-      const std::vector<std::string> alts = split(f[8], '|');
-      const std::vector<std::string> fps = split(f[9], ';'), dcs = split(f[10], ';'),
-                                     fms = split(f[11], ';');
-      if (alts.size() != names.size() || fps.size() != p.observe.size() ||
-          dcs.size() != p.observe.size() || fms.size() != p.observe.size()) {
-        fail(8, "expected, footprint, dont_care and formats must describe each of the " +
-                    std::to_string(p.observe.size()) + " observed regions");
-        continue;
-      }
-      oracle::Expected base;
-      for (std::size_t r = 0; r < p.observe.size() && ok; ++r) {
-        isa::Bytes w, d;
-        if (!parser.mask(fps[r], p.observe[r].size, w, error)) {
-          fail(9, error);
-          ok = false;
-        } else if (!parser.mask(dcs[r], p.observe[r].size, d, error)) {
-          fail(10, error);
-          ok = false;
-        }
-        const std::vector<std::string> fm = split(fms[r], ':');
-        oracle::RegionFormat format;
-        auto t = fm.size() == 4 ? isa::parseDType(fm[0]) : std::nullopt;
-        if (ok && (!t || (fm[1] != "A" && fm[1] != "B") || !number(fm[2], format.origin) ||
-                   !number(fm[3], format.fractalBytes) || format.fractalBytes == 0 ||
-                   format.fractalBytes % 16 != 0)) {
-          fail(11, "bad format '" + fms[r].substr(0, 40) + "'");
-          ok = false;
-        }
-        if (!ok) break;
-        format.dtype = *t;
-        format.bSide = fm[1] == "B";
-        base.written.push_back(std::move(w));
-        base.dontCare.push_back(std::move(d));
-        base.formats.push_back(format);
-      }
-      if (!ok) continue;
-      for (std::size_t a = 0; a < alts.size() && ok; ++a) {
-        oracle::Expected e = base;
-        const std::vector<std::string> imgs = split(alts[a], ';');
-        if (imgs.size() != p.observe.size()) {
-          fail(8, "expected has " + std::to_string(imgs.size()) + " regions, observe " +
-                      std::to_string(p.observe.size()));
-          ok = false;
-          break;
-        }
-        for (std::size_t r = 0; r < imgs.size(); ++r) {
-          isa::Bytes b;
-          if (!parser.bytes(imgs[r], p.observe[r].size, b, error)) {
-            fail(8, error);
-            ok = false;
-            break;
-          }
-          e.regions.push_back(std::move(b));
-        }
-        if (!ok) break;
-        if (policy == "exact") {
-          row.c.expected = std::move(e);
-        } else {
-          row.c.alternatives.emplace_back(names[a], std::move(e));
-        }
-      }
-      if (ok) result.rows.push_back(std::move(row));
+      result.rows.push_back(std::move(row));
     }
   } catch (const io::error::base& e) {
     addError(result, name + ": " + e.what() + " (the rest of the file is skipped)");
