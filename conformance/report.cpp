@@ -3,6 +3,7 @@
 #include "conformance/open_points.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <fstream>
 #include <iomanip>
 #include <map>
@@ -134,101 +135,6 @@ std::string partialRun(const CertifyResult& r) {
 
 }  // namespace
 
-void printReport(std::ostream& out, const CertifyResult& r) {
-  // Built whole, then written with every control character but newline and tab replaced: no
-  // string that reached the result unsanitised can move the cursor or recolour the terminal.
-  std::ostringstream os;
-  int width = 8;
-  for (const FamilyResult& f : r.families)
-    width = std::max(width, static_cast<int>(f.name.size()) + 2);
-  os << "cubecheck " << r.command << ": dut " << r.dutSpec << " (" << r.capabilities.name << ", "
-     << r.capabilities.version << ")";
-  if (r.command == "certify") {
-    os << ", profile " << isa::profile(r.profile).name << ", level " << nameOf(r.level) << ", seed "
-       << r.seed;
-  }
-  os << "\ncertified within: " << r.capabilities.envelopeText() << '\n';
-  if (!r.scope.complete) os << r.headline() << '\n';
-  os << '\n';
-  os << "  " << std::left << std::setw(width) << (r.command == "certify" ? "family" : "file")
-     << std::setw(22) << "property" << std::right << std::setw(8) << "cases" << std::setw(9)
-     << "passed" << std::setw(9) << "(no-op)" << std::setw(9) << "failed" << std::setw(9)
-     << "declined" << std::setw(9) << "n/supp" << std::setw(9) << "adapter" << std::setw(9)
-     << "timeout" << '\n';
-  for (const FamilyResult& f : r.families) {
-    for (const PropertyResult& p : f.properties) os << row(f.name, p.name, p.counts, width) << '\n';
-    os << row(f.name, "= " + f.verdict(), f.counts, width) << "\n\n";
-  }
-  for (const FamilyResult& f : r.families) {
-    if (!f.coverage.empty()) {
-      os << f.name << " coverage (" << f.coverage.size() << " tags hit):";
-      int col = 0;
-      for (const auto& [tag, n] : f.coverage) {
-        os << (col++ % 4 == 0 ? "\n    " : "  ") << std::left << std::setw(30)
-           << (tag + " " + std::to_string(n)) << std::right;
-      }
-      os << '\n';
-    }
-    if (!f.provisional.empty() && f.verdict() != "not certified") {
-      os << f.name << " is PROVISIONAL: " << f.provisional << '\n';
-    }
-    if (!f.openPoints.empty() && f.verdict() != "not certified") {
-      os << f.name << " verdict rests on the default reading of:";
-      for (const std::string& p : f.openPoints) os << ' ' << p;
-      os << " (spec 10)\n";
-    }
-    for (const auto& [what, n] : f.probes) {
-      os << f.name << " probe, " << n << " case(s): " << what << '\n';
-    }
-    for (const std::string& line : indirectLines(f)) os << f.name << ": " << line << '\n';
-    for (const auto& [bin, hits] : f.coverageGaps) {
-      os << f.name << " COVERAGE GAP: bin " << bin << " passed " << hits << " time(s), quota "
-         << f.coverageQuota << '\n';
-    }
-    for (const auto& [reason, n] : f.declinedReasons) {
-      os << f.name << " DECLINED, " << n << " case(s): " << reason << '\n';
-    }
-    reachFlags(os, f.name, reachTable(f.reach, r.profile));
-    for (const auto& [reason, n] : f.notSupportedReasons) {
-      os << f.name << " not supported, " << n << " case(s): " << reason << exampleOf(f, reason)
-         << '\n';
-    }
-    if (const std::string why = f.notCertifiedWhy(); !why.empty()) {
-      os << f.name << " NOT CERTIFIED: " << why << '\n';
-    }
-    std::size_t shown = 0;
-    for (const Failure& x : f.failures) {
-      if (shown++ == kFailuresPrinted) break;
-      os << "\nFAILED " << f.name << '/' << x.property << ' ' << x.label() << ": "
-         << nameOf(x.outcome);
-      if (x.shrinkSteps > 0) os << " (shrunk in " << x.shrinkSteps << " steps)";
-      if (!x.signature.empty()) os << "\n  root cause: " << x.signature;
-      os << "\n  case: " << x.caseText << '\n' << "  " << x.detail;
-      if (x.detail.empty() || x.detail.back() != '\n') os << '\n';
-      os << "  reproduce: " << x.reproduce << '\n';
-    }
-    const std::size_t hidden =
-        f.failures.size() + f.failuresDropped - std::min(shown, f.failures.size());
-    if (hidden > 0) {
-      os << "\n(" << hidden << " more failing case(s) in " << f.name
-         << "; report.json lists the first " << f.failures.size() << ")\n";
-    }
-  }
-  if (!r.notImplemented.empty()) {
-    os << "\nnot certified by this version:";
-    for (const std::string& n : r.notImplemented) os << ' ' << n;
-    os << '\n';
-  }
-  if (!partialRun(r).empty()) os << '\n' << partialRun(r) << '\n';
-  os << "\nverdict: " << r.headline() << " (" << std::fixed << std::setprecision(2) << r.seconds
-     << " s)\n";
-  std::string text = os.str();
-  for (char& c : text) {
-    if ((static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t') || c == 0x7F) c = '?';
-  }
-  out << text;
-}
-
 std::string toJson(const CertifyResult& r) {
   nlohmann::ordered_json j;
   j["tool"] = "cubecheck";
@@ -342,8 +248,9 @@ std::string toJUnit(const CertifyResult& r) {
             x.outcome == Outcome::Mismatch || x.outcome == Outcome::Declined ? "failure" : "error";
         os << "      <" << tag << " message=\"" << nameOf(x.outcome) << " in "
            << xmlEscape(x.label()) << "\">"
-           << xmlEscape(x.caseText + "\n" + x.detail + "\nreproduce: " + x.reproduce) << "</" << tag
-           << ">\n";
+           << xmlEscape((x.signature.empty() ? "" : "root cause: " + x.signature + "\n") +
+                        x.caseText + "\n" + x.detail + "\nreproduce: " + x.reproduce)
+           << "</" << tag << ">\n";
         failed = true;
         break;  // one per testcase: JUnit readers show the first
       }
@@ -407,6 +314,8 @@ std::string runLine(const CertifyResult& r) {
 
 namespace {
 
+constexpr const char* kMoreFailures = "More failures";
+
 /// One piece of a family's section of the certificate. The Markdown and HTML writers render the
 /// same blocks, so the two certificates cannot drift apart: what one shows, the other shows.
 struct Block {
@@ -426,6 +335,7 @@ struct Block {
   std::vector<bool> flagged;
   std::string heading;    ///< Code: the failure's title
   std::string reproduce;  ///< Code: the command that reruns it
+  bool isReach = false;   ///< Table: the reach table (the terminal prints its flagged rows)
 };
 
 struct Section {
@@ -460,7 +370,7 @@ std::vector<Section> familySections(const CertifyResult& r) {
     }
     for (const auto& [bin, hits] : f.coverageGaps) {
       s.blocks.push_back(alert("Coverage gap", "bin " + bin + " passed " + std::to_string(hits) +
-                                                   " times, quota " +
+                                                   " time(s), quota " +
                                                    std::to_string(f.coverageQuota)));
     }
     for (const auto& [why, n] : f.declinedReasons) {
@@ -517,6 +427,7 @@ std::vector<Section> familySections(const CertifyResult& r) {
       t.label = "Reach (" + std::to_string(missed) + " of " + std::to_string(rows.size()) +
                 " fields miss a legal extreme)";
       t.header = {"instruction", "field", "legal", "drawn", ""};
+      t.isReach = true;
       for (const ReachRow& row : rows) {
         const std::vector<std::string> cells = reachCells(row);
         t.rows.push_back(cells);
@@ -534,8 +445,8 @@ std::vector<Section> familySections(const CertifyResult& r) {
       s.blocks.push_back(std::move(b));
     }
     if (f.failuresDropped > 0) {
-      s.blocks.push_back(note("More failures", std::to_string(f.failuresDropped) +
-                                                   " not listed here (report.json has the count)"));
+      s.blocks.push_back(note(kMoreFailures, std::to_string(f.failuresDropped) +
+                                                 " not listed here (report.json has the count)"));
     }
     out.push_back(std::move(s));
   }
@@ -676,7 +587,109 @@ void htmlBlock(std::ostream& os, const Block& b) {
   }
 }
 
+/// A block on the terminal: a note is one line "family LABEL: text" (alerts in capitals), the
+/// reach table only its flagged rows; the property table, coverage bars and failures have their
+/// own compact forms in printReport.
+void terminalBlock(std::ostream& os, const FamilyResult& f, const Block& b,
+                   isa::ProfileId profile) {
+  switch (b.kind) {
+    case Block::Kind::Note:
+    case Block::Kind::Alert: {
+      // The terminal counts the failures it does not show itself, after the ones it shows.
+      if (b.label == kMoreFailures) break;
+      std::string label = b.label;
+      if (b.kind == Block::Kind::Alert) {
+        for (char& c : label) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+      } else if (!label.empty() && label.rfind("OPEN-", 0) != 0) {
+        label[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(label[0])));
+      }
+      os << f.name << ' ' << label << ": " << b.text;
+      if (!b.link.empty()) os << " (" << b.link << ")";
+      os << '\n';
+      break;
+    }
+    case Block::Kind::Table:
+      if (b.isReach) reachFlags(os, f.name, reachTable(f.reach, profile));
+      break;
+    case Block::Kind::Bars:
+    case Block::Kind::Code:
+      break;
+  }
+}
+
 }  // namespace
+
+void printReport(std::ostream& out, const CertifyResult& r) {
+  // Built whole, then written with every control character but newline and tab replaced: no
+  // string that reached the result unsanitised can move the cursor or recolour the terminal.
+  std::ostringstream os;
+  int width = 8;
+  for (const FamilyResult& f : r.families)
+    width = std::max(width, static_cast<int>(f.name.size()) + 2);
+  os << "cubecheck " << r.command << ": dut " << r.dutSpec << " (" << r.capabilities.name << ", "
+     << r.capabilities.version << ")";
+  if (r.command == "certify") {
+    os << ", profile " << isa::profile(r.profile).name << ", level " << nameOf(r.level) << ", seed "
+       << r.seed;
+  }
+  os << "\ncertified within: " << r.capabilities.envelopeText() << '\n';
+  if (!r.scope.complete) os << r.headline() << '\n';
+  os << '\n';
+  os << "  " << std::left << std::setw(width) << (r.command == "certify" ? "family" : "file")
+     << std::setw(22) << "property" << std::right << std::setw(8) << "cases" << std::setw(9)
+     << "passed" << std::setw(9) << "(no-op)" << std::setw(9) << "failed" << std::setw(9)
+     << "declined" << std::setw(9) << "n/supp" << std::setw(9) << "adapter" << std::setw(9)
+     << "timeout" << '\n';
+  for (const FamilyResult& f : r.families) {
+    for (const PropertyResult& p : f.properties) os << row(f.name, p.name, p.counts, width) << '\n';
+    os << row(f.name, "= " + f.verdict(), f.counts, width) << "\n\n";
+  }
+  const std::vector<Section> sections = familySections(r);
+  for (std::size_t fi = 0; fi < r.families.size(); ++fi) {
+    const FamilyResult& f = r.families[fi];
+    if (!f.coverage.empty()) {
+      os << f.name << " coverage (" << f.coverage.size() << " tags hit):";
+      int col = 0;
+      for (const auto& [tag, n] : f.coverage) {
+        os << (col++ % 4 == 0 ? "\n    " : "  ") << std::left << std::setw(30)
+           << (tag + " " + std::to_string(n)) << std::right;
+      }
+      os << '\n';
+    }
+    // Everything the certificate says about the family, one line a note, from the same blocks.
+    for (const Block& b : sections[fi].blocks) terminalBlock(os, f, b, r.profile);
+    std::size_t shown = 0;
+    for (const Failure& x : f.failures) {
+      if (shown++ == kFailuresPrinted) break;
+      os << "\nFAILED " << f.name << '/' << x.property << ' ' << x.label() << ": "
+         << nameOf(x.outcome);
+      if (x.shrinkSteps > 0) os << " (shrunk in " << x.shrinkSteps << " steps)";
+      if (!x.signature.empty()) os << "\n  root cause: " << x.signature;
+      os << "\n  case: " << x.caseText << '\n' << "  " << x.detail;
+      if (x.detail.empty() || x.detail.back() != '\n') os << '\n';
+      os << "  reproduce: " << x.reproduce << '\n';
+    }
+    const std::size_t hidden =
+        f.failures.size() + f.failuresDropped - std::min(shown, f.failures.size());
+    if (hidden > 0) {
+      os << "\n(" << hidden << " more failing case(s) in " << f.name
+         << "; report.json lists the first " << f.failures.size() << ")\n";
+    }
+  }
+  if (!r.notImplemented.empty()) {
+    os << "\nnot certified by this version:";
+    for (const std::string& n : r.notImplemented) os << ' ' << n;
+    os << '\n';
+  }
+  if (!partialRun(r).empty()) os << '\n' << partialRun(r) << '\n';
+  os << "\nverdict: " << r.headline() << " (" << std::fixed << std::setprecision(2) << r.seconds
+     << " s)\n";
+  std::string text = os.str();
+  for (char& c : text) {
+    if ((static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t') || c == 0x7F) c = '?';
+  }
+  out << text;
+}
 
 std::string toMarkdown(const CertifyResult& r) {
   std::ostringstream os;
