@@ -27,6 +27,8 @@ std::string_view nameOf(Outcome o) {
       return "AdapterError";
     case Outcome::Timeout:
       return "Timeout";
+    case Outcome::Nondeterministic:
+      return "Nondeterministic";
     case Outcome::Declined:
       return "Declined";
   }

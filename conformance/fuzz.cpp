@@ -157,6 +157,8 @@ CertifyResult fuzz(dut::Dut& dut, const FuzzOptions& o) {
       CaseReport& cr = *ran;
       pr.seconds += std::chrono::duration<double>(Clock::now() - t0).count();
       ++cases;
+      if (cr.reran) ++result.reruns;
+      if (cr.verdict.outcome == Outcome::Nondeterministic) ++result.rerunsDiffering;
       if (streak.record(cr.verdict.outcome)) {
         result.stoppedEarly = FailureStreak::reason(cr.verdict.detail);
         stopped = true;

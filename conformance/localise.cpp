@@ -47,6 +47,39 @@ std::string firstMemory(const std::string& detail) {
 
 }  // namespace
 
+dut::RunResult RecordingDut::run(const isa::Program& program) {
+  programs.push_back(program);
+  dut::RunResult r = inner_.run(program);
+  std::uint64_t h = 0xCBF29CE484222325ull;  // FNV-1a 64
+  const auto mix = [&h](std::uint64_t byte) { h = (h ^ byte) * 0x100000001B3ull; };
+  mix(static_cast<std::uint64_t>(r.status));
+  if (r.violation) mix(static_cast<std::uint64_t>(r.violation->code) + 256);
+  for (const isa::Bytes& region : r.observed) {
+    mix(region.size() + 512);
+    for (std::uint8_t b : region) mix(b);
+  }
+  answers.push_back(h);
+  return r;
+}
+
+std::optional<std::string> answersDiffer(const RecordingDut& first, const RecordingDut& second) {
+  if (first.programs.size() != second.programs.size()) return std::nullopt;
+  for (std::size_t i = 0; i < first.programs.size(); ++i) {
+    if (first.programs[i].instructions.size() != second.programs[i].instructions.size() ||
+        first.programs[i].segments.size() != second.programs[i].segments.size()) {
+      return std::nullopt;
+    }
+  }
+  for (std::size_t i = 0; i < first.answers.size(); ++i) {
+    if (first.answers[i] != second.answers[i]) {
+      return "the DUT answered program " + std::to_string(i + 1) + " of the case's " +
+             std::to_string(first.programs.size()) +
+             " differently when it ran again (status, violation or observed bytes)";
+    }
+  }
+  return std::nullopt;
+}
+
 std::string effectOf(const Verdict& v, bool nameMemory) {
   switch (v.outcome) {
     case Outcome::AdapterError:

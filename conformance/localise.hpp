@@ -13,22 +13,26 @@
 
 namespace cubecheck::conf {
 
-/// A DUT that passes everything to another and keeps a copy of every program it was given: how a
-/// failing case's programs are captured, whatever its property does with them.
+/// A DUT that passes everything to another and keeps a copy of every program it was given, with
+/// a digest of each answer: how a failing case's programs are captured, whatever its property
+/// does with them, and how two runs of one case are compared (determinism).
 class RecordingDut final : public dut::Dut {
  public:
   explicit RecordingDut(dut::Dut& inner) : inner_(inner) {}
   const dut::Capabilities& capabilities() const override { return inner_.capabilities(); }
   std::optional<std::string> broken() const override { return inner_.broken(); }
-  dut::RunResult run(const isa::Program& program) override {
-    programs.push_back(program);
-    return inner_.run(program);
-  }
+  dut::RunResult run(const isa::Program& program) override;
   std::vector<isa::Program> programs;
+  /// Per program: a digest of the status, the violation code and every observed byte.
+  std::vector<std::uint64_t> answers;
 
  private:
   dut::Dut& inner_;
 };
+
+/// Two recordings of one case: nullopt when they asked the same programs and got the same
+/// answers (or asked different programs, which says nothing of the DUT), else what differed.
+std::optional<std::string> answersDiffer(const RecordingDut& first, const RecordingDut& second);
 
 struct Culprit {
   std::string opcode;  ///< isa::opcodeOf of the instruction, e.g. "load2d"

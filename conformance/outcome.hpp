@@ -18,9 +18,11 @@ enum class Outcome {
   Timeout,       ///< the DUT did not answer in time
   Declined,  ///< the DUT answered `unsupported` to a program inside the envelope it declared: it
              ///< broke its own promise; never NotSupported, never a Pass
+  Nondeterministic,  ///< the same program, run again, gave other bytes or another status: no
+                     ///< verdict of the DUT on it can be trusted; never a Pass, never a Mismatch
 };
 
-inline constexpr int kOutcomeCount = 6;
+inline constexpr int kOutcomeCount = 7;
 
 std::string_view nameOf(Outcome o);
 

@@ -32,6 +32,9 @@ struct CaseReport {
   /// A failing case's programs, as the final check gave them to the DUT (run once more through a
   /// RecordingDut): what localise() replays to find the instruction at fault.
   std::vector<isa::Program> programs{};
+  /// The case was run twice more to compare the DUT's answers (every failure, and the sampled
+  /// passes of Property::rerun): counted in the run's determinism figures.
+  bool reran = false;
 };
 
 /// A deterministic seed for case `index` of property `name` in a run seeded `seed`: the same on
@@ -55,6 +58,10 @@ class Property {
   virtual std::optional<VectorCase> vectorCase(std::uint64_t seed, std::size_t index) const = 0;
   /// Case `index` printed, with the boundary it covers when it is a table entry.
   virtual std::string caseText(std::uint64_t seed, std::size_t index) const = 0;
+  /// Runs case `index` (unshrunk) twice more and compares the DUT's answers program by program:
+  /// what differed, or nullopt.
+  virtual std::optional<std::string> rerunDiffers(dut::Dut& dut, std::uint64_t seed,
+                                                  std::size_t index) const = 0;
 };
 
 /// A property over plain values of type T (architecture.md habit 4): a table, a generator, a check.
@@ -105,6 +112,15 @@ class TypedProperty final : public Property {
     return os.str();
   }
 
+  std::optional<std::string> rerunDiffers(dut::Dut& dut, std::uint64_t seed,
+                                          std::size_t index) const override {
+    RecordingDut first(dut), second(dut);
+    const T value = valueAt(seed, index);
+    (void)check_(first, value);
+    (void)check_(second, value);
+    return answersDiffer(first, second);
+  }
+
   CaseReport run(dut::Dut& dut, std::uint64_t seed, std::size_t index,
                  Clock::duration shrinkBudget) const override {
     if (index < table_.size()) {
@@ -149,18 +165,28 @@ class TypedProperty final : public Property {
   CaseReport report(dut::Dut& dut, const T& value, Verdict verdict, int steps) const {
     std::ostringstream os;
     os << value;
-    // A failure is checked once more to capture its programs; a timeout is not waited for twice.
+    // A failure is checked twice more: to capture its programs, and to see whether the DUT
+    // answers them the same way again (a flaky DUT is named as such, not as a plain failure).
+    // A timeout is not waited for twice.
     std::vector<isa::Program> programs;
+    bool reran = false;
     if (verdict.outcome == Outcome::Mismatch || verdict.outcome == Outcome::AdapterError ||
         verdict.outcome == Outcome::Declined) {
-      RecordingDut recording(dut);
-      (void)check_(recording, value);
-      programs = std::move(recording.programs);
+      RecordingDut first(dut), second(dut);
+      (void)check_(first, value);
+      (void)check_(second, value);
+      reran = true;
+      if (std::optional<std::string> differs = answersDiffer(first, second)) {
+        verdict = Verdict{Outcome::Nondeterministic,
+                          *differs + "; the first run of the case ended:\n" + verdict.detail};
+      }
+      programs = std::move(first.programs);
     }
-    CaseReport r{std::move(verdict), os.str(),           tags_(value), steps,
-                 std::nullopt,       std::move(programs)};
+    CaseReport r{std::move(verdict),  os.str(), tags_(value), steps, std::nullopt,
+                 std::move(programs), reran};
     if (vectorize_ && r.verdict.outcome != Outcome::Pass &&
-        r.verdict.outcome != Outcome::NotSupported) {
+        r.verdict.outcome != Outcome::NotSupported &&
+        r.verdict.outcome != Outcome::Nondeterministic) {
       r.vector = vectorize_(value);
     }
     return r;

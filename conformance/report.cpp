@@ -18,8 +18,9 @@ namespace {
 constexpr std::size_t kFailuresPrinted = 5;  // the terminal shows a few; report.json has more
 
 // The order of the terminal table's columns after "passed" and "no-op".
-constexpr Outcome kOutcomes[] = {Outcome::Mismatch, Outcome::Declined, Outcome::NotSupported,
-                                 Outcome::AdapterError, Outcome::Timeout};
+constexpr Outcome kOutcomes[] = {Outcome::Mismatch,     Outcome::Declined,
+                                 Outcome::NotSupported, Outcome::AdapterError,
+                                 Outcome::Timeout,      Outcome::Nondeterministic};
 
 std::string xmlEscape(std::string_view s) {
   std::string out;
@@ -62,6 +63,7 @@ nlohmann::ordered_json countsJson(const Counts& c) {
   j["not_supported"] = c.of(Outcome::NotSupported);
   j["adapter_errors"] = c.of(Outcome::AdapterError);
   j["timeouts"] = c.of(Outcome::Timeout);
+  j["nondeterministic"] = c.of(Outcome::Nondeterministic);
   return j;
 }
 
@@ -212,6 +214,7 @@ std::string toJson(const CertifyResult& r) {
   j["interrupted"] = r.interrupted;
   if (!r.stoppedEarly.empty()) j["stopped_early"] = r.stoppedEarly;
   if (!r.internalError.empty()) j["internal_error"] = r.internalError;
+  j["determinism"] = {{"rerun", r.reruns}, {"differing", r.rerunsDiffering}};
   j["seconds"] = r.seconds;
   // Invalid UTF-8 from a DUT's message must not abort the report: replace it.
   return j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
@@ -228,8 +231,8 @@ std::string toJUnit(const CertifyResult& r) {
   auto attrs = [](const Counts& c, std::size_t tests) {
     std::ostringstream a;
     a << " tests=\"" << tests << "\" failures=\""
-      << c.of(Outcome::Mismatch) + c.of(Outcome::Declined) << "\" errors=\""
-      << c.of(Outcome::AdapterError) + c.of(Outcome::Timeout) << "\" skipped=\""
+      << c.of(Outcome::Mismatch) + c.of(Outcome::Declined) + c.of(Outcome::Nondeterministic)
+      << "\" errors=\"" << c.of(Outcome::AdapterError) + c.of(Outcome::Timeout) << "\" skipped=\""
       << c.of(Outcome::NotSupported) << '"';
     return a.str();
   };
@@ -244,8 +247,10 @@ std::string toJUnit(const CertifyResult& r) {
       bool failed = false;
       for (const Failure& x : f.failures) {
         if (x.property != p.name) continue;
-        const char* tag =
-            x.outcome == Outcome::Mismatch || x.outcome == Outcome::Declined ? "failure" : "error";
+        const char* tag = x.outcome == Outcome::Mismatch || x.outcome == Outcome::Declined ||
+                                  x.outcome == Outcome::Nondeterministic
+                              ? "failure"
+                              : "error";
         os << "      <" << tag << " message=\"" << nameOf(x.outcome) << " in "
            << xmlEscape(x.label()) << "\">"
            << xmlEscape((x.signature.empty() ? "" : "root cause: " + x.signature + "\n") +
@@ -382,16 +387,12 @@ std::vector<Section> familySections(const CertifyResult& r) {
       t.label = "Properties checked";
       t.header = {"property", "claim", "cases", "passed", "failed", "declined", "not supported"};
       for (const PropertyResult& p : f.properties) {
-        t.rows.push_back(
-            {p.name, p.summary, std::to_string(p.counts.total()),
-             std::to_string(p.counts.of(Outcome::Pass)),
-             std::to_string(p.counts.of(Outcome::Mismatch) + p.counts.of(Outcome::AdapterError) +
-                            p.counts.of(Outcome::Timeout)),
-             std::to_string(p.counts.of(Outcome::Declined)),
-             std::to_string(p.counts.of(Outcome::NotSupported))});
-        t.flagged.push_back(p.counts.of(Outcome::Mismatch) + p.counts.of(Outcome::Declined) +
-                                p.counts.of(Outcome::AdapterError) + p.counts.of(Outcome::Timeout) >
-                            0);
+        t.rows.push_back({p.name, p.summary, std::to_string(p.counts.total()),
+                          std::to_string(p.counts.of(Outcome::Pass)),
+                          std::to_string(p.counts.failures() - p.counts.of(Outcome::Declined)),
+                          std::to_string(p.counts.of(Outcome::Declined)),
+                          std::to_string(p.counts.of(Outcome::NotSupported))});
+        t.flagged.push_back(p.counts.failures() > 0);
       }
       s.blocks.push_back(std::move(t));
     }
@@ -457,8 +458,9 @@ std::vector<Section> familySections(const CertifyResult& r) {
 Block summaryTable(const CertifyResult& r) {
   Block t;
   t.kind = Block::Kind::Table;
-  t.header = {"family",   "verdict",       "cases",          "passed",   "passed (no-op)", "failed",
-              "declined", "not supported", "adapter errors", "timeouts", "open points"};
+  t.header = {"family",           "verdict",    "cases",         "passed",         "passed (no-op)",
+              "failed",           "declined",   "not supported", "adapter errors", "timeouts",
+              "nondeterministic", "open points"};
   for (const FamilyResult& f : r.families) {
     std::string open;
     for (const std::string& p : f.openPoints) open += (open.empty() ? "" : " ") + p;
@@ -469,7 +471,8 @@ Block summaryTable(const CertifyResult& r) {
                       std::to_string(f.counts.of(Outcome::Declined)),
                       std::to_string(f.counts.of(Outcome::NotSupported)),
                       std::to_string(f.counts.of(Outcome::AdapterError)),
-                      std::to_string(f.counts.of(Outcome::Timeout)), open});
+                      std::to_string(f.counts.of(Outcome::Timeout)),
+                      std::to_string(f.counts.of(Outcome::Nondeterministic)), open});
     t.flagged.push_back(f.verdict().rfind("conformant", 0) != 0);
   }
   return t;
@@ -482,6 +485,10 @@ std::vector<std::pair<std::string, std::string>> facts(const CertifyResult& r) {
       {"Certified within", r.capabilities.envelopeText()},
       {"Run", runLine(r)},
       {"Scope", scopeLine(r)},
+      {"Determinism", std::to_string(r.reruns) +
+                          " case(s) run twice more and compared (one pass in " +
+                          std::to_string(kRerunEvery) + " and every failure); " +
+                          std::to_string(r.rerunsDiffering) + " answered differently"},
       {"Semantics",
        "docs/spec.md of this cubecheck version (in its sources, or share/cubecheck/docs/spec.md "
        "where it is installed); the spec links below are relative to that folder's parent"}};
@@ -639,7 +646,7 @@ void printReport(std::ostream& out, const CertifyResult& r) {
      << std::setw(22) << "property" << std::right << std::setw(8) << "cases" << std::setw(9)
      << "passed" << std::setw(9) << "(no-op)" << std::setw(9) << "failed" << std::setw(9)
      << "declined" << std::setw(9) << "n/supp" << std::setw(9) << "adapter" << std::setw(9)
-     << "timeout" << '\n';
+     << "timeout" << std::setw(9) << "nondet" << '\n';
   for (const FamilyResult& f : r.families) {
     for (const PropertyResult& p : f.properties) os << row(f.name, p.name, p.counts, width) << '\n';
     os << row(f.name, "= " + f.verdict(), f.counts, width) << "\n\n";

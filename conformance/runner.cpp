@@ -63,7 +63,7 @@ std::size_t Counts::total() const {
 
 std::size_t Counts::failures() const {
   return of(Outcome::Mismatch) + of(Outcome::Declined) + of(Outcome::AdapterError) +
-         of(Outcome::Timeout);
+         of(Outcome::Timeout) + of(Outcome::Nondeterministic);
 }
 
 bool FamilyResult::record(PropertyResult& property, const Verdict& v,
@@ -89,7 +89,8 @@ bool FamilyResult::record(PropertyResult& property, const Verdict& v,
   if (v.outcome == Outcome::Declined) declinedReasons[v.detail] += 1;
   if (!v.note.empty()) probes[property.name + ": " + v.note] += 1;
   const bool failed = v.outcome == Outcome::Mismatch || v.outcome == Outcome::Declined ||
-                      v.outcome == Outcome::AdapterError || v.outcome == Outcome::Timeout;
+                      v.outcome == Outcome::AdapterError || v.outcome == Outcome::Timeout ||
+                      v.outcome == Outcome::Nondeterministic;
   if (failed && casesToFirstFailure == 0) casesToFirstFailure = counts.total();
   return failed;
 }
@@ -243,7 +244,14 @@ std::optional<CaseReport> runCase(const std::string& family, const Property& pro
   }
   const std::string where = family + "/" + prop.name() + " case " + std::to_string(index) + ": ";
   try {
-    return prop.run(dut, seed, index, shrinkBudget);
+    CaseReport r = prop.run(dut, seed, index, shrinkBudget);
+    if (r.verdict.outcome == Outcome::Pass && index % kRerunEvery == 0) {
+      r.reran = true;
+      if (std::optional<std::string> differs = prop.rerunDiffers(dut, seed, index)) {
+        r.verdict = Verdict{Outcome::Nondeterministic, *differs + "; the first run passed"};
+      }
+    }
+    return r;
   } catch (const std::exception& e) {
     internalError = where + e.what() + " (reproduce: " + reproduce + ")";
   } catch (...) {
@@ -325,6 +333,8 @@ CertifyResult certify(dut::Dut& dut, const RunOptions& o) {
           break;
         }
         CaseReport& cr = *ran;
+        if (cr.reran) ++result.reruns;
+        if (cr.verdict.outcome == Outcome::Nondeterministic) ++result.rerunsDiffering;
         if (streak.record(cr.verdict.outcome)) {
           result.stoppedEarly = FailureStreak::reason(cr.verdict.detail);
           halt = true;

@@ -162,6 +162,10 @@ struct CertifyResult {
   bool interrupted = false;
   std::string stoppedEarly;
   std::string internalError;
+  /// Determinism: cases run twice more and compared (one passing case in kRerunEvery and every
+  /// failing one), and those whose answers differed (each also a Nondeterministic case).
+  std::size_t reruns = 0;
+  std::size_t rerunsDiffering = 0;
   /// No family nonconformant and at least one certified (conformant or provisional). A run
   /// that certified nothing (a DUT that declares nothing, or passes only no-ops) is not.
   bool conformant() const;
@@ -174,7 +178,12 @@ struct CertifyResult {
   std::string headline() const;
 };
 
+/// One passing case in this many (case indices 0, 50, 100, ...) is run twice more and the DUT's
+/// answers compared, as every failing case is.
+inline constexpr std::size_t kRerunEvery = 50;
+
 /// Case `index` of family `family`'s property: NotSupported with `unsupported` when that is set;
+/// a sampled pass (kRerunEvery) whose reruns differ becomes Nondeterministic;
 /// nullopt when the suite failed internally (an exception), which is then described in
 /// internalError with the command that reproduces it.
 std::optional<CaseReport> runCase(const std::string& family, const Property& prop, dut::Dut& dut,

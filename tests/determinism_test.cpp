@@ -1,0 +1,92 @@
+// Determinism: a DUT whose answer to the same program changes between runs is named
+// nondeterministic, with the case, and is never certified; a deterministic one is never so named.
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "conformance/fuzz.hpp"
+#include "conformance/runner.hpp"
+#include "dut_adapters/registry.hpp"
+#include "isa/text.hpp"
+
+namespace cubecheck::conf {
+namespace {
+
+/// The reference, except that every second run of the same program (same instructions and
+/// initial images) has the first byte of its first observed region flipped.
+class FlakyDut final : public dut::Dut {
+ public:
+  FlakyDut() : inner_(dut::makeDut("reference")) {}
+  const dut::Capabilities& capabilities() const override { return inner_->capabilities(); }
+  dut::RunResult run(const isa::Program& p) override {
+    std::string key;
+    for (const isa::Instruction& i : p.instructions) key += isa::toText(i) + ";";
+    for (const isa::Segment& s : p.segments) key.append(s.bytes.begin(), s.bytes.end());
+    dut::RunResult r = inner_->run(p);
+    if (++seen_[key] % 2 == 0 && r.status == dut::RunStatus::Ok && !r.observed.empty() &&
+        !r.observed[0].empty()) {
+      r.observed[0][0] ^= 0x01;
+    }
+    return r;
+  }
+
+ private:
+  std::unique_ptr<dut::Dut> inner_;
+  std::map<std::string, int> seen_;
+};
+
+RunOptions smokeLoad2D() {
+  RunOptions o;
+  o.level = Level::Smoke;
+  o.seed = 5;
+  o.families = {"load2d"};
+  o.shrinkBudget = std::chrono::milliseconds(100);
+  return o;
+}
+
+TEST(Rerun, ADutFlippingAByteOnEverySecondRunIsNondeterministic) {
+  FlakyDut dut;
+  const CertifyResult r = certify(dut, smokeLoad2D());
+  const FamilyResult& f = r.families.at(0);
+  EXPECT_GT(f.counts.of(Outcome::Nondeterministic), 0u);
+  EXPECT_EQ(f.verdict(), "nonconformant");
+  EXPECT_GT(r.reruns, 0u);
+  EXPECT_EQ(r.rerunsDiffering, f.counts.of(Outcome::Nondeterministic));
+  bool named = false;
+  for (const Failure& x : f.failures) {
+    if (x.outcome != Outcome::Nondeterministic) continue;
+    named = true;
+    EXPECT_NE(x.detail.find("differently when it ran again"), std::string::npos) << x.detail;
+    EXPECT_NE(x.reproduce.find("--case "), std::string::npos);
+  }
+  EXPECT_TRUE(named) << "the certificate names a nondeterministic case";
+}
+
+TEST(Rerun, TheReferenceIsRerunAndNeverDiffers) {
+  auto dut = dut::makeDut("reference");
+  const RunOptions o = smokeLoad2D();
+  const CertifyResult r = certify(*dut, o);
+  std::size_t cases = 0;
+  for (const FamilyResult& f : r.families) cases += f.counts.total();
+  // At least one case in kRerunEvery is run again: indices 0, 50, 100, ... of every property.
+  EXPECT_GE(r.reruns * kRerunEvery, cases - kRerunEvery * r.families[0].properties.size());
+  EXPECT_EQ(r.rerunsDiffering, 0u);
+  EXPECT_TRUE(r.conformant());
+}
+
+TEST(Rerun, FuzzRerunsToo) {
+  FlakyDut dut;
+  FuzzOptions o;
+  o.seed = 2;
+  o.maxCases = 60;
+  o.budget = std::chrono::minutes(2);
+  o.shrinkBudget = std::chrono::milliseconds(100);
+  o.families = {"load2d"};
+  const CertifyResult r = fuzz(dut, o);
+  EXPECT_GT(r.reruns, 0u);
+  EXPECT_GT(r.rerunsDiffering, 0u);
+  EXPECT_FALSE(r.conformant());
+}
+
+}  // namespace
+}  // namespace cubecheck::conf
