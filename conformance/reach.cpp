@@ -19,15 +19,22 @@ void Reach::add(isa::ProfileId profile, const isa::Program& program) {
     const std::vector<isa::FieldDesc>& fields = descs.at(d).fields;
     for (std::size_t f = 0; f < fields.size(); ++f) {
       const std::int64_t v = fields[f].get(ins);
-      auto [it, fresh] = drawn_.try_emplace({d, f}, Drawn{v, v, 0});
-      Drawn& x = it->second;
-      if (!fresh) {
-        x.min = std::min(x.min, v);
-        x.max = std::max(x.max, v);
-      }
-      ++x.count;
+      widen(d, f, Drawn{v, v, 1});
     }
   }
+}
+
+void Reach::widen(std::size_t descriptor, std::size_t field, const Drawn& d) {
+  auto [it, fresh] = drawn_.try_emplace({descriptor, field}, d);
+  if (fresh) return;
+  Drawn& x = it->second;
+  x.min = std::min(x.min, d.min);
+  x.max = std::max(x.max, d.max);
+  x.count += d.count;
+}
+
+void Reach::merge(const Reach& other) {
+  for (const auto& [key, d] : other.drawn_) widen(key.first, key.second, d);
 }
 
 namespace {
