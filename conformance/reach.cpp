@@ -165,30 +165,6 @@ nlohmann::ordered_json reachJson(const std::vector<ReachRow>& rows) {
   return out;
 }
 
-void mergeReachJson(nlohmann::ordered_json& into, const nlohmann::ordered_json& shard) {
-  if (!into.is_array()) into = nlohmann::ordered_json::array();
-  for (const auto& row : shard) {
-    auto same = [&row](const nlohmann::ordered_json& r) {
-      return r.value("instruction", "") == row.value("instruction", "") &&
-             r.value("field", "") == row.value("field", "");
-    };
-    auto it = std::find_if(into.begin(), into.end(), same);
-    if (it == into.end()) {
-      into.push_back(row);
-      continue;
-    }
-    nlohmann::ordered_json& r = *it;
-    r["drawn_min"] =
-        std::min(r.value("drawn_min", std::int64_t{0}), row.value("drawn_min", std::int64_t{0}));
-    r["drawn_max"] =
-        std::max(r.value("drawn_max", std::int64_t{0}), row.value("drawn_max", std::int64_t{0}));
-    const std::int64_t target = r.value("fit_max", r.value("legal_max", std::int64_t{0}));
-    r["flagged"] = r.value("checked", false) &&
-                   (r["drawn_min"].get<std::int64_t>() > r.value("legal_min", std::int64_t{0}) ||
-                    r["drawn_max"].get<std::int64_t>() < target);
-  }
-}
-
 std::vector<std::string> reachCells(const ReachRow& r) {
   return {r.instruction, r.field, legalText(r), shown(r, r.drawnMin) + ".." + shown(r, r.drawnMax),
           verdictText(r)};

@@ -89,9 +89,6 @@ std::vector<ReachRow> reachTable(const Reach& reach, isa::ProfileId profile);
 /// report.json's families[].reach: [{instruction, field, legal_min, legal_max, drawn_min,
 /// drawn_max, flagged}, ...] (fit_max when the buffers bound the field).
 nlohmann::ordered_json reachJson(const std::vector<ReachRow>& rows);
-/// Merges a shard's families[].reach into `into` (merge-reports): per row the smaller minimum and
-/// the larger maximum, the flag recomputed.
-void mergeReachJson(nlohmann::ordered_json& into, const nlohmann::ordered_json& shard);
 /// One row of the certificate's reach table: instruction, field, legal range, drawn range, and
 /// "reached", "MISSED ..." or "not held (...)".
 std::vector<std::string> reachCells(const ReachRow& r);
