@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -16,6 +17,7 @@
 #include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <random>
 #include <set>
 
@@ -471,44 +473,84 @@ std::vector<std::string> reportFiles(const std::vector<std::string>& inputs) {
   return files;
 }
 
-int runMerge(const std::vector<std::string>& named, const std::string& out) {
+/// Reads `file` whole; nullopt when it cannot be opened.
+std::optional<std::string> readWhole(const std::string& file) {
+  std::ifstream f(file);
+  if (!f) return std::nullopt;
+  return std::string(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
+}
+
+/// merge-reports: the shards read into the report model, merged, and written by the writers every
+/// command uses (--out: report.json; --report-dir: all four formats). Exit 0/1 from the merged
+/// model's verdict, 2 naming the file for any bad input; nothing is written on an error.
+int runMerge(const std::vector<std::string>& named, const std::string& out,
+             const std::string& reportDir) {
+  namespace fs = std::filesystem;
   const std::vector<std::string> inputs = reportFiles(named);
-  if (const std::string why = unwritable(out); !why.empty()) {
-    std::cerr << "cubecheck merge-reports: --out " << out << ": " << why << '\n';
-    return kExitUsage;
+  std::string error;
+  if (out.empty() && reportDir.empty()) {
+    return usageError("merge-reports", "give --out FILE, --report-dir DIR or both");
   }
-  std::vector<conf::ShardReport> shards;
+  if (!out.empty()) {
+    if (const std::string why = unwritable(out); !why.empty()) {
+      return usageError("merge-reports", "--out " + out + ": " + why);
+    }
+  }
+  std::vector<conf::CertifyResult> shards;
   for (const std::string& in : inputs) {
     std::error_code ec;
-    if (std::filesystem::exists(out, ec) && std::filesystem::equivalent(in, out, ec)) {
-      std::cerr << "cubecheck merge-reports: --out " << out << " is the input " << in << '\n';
-      return kExitUsage;
+    if (!out.empty() && fs::exists(out, ec) && fs::equivalent(in, out, ec)) {
+      return usageError("merge-reports", "--out " + out + " is the input " + in);
     }
-    std::ifstream f(in);
-    if (!f) {
-      std::cerr << "cubecheck merge-reports: cannot read " << in << '\n';
-      return kExitUsage;
+    const fs::path written = fs::path(reportDir) / "report.json";
+    if (!reportDir.empty() && fs::exists(written, ec) && fs::equivalent(in, written, ec)) {
+      return usageError("merge-reports", "--report-dir " + reportDir + " holds the input " + in);
     }
-    shards.push_back(
-        {in, std::string(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>())});
+    const std::optional<std::string> text = readWhole(in);
+    if (!text) return usageError("merge-reports", "cannot read " + in);
+    try {
+      shards.push_back(conf::fromJson(*text, in));
+    } catch (const conf::MergeError& e) {
+      return usageError("merge-reports", e.what());
+    }
   }
-  conf::MergedReport merged;
+  conf::CertifyResult merged;
   try {
-    merged = conf::mergeReports(shards);
+    merged = conf::mergeResults(std::move(shards), inputs);
   } catch (const conf::MergeError& e) {
-    std::cerr << "cubecheck merge-reports: " << e.what() << '\n';
-    return kExitUsage;
+    return usageError("merge-reports", e.what());
   }
-  std::ofstream o(out);
-  o << merged.json;
-  o.close();
-  if (!o) {
-    std::cerr << "cubecheck merge-reports: --out " << out << ": write failed\n";
-    return kExitUsage;
+  // Created only now: a bad input leaves no directory behind.
+  if (!cli::checkWritableDir("--report-dir", reportDir, error)) {
+    return usageError("merge-reports", error);
   }
-  std::cout << "merged " << shards.size() << " reports into " << out << ": "
-            << (merged.conformant ? "CONFORMANT" : "NONCONFORMANT") << '\n';
-  return merged.conformant ? kExitConformant : kExitNonconformant;
+  if (!out.empty()) {
+    std::ofstream o(out);
+    o << conf::toJson(merged);
+    o.close();
+    if (!o) return usageError("merge-reports", "--out " + out + ": write failed");
+  }
+  if (!reportDir.empty()) {
+    try {
+      conf::writeReports(reportDir, merged);
+    } catch (const std::exception& e) {
+      return usageError("merge-reports", std::string("--report-dir: ") + e.what());
+    }
+  }
+  conf::printReport(std::cout, merged);
+  std::string verdict = merged.verdict();
+  std::transform(verdict.begin(), verdict.end(), verdict.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+  std::cout << "\nmerged " << inputs.size() << " reports into "
+            << (out.empty()         ? reportDir
+                : reportDir.empty() ? out
+                                    : out + " and " + reportDir)
+            << ": " << verdict << '\n';
+  if (!reportDir.empty()) {
+    std::cout << "reports: " << reportDir << "/report.json, " << reportDir << "/junit.xml\n"
+              << "certificate: " << reportDir << "/report.md, " << reportDir << "/report.html\n";
+  }
+  return merged.conformant() ? kExitConformant : kExitNonconformant;
 }
 
 }  // namespace
@@ -676,8 +718,12 @@ int main(int argc, char** argv) {
   fingerprintCmd->add_option("--timeout-ms", timeoutMs, "per-program limit for exec: DUTs");
   std::vector<std::string> mergeInputs;
   std::string mergeOut;
-  CLI::App* merge = app.add_subcommand("merge-reports", "combine the report.json files of shards");
-  merge->add_option("--out", mergeOut, "the merged report.json")->required();
+  std::string mergeReportDir;
+  CLI::App* merge = app.add_subcommand(
+      "merge-reports", "combine the report.json files of shards into the whole run's reports");
+  merge->add_option("--out", mergeOut, "write the merged report.json here");
+  merge->add_option("--report-dir", mergeReportDir,
+                    "write the merged report.json, junit.xml, report.md and report.html here");
   merge
       ->add_option("reports", mergeInputs,
                    "report.json files of the shards, or directories holding them (DIR/report.json "
@@ -740,7 +786,7 @@ int main(int argc, char** argv) {
       return cli::runFingerprint(dutSpec, o.profile, reportDir,
                                  std::chrono::milliseconds(timeoutMs));
     }
-    if (*merge) return runMerge(mergeInputs, mergeOut);
+    if (*merge) return runMerge(mergeInputs, mergeOut, mergeReportDir);
     if (*regen) {
       const auto seedValue = cli::parseUnsigned("--seed", vecSeed, error);
       if (!seedValue ||

@@ -1,238 +1,188 @@
 #include "conformance/merge.hpp"
 
-#include "conformance/reach.hpp"
-
 #include <algorithm>
 #include <map>
-#include <nlohmann/json.hpp>
-#include <set>
 
 namespace cubecheck::conf {
 namespace {
 
-using Json = nlohmann::ordered_json;
-
-bool isConformant(const std::string& verdict) {
-  return verdict == "conformant" || verdict == "conformant (provisional)";
+template <class Map>
+void addCounts(Map& into, const Map& from) {
+  for (const auto& [key, n] : from) into[key] += n;
 }
 
-/// A family verdict that says the shard ran nothing of it: no evidence either way.
-bool ranNothing(const std::string& verdict) {
-  return verdict == "not supported" || verdict == "not certified";
+/// `item` appended to `list` unless it is there already.
+template <class T>
+void addOnce(std::vector<T>& list, const T& item) {
+  if (std::find(list.begin(), list.end(), item) == list.end()) list.push_back(item);
 }
 
-/// Counts of which any makes a family nonconformant, whatever its verdict text says.
-constexpr const char* kBadCounts[] = {"failed", "adapter_errors", "timeouts", "declined"};
-
-/// Identity of the run a shard belongs to: every shard must agree on each.
-constexpr const char* kRunKeys[] = {"seed", "level", "dut", "profile"};
-
-std::string text(const Json& v) {
-  return v.is_string() ? v.get<std::string>() : v.dump();
+/// "a; b": the distinct reasons of the shards (stopped early, internal error).
+std::string joined(const std::vector<std::string>& reasons) {
+  std::string out;
+  for (const std::string& r : reasons) out += (out.empty() ? "" : "; ") + r;
+  return out;
 }
 
-/// `field` of `j`, of the given kind, or a MergeError naming the file.
-const Json& field(const Json& j, const char* key, Json::value_t kind, const std::string& path) {
-  const auto it = j.find(key);
-  const bool ok = it != j.end() && (it->type() == kind || (kind == Json::value_t::number_unsigned &&
-                                                           it->is_number_integer() && *it >= 0));
-  if (!ok) {
-    throw MergeError(path + ": not a cubecheck report.json: field '" + key + "' missing or of " +
-                     "the wrong type");
+/// A shard's family added into the merged one (see mergeResults). `gapBins` collects the bins
+/// any shard listed as gaps; the gaps themselves are found once every shard is in.
+void addFamily(FamilyResult& into, const FamilyResult& f, std::vector<std::string>& gapBins) {
+  for (const PropertyResult& p : f.properties) {
+    auto it = std::find_if(into.properties.begin(), into.properties.end(),
+                           [&p](const PropertyResult& q) { return q.name == p.name; });
+    if (it == into.properties.end()) {
+      into.properties.push_back({p.name, p.summary, {}, 0});
+      it = into.properties.end() - 1;
+    }
+    it->counts.add(p.counts);
+    it->seconds += p.seconds;
   }
-  return *it;
-}
-
-/// Adds the numbers of `from` into `into` (recursively through objects); other values are kept
-/// from the first shard.
-void addCounts(Json& into, const Json& from) {
-  for (const auto& [key, v] : from.items()) {
-    if (!into.contains(key)) {
-      into[key] = v;
-    } else if (v.is_number_unsigned() && into[key].is_number_unsigned()) {
-      into[key] = into[key].get<std::uint64_t>() + v.get<std::uint64_t>();
-    } else if (v.is_number() && into[key].is_number()) {
-      into[key] = into[key].get<double>() + v.get<double>();
-    } else if (v.is_object() && into[key].is_object()) {
-      addCounts(into[key], v);
+  into.counts.add(f.counts);
+  addCounts(into.coverage, f.coverage);
+  addCounts(into.coverageNotRun, f.coverageNotRun);
+  addCounts(into.coveragePassed, f.coveragePassed);
+  addCounts(into.notSupportedReasons, f.notSupportedReasons);
+  for (const auto& [key, example] : f.notSupportedExamples) {
+    into.notSupportedExamples.emplace(key, example);  // the first, as record() keeps it
+  }
+  addCounts(into.declinedReasons, f.declinedReasons);
+  addCounts(into.probes, f.probes);
+  addCounts(into.indirect, f.indirect);
+  for (const Failure& x : f.failures) into.keep(x);
+  into.failuresDropped += f.failuresDropped;
+  into.reach.merge(f.reach);
+  into.coverageQuota = std::max(into.coverageQuota, f.coverageQuota);
+  for (const auto& [bin, quota] : f.coverageRequired) {
+    auto it = std::find_if(into.coverageRequired.begin(), into.coverageRequired.end(),
+                           [&bin = bin](const auto& r) { return r.first == bin; });
+    if (it == into.coverageRequired.end()) {
+      into.coverageRequired.emplace_back(bin, quota);
+    } else {
+      it->second = std::max(it->second, quota);
     }
   }
+  for (const auto& gap : f.coverageGaps) addOnce(gapBins, gap.first);
 }
 
-std::uint64_t count(const Json& f, const char* key) {
-  const auto it = f.find(key);
-  return it != f.end() && it->is_number_unsigned() ? it->get<std::uint64_t>() : 0;
-}
-
-/// One family over every shard: counts summed, failures concatenated, properties by name.
-struct FamilyMerge {
-  Json merged;
-  std::vector<std::string> verdicts;  ///< each shard's verdict of the family
-  std::set<std::string> gapBins;      ///< bins any shard reported as gaps
-};
-
-void mergeFamily(FamilyMerge& m, const Json& f) {
-  m.verdicts.push_back(f.contains("verdict") ? text(f["verdict"]) : std::string("(none)"));
-  for (const Json& g : f.value("coverage_gaps", Json::array())) {
-    if (g.is_object() && g.contains("bin")) m.gapBins.insert(text(g["bin"]));
-  }
-  if (m.merged.is_null()) {
-    m.merged = f;
-    return;
-  }
-  Json& out = m.merged;
-  for (const auto& [key, v] : f.items()) {
-    if (key == "failures") {
-      for (const Json& x : v) out[key].push_back(x);
-    } else if (key == "reach") {
-      mergeReachJson(out[key], v);  // drawn ranges widened over the shards
-    } else if (key == "properties") {
-      for (const Json& p : v) {
-        auto it = std::find_if(out[key].begin(), out[key].end(), [&](const Json& q) {
-          return q.value("name", "") == p.value("name", "");
-        });
-        if (it == out[key].end()) {
-          out[key].push_back(p);
-        } else {
-          addCounts(*it, p);
-        }
+/// The merged run's scope: see mergeResults.
+Scope mergedScope(const std::vector<CertifyResult>& shards) {
+  Scope out;
+  for (const CertifyResult& s : shards) {
+    const std::string own =
+        "--shard " + std::to_string(s.shardIndex) + "/" + std::to_string(s.shardCount);
+    bool sharded = false;
+    std::vector<std::string> rest;
+    for (const std::string& f : s.scope.filters) {
+      if (f == own && s.shardCount > 1) {
+        sharded = true;
+      } else {
+        rest.push_back(f);
       }
-    } else if (key != "coverage_quota" && (v.is_number() || v.is_object())) {
-      addCounts(out, Json{{key, v}});
     }
+    out.complete = out.complete && (s.scope.complete || (sharded && rest.empty()));
+    for (const std::string& f : rest) addOnce(out.filters, f);
   }
+  return out;
 }
 
-/// The merged family's verdict from its summed counts and the shards' verdicts: any bad count,
-/// a verdict that is neither conformant nor "ran nothing", or an unmet bin is not conformant.
-std::string verdictOf(FamilyMerge& m) {
-  Json& f = m.merged;
-  std::uint64_t bad = 0;
-  for (const char* k : kBadCounts) bad += count(f, k);
-  const std::uint64_t quota = count(f, "coverage_quota");
-  Json gaps = Json::array();
-  for (const std::string& bin : m.gapBins) {
-    const std::uint64_t hits = f.value("coverage", Json::object()).value(bin, std::uint64_t{0});
-    if (hits < quota) gaps.push_back({{"bin", bin}, {"hits", hits}});
+/// Throws unless `shards` are every shard of one run, each once.
+void checkOneRun(const std::vector<CertifyResult>& shards, const std::vector<std::string>& names) {
+  if (shards.empty()) throw MergeError("no reports to merge");
+  auto name = [&names](std::size_t i) {
+    return i < names.size() ? names[i] : "report " + std::to_string(i + 1);
+  };
+  const CertifyResult& first = shards[0];
+  std::map<unsigned, std::size_t> seen;  // shard index -> which shard holds it
+  for (std::size_t i = 0; i < shards.size(); ++i) {
+    const CertifyResult& s = shards[i];
+    const std::pair<std::string, std::string> identity[] = {
+        {"seed", std::to_string(s.seed) + " instead of " + std::to_string(first.seed)},
+        {"level", std::string(nameOf(s.level)) + " instead of " + std::string(nameOf(first.level))},
+        {"dut", s.dutSpec + " instead of " + first.dutSpec},
+        {"profile", std::string(isa::profile(s.profile).name) + " instead of " +
+                        std::string(isa::profile(first.profile).name)}};
+    const bool same[] = {s.seed == first.seed, s.level == first.level, s.dutSpec == first.dutSpec,
+                         s.profile == first.profile};
+    for (std::size_t k = 0; k < std::size(same); ++k) {
+      if (!same[k]) {
+        throw MergeError(name(i) + ": from another run than " + name(0) + ": " + identity[k].first +
+                         " " + identity[k].second);
+      }
+    }
+    if (s.shardCount != first.shardCount) {
+      throw MergeError(name(i) + ": shard of " + std::to_string(s.shardCount) + " where " +
+                       name(0) + " is a shard of " + std::to_string(first.shardCount));
+    }
+    if (const auto [it, fresh] = seen.emplace(s.shardIndex, i); !fresh) {
+      throw MergeError(name(i) + ": shard " + std::to_string(s.shardIndex) + "/" +
+                       std::to_string(s.shardCount) + " given twice (also " + name(it->second) +
+                       ")");
+    }
   }
-  if (f.contains("coverage_gaps")) f["coverage_gaps"] = gaps;
-  for (const std::string& v : m.verdicts) {
-    if (!isConformant(v) && !ranNothing(v) && v != "nonconformant") return v;  // a new verdict
+  std::string missing;
+  for (unsigned k = 0; k < first.shardCount; ++k) {
+    if (!seen.count(k)) missing += (missing.empty() ? "" : ", ") + std::to_string(k);
   }
-  const bool shardFailed = std::any_of(m.verdicts.begin(), m.verdicts.end(),
-                                       [](const std::string& v) { return v == "nonconformant"; });
-  if (bad > 0 || !gaps.empty() || shardFailed) return "nonconformant";
-  if (count(f, "passed") == 0) return m.verdicts.front();
-  return f.contains("provisional") ? "conformant (provisional)" : "conformant";
+  if (!missing.empty()) {
+    throw MergeError("shard(s) " + missing + " of " + std::to_string(first.shardCount) +
+                     " missing: merge every shard of the run");
+  }
 }
 
 }  // namespace
 
-MergedReport mergeReports(const std::vector<ShardReport>& shards) {
-  if (shards.empty()) throw MergeError("no reports to merge");
-  Json out;
-  std::vector<std::string> order;
-  std::map<std::string, FamilyMerge> families;
-  std::map<std::uint64_t, std::string> seen;  // shard index -> the file that holds it
-  std::uint64_t shardCount = 0;
-  bool allConformant = true;
-  double seconds = 0;
-  Json scope;
-  for (std::size_t i = 0; i < shards.size(); ++i) {
-    const std::string& path = shards[i].path;
-    Json j;
-    try {
-      j = Json::parse(shards[i].text);
-    } catch (const nlohmann::json::parse_error& e) {
-      throw MergeError(path + ": not JSON: " + e.what());
-    }
-    if (!j.is_object()) throw MergeError(path + ": not a cubecheck report.json (not an object)");
-    const std::string verdict = field(j, "verdict", Json::value_t::string, path);
-    field(j, "families", Json::value_t::array, path);
-    field(j, "seed", Json::value_t::number_unsigned, path);
-    for (const char* k : {"level", "dut", "profile"}) field(j, k, Json::value_t::string, path);
-    // Reports without a shard field (certify, older fuzz runs) are the one shard 0/1.
-    std::uint64_t index = 0, total = 1;
-    if (j.contains("shard")) {
-      const Json& s = field(j, "shard", Json::value_t::object, path);
-      index = field(s, "index", Json::value_t::number_unsigned, path).get<std::uint64_t>();
-      total = field(s, "count", Json::value_t::number_unsigned, path).get<std::uint64_t>();
-      if (total == 0 || index >= total) {
-        throw MergeError(path + ": shard " + std::to_string(index) + "/" + std::to_string(total) +
-                         " is not I/N with 0 <= I < N");
+CertifyResult mergeResults(std::vector<CertifyResult> shards,
+                           const std::vector<std::string>& names) {
+  checkOneRun(shards, names);
+  // Shard order, not argument order: the merge is the same however the files were listed.
+  std::stable_sort(
+      shards.begin(), shards.end(),
+      [](const CertifyResult& a, const CertifyResult& b) { return a.shardIndex < b.shardIndex; });
+  const CertifyResult& first = shards[0];
+  CertifyResult out;
+  out.command = first.command;
+  out.dutSpec = first.dutSpec;
+  out.capabilities = first.capabilities;
+  out.profile = first.profile;
+  out.level = first.level;
+  out.seed = first.seed;
+  out.scope = mergedScope(shards);
+  std::map<std::string, std::vector<std::string>> gapBins;  // family -> bins listed as gaps
+  std::vector<std::string> stoppedEarly, internalErrors;
+  for (const CertifyResult& s : shards) {
+    for (const FamilyResult& f : s.families) {
+      auto it = std::find_if(out.families.begin(), out.families.end(),
+                             [&f](const FamilyResult& g) { return g.name == f.name; });
+      if (it == out.families.end()) {
+        FamilyResult fresh;
+        fresh.name = f.name;
+        fresh.openPoints = f.openPoints;
+        fresh.provisional = f.provisional;
+        it = out.families.insert(out.families.end(), std::move(fresh));
       }
+      addFamily(*it, f, gapBins[f.name]);
     }
-    if (i == 0) {
-      for (const char* k : {"tool", "command", "dut", "dut_capabilities", "profile", "level",
-                            "seed", "not_implemented"}) {
-        if (j.contains(k)) out[k] = j[k];
-      }
-      shardCount = total;
-    } else {
-      for (const char* k : kRunKeys) {
-        if (j[k] != out[k]) {
-          throw MergeError(path + ": from another run than " + shards[0].path + ": " + k + " " +
-                           text(j[k]) + " instead of " + text(out[k]));
-        }
-      }
-      if (total != shardCount) {
-        throw MergeError(path + ": shard of " + std::to_string(total) + " where " + shards[0].path +
-                         " is a shard of " + std::to_string(shardCount));
-      }
-    }
-    if (const auto [it, fresh] = seen.emplace(index, path); !fresh) {
-      throw MergeError(path + ": shard " + std::to_string(index) + "/" + std::to_string(total) +
-                       " given twice (also " + it->second + ")");
-    }
-    // The verdict helper's partial-run label: the merge is complete only if every shard is.
-    if (j.contains("scope") && j["scope"].is_object()) {
-      if (scope.is_null()) {
-        scope = j["scope"];
-      } else {
-        scope["complete"] = scope.value("complete", false) && j["scope"].value("complete", false);
-        for (const Json& x : j["scope"].value("filters", Json::array())) {
-          if (std::find(scope["filters"].begin(), scope["filters"].end(), x) ==
-              scope["filters"].end()) {
-            scope["filters"].push_back(x);
-          }
-        }
-      }
-    }
-    allConformant = allConformant && isConformant(verdict);
-    seconds = std::max(seconds, j.value("seconds", 0.0));
-    for (const Json& f : j["families"]) {
-      if (!f.is_object() || !f.contains("name") || !f["name"].is_string()) {
-        throw MergeError(path + ": not a cubecheck report.json: a family without a name");
-      }
-      const std::string name = f["name"];
-      if (!families.count(name)) order.push_back(name);
-      mergeFamily(families[name], f);
-    }
+    for (const std::string& n : s.notImplemented) addOnce(out.notImplemented, n);
+    out.interrupted = out.interrupted || s.interrupted;
+    if (!s.stoppedEarly.empty()) addOnce(stoppedEarly, s.stoppedEarly);
+    if (!s.internalError.empty()) addOnce(internalErrors, s.internalError);
+    out.seconds = std::max(out.seconds, s.seconds);  // shards run side by side
+    out.reruns += s.reruns;
+    out.rerunsDiffering += s.rerunsDiffering;
   }
-  std::string missing;
-  for (std::uint64_t k = 0; k < shardCount; ++k) {
-    if (!seen.count(k)) missing += (missing.empty() ? "" : ", ") + std::to_string(k);
+  out.stoppedEarly = joined(stoppedEarly);
+  out.internalError = joined(internalErrors);
+  for (FamilyResult& f : out.families) {
+    // A bin a shard found short stays required, at the family's quota, even if no shard's
+    // required list names it.
+    for (const std::string& bin : gapBins[f.name]) {
+      const bool required = std::any_of(f.coverageRequired.begin(), f.coverageRequired.end(),
+                                        [&bin](const auto& r) { return r.first == bin; });
+      if (!required) f.coverageRequired.emplace_back(bin, f.coverageQuota);
+    }
+    f.findCoverageGaps();
   }
-  if (!missing.empty()) {
-    throw MergeError("shard(s) " + missing + " of " + std::to_string(shardCount) +
-                     " missing: merge every shard of the run");
-  }
-  std::uint64_t passed = 0;
-  out["families"] = Json::array();
-  for (const std::string& name : order) {
-    FamilyMerge& m = families[name];
-    const std::string v = verdictOf(m);
-    m.merged["verdict"] = v;
-    allConformant = allConformant && (isConformant(v) || ranNothing(v));
-    passed += count(m.merged, "passed");
-    out["families"].push_back(m.merged);
-  }
-  const bool conformant = allConformant && passed > 0;
-  out["verdict"] = conformant ? "conformant" : "nonconformant";
-  if (!scope.is_null()) out["scope"] = scope;
-  out["merged_reports"] = shards.size();
-  out["seconds"] = seconds;
-  return {out.dump(2, ' ', false, Json::error_handler_t::replace) + "\n", conformant};
+  return out;
 }
 
 }  // namespace cubecheck::conf

@@ -1,33 +1,33 @@
-// merge-reports: the report.json files of the shards of one run, combined into one.
+// merge-reports: the results of the shards of one run, combined into the result of the whole run.
 #pragma once
 
-#include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "conformance/report_read.hpp"
+#include "conformance/runner.hpp"
+
 namespace cubecheck::conf {
 
-/// One shard's report.json: where it came from (named in errors) and its text.
-struct ShardReport {
-  std::string path;
-  std::string text;
-};
-
-/// The merged report and its verdict.
-struct MergedReport {
-  std::string json;
-  bool conformant = false;
-};
-
-/// A bad input: the message names the file and what is wrong with it.
-struct MergeError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
-/// Combines the shards of one run (docs/report.md, "merge-reports"): counts, coverage and
-/// reasons summed, failures concatenated, verdicts computed from the shards' structured fields.
-/// Throws MergeError for a file that is not a report, a shard given twice, shards of different
-/// runs (seed, level, DUT, profile or shard count) and a missing shard of I/N.
-MergedReport mergeReports(const std::vector<ShardReport>& shards);
+/// Combines the shards of one run (docs/report.md, "merge-reports") into one CertifyResult, whose
+/// own verdict() and headline() are the merged verdict: nothing here decides one.
+///
+/// Per family (by name, in shard order) and property (by name): counts, trivial passes and
+/// seconds, coverage (ran, passed, not run), not-supported reasons and examples (the first
+/// shard's example of a key), declined reasons, probes and indirect observations summed; reach
+/// widened (Reach::merge); failures concatenated in shard order, the first
+/// FamilyResult::kKeptFailures kept and the rest counted with the shards' own
+/// failures_not_listed; required coverage bins united (the larger quota) with every bin a shard
+/// listed as a gap, and the gaps found again from the merged passes (findCoverageGaps). The run:
+/// interrupted, stopped early or failed internally if any shard was (their reasons joined),
+/// the longest shard's seconds, not-implemented families united. Its scope is complete when every
+/// shard's was apart from its own `--shard I/N` filter (the merge is what that filter left out);
+/// the shards' other filters are united. The result is the whole run: shard 0 of 1.
+///
+/// Throws MergeError for no shards, shards of different runs (seed, level, DUT, profile or shard
+/// count), a shard given twice and a missing shard of I/N. `names` (e.g. the files read) name the
+/// shards in those errors, in the order of `shards`; "report N" where it is short.
+CertifyResult mergeResults(std::vector<CertifyResult> shards,
+                           const std::vector<std::string>& names = {});
 
 }  // namespace cubecheck::conf

@@ -19,15 +19,22 @@ void Reach::add(isa::ProfileId profile, const isa::Program& program) {
     const std::vector<isa::FieldDesc>& fields = descs.at(d).fields;
     for (std::size_t f = 0; f < fields.size(); ++f) {
       const std::int64_t v = fields[f].get(ins);
-      auto [it, fresh] = drawn_.try_emplace({d, f}, Drawn{v, v, 0});
-      Drawn& x = it->second;
-      if (!fresh) {
-        x.min = std::min(x.min, v);
-        x.max = std::max(x.max, v);
-      }
-      ++x.count;
+      widen(d, f, Drawn{v, v, 1});
     }
   }
+}
+
+void Reach::widen(std::size_t descriptor, std::size_t field, const Drawn& d) {
+  auto [it, fresh] = drawn_.try_emplace({descriptor, field}, d);
+  if (fresh) return;
+  Drawn& x = it->second;
+  x.min = std::min(x.min, d.min);
+  x.max = std::max(x.max, d.max);
+  x.count += d.count;
+}
+
+void Reach::merge(const Reach& other) {
+  for (const auto& [key, d] : other.drawn_) widen(key.first, key.second, d);
 }
 
 namespace {
@@ -156,30 +163,6 @@ nlohmann::ordered_json reachJson(const std::vector<ReachRow>& rows) {
     out.push_back(std::move(j));
   }
   return out;
-}
-
-void mergeReachJson(nlohmann::ordered_json& into, const nlohmann::ordered_json& shard) {
-  if (!into.is_array()) into = nlohmann::ordered_json::array();
-  for (const auto& row : shard) {
-    auto same = [&row](const nlohmann::ordered_json& r) {
-      return r.value("instruction", "") == row.value("instruction", "") &&
-             r.value("field", "") == row.value("field", "");
-    };
-    auto it = std::find_if(into.begin(), into.end(), same);
-    if (it == into.end()) {
-      into.push_back(row);
-      continue;
-    }
-    nlohmann::ordered_json& r = *it;
-    r["drawn_min"] =
-        std::min(r.value("drawn_min", std::int64_t{0}), row.value("drawn_min", std::int64_t{0}));
-    r["drawn_max"] =
-        std::max(r.value("drawn_max", std::int64_t{0}), row.value("drawn_max", std::int64_t{0}));
-    const std::int64_t target = r.value("fit_max", r.value("legal_max", std::int64_t{0}));
-    r["flagged"] = r.value("checked", false) &&
-                   (r["drawn_min"].get<std::int64_t>() > r.value("legal_min", std::int64_t{0}) ||
-                    r["drawn_max"].get<std::int64_t>() < target);
-  }
 }
 
 std::vector<std::string> reachCells(const ReachRow& r) {

@@ -30,6 +30,12 @@ class Reach {
   /// ones (what RejectsIllegal draws on purpose) hold values outside the legal range and would
   /// hide a gap.
   void add(isa::ProfileId profile, const isa::Program& program);
+  /// Widens what was drawn of field `field` of descriptor `descriptor` (isa::instructionDescs()
+  /// order) to take in `d`, counts added: one instruction counted, a report's row read back, a
+  /// shard's row merged.
+  void widen(std::size_t descriptor, std::size_t field, const Drawn& d);
+  /// Every field of `other` widened into this one (merge-reports: the shards' reaches).
+  void merge(const Reach& other);
   /// (descriptor index, field index) -> what was drawn, in descriptor order.
   const std::map<std::pair<std::size_t, std::size_t>, Drawn>& drawn() const { return drawn_; }
   bool empty() const { return drawn_.empty(); }
@@ -83,9 +89,6 @@ std::vector<ReachRow> reachTable(const Reach& reach, isa::ProfileId profile);
 /// report.json's families[].reach: [{instruction, field, legal_min, legal_max, drawn_min,
 /// drawn_max, flagged}, ...] (fit_max when the buffers bound the field).
 nlohmann::ordered_json reachJson(const std::vector<ReachRow>& rows);
-/// Merges a shard's families[].reach into `into` (merge-reports): per row the smaller minimum and
-/// the larger maximum, the flag recomputed.
-void mergeReachJson(nlohmann::ordered_json& into, const nlohmann::ordered_json& shard);
 /// One row of the certificate's reach table: instruction, field, legal range, drawn range, and
 /// "reached", "MISSED ..." or "not held (...)".
 std::vector<std::string> reachCells(const ReachRow& r);

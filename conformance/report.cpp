@@ -140,6 +140,7 @@ std::string partialRun(const CertifyResult& r) {
 std::string toJson(const CertifyResult& r) {
   nlohmann::ordered_json j;
   j["tool"] = "cubecheck";
+  j["command"] = r.command;
   j["verdict"] = r.verdict();
   j["headline"] = r.headline();
   j["scope"] = {{"complete", r.scope.complete}, {"filters", r.scope.filters}};
@@ -182,12 +183,17 @@ std::string toJson(const CertifyResult& r) {
     }
     fj["coverage"] = f.coverage;
     fj["coverage_passed"] = f.coveragePassed;
+    fj["coverage_not_run"] = f.coverageNotRun;
     fj["not_supported_reasons"] = f.notSupportedReasons;
     fj["not_supported_examples"] = f.notSupportedExamples;
     fj["declined_reasons"] = f.declinedReasons;
     fj["probes"] = f.probes;
     fj["indirect_observations"] = f.indirect;
     fj["coverage_quota"] = f.coverageQuota;
+    fj["coverage_required"] = nlohmann::ordered_json::array();
+    for (const auto& [bin, quota] : f.coverageRequired) {
+      fj["coverage_required"].push_back({{"bin", bin}, {"quota", quota}});
+    }
     fj["coverage_gaps"] = nlohmann::ordered_json::array();
     for (const auto& [bin, hits] : f.coverageGaps) {
       fj["coverage_gaps"].push_back({{"bin", bin}, {"hits", hits}});

@@ -66,6 +66,11 @@ std::size_t Counts::failures() const {
          of(Outcome::Timeout) + of(Outcome::Nondeterministic);
 }
 
+void Counts::add(const Counts& other) {
+  for (std::size_t i = 0; i < byOutcome.size(); ++i) byOutcome[i] += other.byOutcome[i];
+  trivialPasses += other.trivialPasses;
+}
+
 bool FamilyResult::record(PropertyResult& property, const Verdict& v,
                           const std::vector<std::string>& tags) {
   const auto out = static_cast<std::size_t>(v.outcome);
@@ -142,6 +147,18 @@ void FamilyResult::keep(Failure failure) {
     failures.push_back(std::move(failure));
   } else {
     ++failuresDropped;
+  }
+}
+
+void FamilyResult::findCoverageGaps() {
+  coverageGaps.clear();
+  for (const auto& [bin, quota] : coverageRequired) {
+    const auto passed = coveragePassed.find(bin);
+    const std::size_t hits = passed == coveragePassed.end() ? 0 : passed->second;
+    // Exempt only when every case of the bin was NotSupported: the bin lies outside the
+    // envelope. A bin with cases inside it must pass the quota, whatever else happened.
+    const bool outside = coverage.count(bin) == 0 && coverageNotRun.count(bin) > 0;
+    if (hits < quota && !outside) coverageGaps.emplace_back(bin, hits);
   }
 }
 
@@ -383,15 +400,9 @@ CertifyResult certify(dut::Dut& dut, const RunOptions& o) {
       const std::size_t once = bins.size();
       bins.insert(bins.end(), family->requiredBinsOnce.begin(), family->requiredBinsOnce.end());
       for (std::size_t b = 0; b < bins.size(); ++b) {
-        const std::string& bin = bins[b];
-        const auto passed = fr.coveragePassed.find(bin);
-        const std::size_t hits = passed == fr.coveragePassed.end() ? 0 : passed->second;
-        // Exempt only when every case of the bin was NotSupported: the bin lies outside the
-        // envelope. A bin with cases inside it must pass the quota, whatever else happened.
-        const bool outside = fr.coverage.count(bin) == 0 && fr.coverageNotRun.count(bin) > 0;
-        const std::size_t quota = b < once ? fr.coverageQuota : 1;
-        if (hits < quota && !outside) fr.coverageGaps.emplace_back(bin, hits);
+        fr.coverageRequired.emplace_back(bins[b], b < once ? fr.coverageQuota : 1);
       }
+      fr.findCoverageGaps();
     }
     result.families.push_back(std::move(fr));
   }

@@ -79,6 +79,8 @@ struct Counts {
   /// Mismatches, declined cases, adapter errors and timeouts: the outcomes that make a run
   /// nonconformant.
   std::size_t failures() const;
+  /// Adds `other`'s cases (merge-reports: a shard's counts into the merged run's).
+  void add(const Counts& other);
 };
 
 struct PropertyResult {
@@ -115,6 +117,13 @@ struct FamilyResult {
   /// what it must.
   std::vector<std::pair<std::string, std::size_t>> coverageGaps;
   std::size_t coverageQuota = 0;
+  /// The bins the run had to pass, each with the passes it needed (coverageQuota, or 1 for a bin
+  /// an exhaustive table covers), in the family's order; empty when the run did not check
+  /// coverage (a filtered or halted run, a family the profile lacks, fuzz).
+  std::vector<std::pair<std::string, std::size_t>> coverageRequired;
+  /// Sets coverageGaps from coverageRequired and the coverage counts: the one rule certify and
+  /// merge-reports apply.
+  void findCoverageGaps();
   Reach reach;  ///< per instruction field, what the legal instructions the family ran held
   /// conformant / conformant (provisional) / nonconformant / not certified (nothing inside the
   /// envelope passed, or only no-op cases did)

@@ -283,11 +283,14 @@ TEST_F(MergeReports, ExitStatusComesFromTheMergedVerdictAndBadInputsAreNamed) {
        [&](Json&, Json& b) { family(b)["adapter_errors"] = 2; }, 1, "NONCONFORMANT"},
       {"declined cases (a count the verdict helper adds)",
        [&](Json&, Json& b) { family(b)["declined"] = 3; }, 1, "NONCONFORMANT"},
+      // A written verdict worse than the shard's fields (or unknown) is something the report
+      // model cannot reproduce: refused, never read as better than it says.
       {"a family verdict this version does not know",
-       [&](Json&, Json& b) { family(b)["verdict"] = "not certified within the envelope"; }, 1,
-       "NONCONFORMANT"},
-      {"a top-level verdict other than conformant",
-       [](Json&, Json& b) { b["verdict"] = "not certified"; }, 1, "NONCONFORMANT"},
+       [&](Json&, Json& b) { family(b)["verdict"] = "not certified within the envelope"; }, 2,
+       "{B}: field 'families[0].verdict' says 'not certified within the envelope'"},
+      {"a top-level verdict worse than the fields give",
+       [](Json&, Json& b) { b["verdict"] = "not certified"; }, 2,
+       "{B}: field 'verdict' says 'not certified'"},
       {"malformed JSON", [](Json&, Json& b) { b = "truncated"; }, 2, "{B}: not JSON"},
       {"no families", [](Json&, Json& b) { b.erase("families"); }, 2, "{B}: not a cubecheck"},
       {"another seed", [](Json&, Json& b) { b["seed"] = 4; }, 2, "{B}: from another run"},
@@ -338,6 +341,51 @@ TEST_F(MergeReports, ExitStatusComesFromTheMergedVerdictAndBadInputsAreNamed) {
       EXPECT_EQ(readJson(out)["verdict"], "nonconformant");
     }
   }
+}
+
+// --report-dir writes every format through the writers certify uses, from the merged model: the
+// same report.json as --out, and a certificate for the whole run.
+TEST_F(MergeReports, ReportDirHoldsEveryFormatOfTheMergedRun) {
+  const fs::path out = dir_ / "merged_out.json", reports = dir_ / "merged-reports";
+  fs::remove_all(reports);
+  const std::string inputs = " " + (dir_ / "shard0").string() + " " + (dir_ / "shard1").string();
+  const CliRun r =
+      runCli("merge-reports --out " + out.string() + " --report-dir " + reports.string() + inputs);
+  ASSERT_EQ(r.status, 0) << r.out;
+  for (const char* file : {"report.json", "junit.xml", "report.md", "report.html"}) {
+    EXPECT_TRUE(fs::exists(reports / file)) << file;
+  }
+  const auto text = [](const fs::path& p) {
+    std::ifstream in(p);
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  };
+  EXPECT_EQ(text(reports / "report.json"), text(out));
+  // The certificate is the last thing printed, as certify prints it.
+  const std::string last = "certificate: " + (reports / "report.md").string() + ", " +
+                           (reports / "report.html").string() + "\n";
+  ASSERT_GE(r.out.size(), last.size());
+  EXPECT_EQ(r.out.substr(r.out.size() - last.size()), last) << r.out;
+  const Json m = readJson(reports / "report.json");
+  EXPECT_EQ(m["shard"]["count"], 1) << "the merge is the whole run";
+  EXPECT_EQ(m["scope"]["filters"], Json::array({"--family load2d"})) << "the shards' own filter";
+  const std::string md = text(reports / "report.md");
+  EXPECT_NE(md.find(m["headline"].get<std::string>()), std::string::npos) << md;
+  EXPECT_NE(text(reports / "junit.xml").find("<testsuite name=\"load2d\""), std::string::npos);
+
+  // Only --report-dir is enough; neither is a usage error that writes nothing.
+  fs::remove_all(reports);
+  EXPECT_EQ(runCli("merge-reports --report-dir " + reports.string() + inputs).status, 0);
+  EXPECT_TRUE(fs::exists(reports / "report.html"));
+  const CliRun neither = runCli("merge-reports" + inputs);
+  EXPECT_EQ(neither.status, 2) << neither.out;
+  EXPECT_NE(neither.out.find("--out FILE, --report-dir DIR"), std::string::npos) << neither.out;
+  // A bad input leaves no report directory behind.
+  fs::remove_all(reports);
+  writeJson(dir_ / "bad.json", Json::object());
+  const CliRun bad = runCli("merge-reports --report-dir " + reports.string() + " " +
+                            (dir_ / "bad.json").string() + inputs);
+  EXPECT_EQ(bad.status, 2) << bad.out;
+  EXPECT_FALSE(fs::exists(reports));
 }
 
 TEST_F(MergeReports, AnUnwritableOutIsRefusedBeforeAnythingIsWritten) {

@@ -1,10 +1,7 @@
 // Fuzzing: budgets, distinct failures as regression vectors, shards, determinism.
 #include <gtest/gtest.h>
 
-#include <nlohmann/json.hpp>
-
 #include "conformance/fuzz.hpp"
-#include "conformance/merge.hpp"
 #include "conformance/report.hpp"
 #include "dut_adapters/registry.hpp"
 
@@ -54,34 +51,7 @@ TEST(Fuzz, SameSeedSameCaseBudgetSameReport) {
   EXPECT_NE(a, withoutTimings(toJson(fuzz(*dut, cases(30, 4)))));
 }
 
-TEST(Fuzz, ShardsSplitTheWorkAndMergeToTheWholeRun) {
-  auto dut = dut::makeDut("reference");
-  const CertifyResult whole = fuzz(*dut, cases(40));
-  std::vector<ShardReport> shards;
-  std::size_t total = 0;
-  for (unsigned i = 0; i < 3; ++i) {
-    FuzzOptions o = cases(40);
-    o.shardIndex = i;
-    o.shardCount = 3;
-    const CertifyResult r = fuzz(*dut, o);
-    for (const FamilyResult& f : r.families) total += f.counts.total();
-    shards.push_back({"shard" + std::to_string(i) + ".json", toJson(r)});
-  }
-  std::size_t wholeTotal = 0;
-  for (const FamilyResult& f : whole.families) wholeTotal += f.counts.total();
-  EXPECT_EQ(total, wholeTotal) << "each case is drawn by exactly one shard";
-  const auto merged = nlohmann::json::parse(mergeReports(shards).json);
-  const auto single = nlohmann::json::parse(toJson(whole));
-  ASSERT_EQ(merged["families"].size(), single["families"].size());
-  for (std::size_t i = 0; i < single["families"].size(); ++i) {
-    for (const char* k : {"cases", "passed", "failed", "not_supported", "coverage"}) {
-      EXPECT_EQ(merged["families"][i][k], single["families"][i][k]) << k;
-    }
-  }
-  EXPECT_EQ(merged["verdict"], "conformant");
-  EXPECT_THROW(mergeReports({shards[0], {"other.json", toJson(fuzz(*dut, cases(2, 99)))}}),
-               MergeError);
-}
+// Shards split the work and merge to the whole run: tests/merge_test.cpp.
 
 TEST(Fuzz, DistinctFailuresAreShrunkAndHandedOutAsVectors) {
   auto dut = dut::makeDut("mutant:load2d-dst-gap-ignored");

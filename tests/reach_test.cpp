@@ -198,21 +198,26 @@ TEST(Reach, CountsLegalInstructionsOnlyAndFlagsWhatIsMissed) {
        {"instruction", "field", "legal_min", "legal_max", "drawn_min", "drawn_max"}) {
     EXPECT_TRUE(j[0].contains(key)) << key;
   }
-  // A second shard that drew m up to 2048 and down to 0 clears the flag when merged.
-  nlohmann::ordered_json merged = j;
-  nlohmann::ordered_json other = j;
-  for (auto& r : other) {
-    if (r["field"] == "m") {
-      r["drawn_min"] = 0;
-      r["drawn_max"] = 2048;
-    }
-  }
-  conf::mergeReachJson(merged, other);
-  for (const auto& r : merged) {
-    if (r["field"] == "m") {
-      EXPECT_FALSE(r["flagged"].get<bool>());
-    }
-  }
+  // A second shard that drew m up to the largest that fits and down to the legal minimum clears
+  // the flag when merged.
+  isa::Program other = p;
+  isa::Mmad low = x, high = x;
+  low.m = static_cast<std::uint16_t>(m.legalMin);
+  high.m = static_cast<std::uint16_t>(*m.fitMax);
+  other.instructions = {low, high};
+  conf::Reach second;
+  second.add(ProfileId::A2, other);
+  conf::Reach merged = reach;
+  merged.merge(second);
+  const std::vector<conf::ReachRow> mergedRows = conf::reachTable(merged, ProfileId::A2);
+  const auto mergedM = std::find_if(mergedRows.begin(), mergedRows.end(), [](const auto& r) {
+    return r.instruction == "mmad" && r.field == "m";
+  });
+  ASSERT_NE(mergedM, mergedRows.end());
+  EXPECT_EQ(mergedM->drawnMin, m.legalMin);
+  EXPECT_EQ(mergedM->drawnMax, *m.fitMax);
+  EXPECT_FALSE(mergedM->flagged());
+  EXPECT_TRUE(row("m").flagged()) << "the first shard's reach is unchanged";
 }
 
 }  // namespace

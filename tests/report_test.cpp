@@ -10,6 +10,8 @@
 #include <regex>
 #include <sstream>
 
+#include "conformance/fuzz.hpp"
+#include "conformance/merge.hpp"
 #include "conformance/report.hpp"
 #include "dut_adapters/registry.hpp"
 #include "process.hpp"
@@ -165,28 +167,40 @@ struct CertificateCase {
   const char* mustShow;  ///< a block label the run must produce
 };
 
-class Certificate : public ::testing::TestWithParam<CertificateCase> {};
+class Certificate : public ::testing::TestWithParam<CertificateCase> {
+ protected:
+  static CertifyResult runCase(const CertificateCase& c) {
+    const std::string spec = c.dut == std::string("echo")
+                                 ? std::string("exec:") + ENVELOPE_DUT + " echo"
+                                 : std::string(c.dut);
+    auto dut = dut::makeDut(spec);
+    RunOptions o;
+    o.level = c.level;
+    o.seed = 7;
+    o.dutSpec = spec + " <script>alert(1)</script> & `x` | *y*";  // a hostile string
+    o.families = c.families;
+    o.sizes = c.sizes;
+    return certify(*dut, o);
+  }
+};
+
+/// The outline of both certificates, unescaped: equal when they show the same sections.
+std::pair<std::vector<std::string>, std::vector<std::string>> outlines(const CertifyResult& r) {
+  std::vector<std::string> fromMd = markdownOutline(toMarkdown(r));
+  std::vector<std::string> fromHtml = htmlOutline(toHtml(r));
+  for (std::string& s : fromMd) s = unescaped(s, true);
+  for (std::string& s : fromHtml) s = unescaped(s, false);
+  return {fromMd, fromHtml};
+}
 
 // A failing, a declined, a coverage-gap and a probe-bearing run: both certificates show the same
 // sections with the same parts, the HTML is well-formed, and the part that explains the verdict
 // is there.
 TEST_P(Certificate, MarkdownAndHtmlShowTheSameSections) {
   const CertificateCase& c = GetParam();
-  const std::string spec = c.dut == std::string("echo")
-                               ? std::string("exec:") + ENVELOPE_DUT + " echo"
-                               : std::string(c.dut);
-  auto dut = dut::makeDut(spec);
-  RunOptions o;
-  o.level = c.level;
-  o.seed = 7;
-  o.dutSpec = spec + " <script>alert(1)</script> & `x` | *y*";  // a hostile string
-  o.families = c.families;
-  o.sizes = c.sizes;
-  const CertifyResult r = certify(*dut, o);
+  const CertifyResult r = runCase(c);
   const std::string md = toMarkdown(r), html = toHtml(r);
-  std::vector<std::string> fromMd = markdownOutline(md), fromHtml = htmlOutline(html);
-  for (std::string& s : fromMd) s = unescaped(s, true);
-  for (std::string& s : fromHtml) s = unescaped(s, false);
+  const auto [fromMd, fromHtml] = outlines(r);
   EXPECT_EQ(fromMd, fromHtml);
   EXPECT_GT(fromMd.size(), 2 * r.families.size()) << md;
   EXPECT_NE(std::find(fromMd.begin(), fromMd.end(), c.mustShow), fromMd.end())
@@ -217,6 +231,51 @@ INSTANTIATE_TEST_SUITE_P(
                         "Coverage gap"},
         CertificateCase{"probes", "reference", Level::Smoke, {"mmad"}, gen::Sizes::Mixed, "Probe"}),
     [](const auto& info) { return std::string(info.param.name); });
+
+// The same runs written, read back (what merge-reports reads) and merged alone: report.json is
+// the same text both times, and so are the certificate and the terminal report, coverage gaps
+// and all: one model, whichever way it came.
+TEST_P(Certificate, ReadBackAndMergedAloneItIsTheSameReport) {
+  const CertifyResult r = runCase(GetParam());
+  const std::string json = toJson(r);
+  const CertifyResult back = fromJson(json, "report.json");
+  EXPECT_EQ(toJson(back), json);
+  const CertifyResult merged = mergeResults({back});
+  EXPECT_EQ(toJson(merged), json);
+  EXPECT_EQ(toMarkdown(merged), toMarkdown(r));
+  EXPECT_EQ(toHtml(merged), toHtml(r));
+  EXPECT_EQ(toJUnit(merged), toJUnit(r));
+  std::ostringstream a, b;
+  printReport(a, r);
+  printReport(b, merged);
+  EXPECT_EQ(b.str(), a.str());
+}
+
+// The certificate of merged fuzz shards has the sections of the unsharded run's, the same in
+// Markdown and HTML: a mutant, so failures, probes and not-supported reasons are in it.
+TEST(Certificate, MergedShardsShowTheSectionsOfTheWholeRun) {
+  const std::string spec = "mutant:load2d-dst-gap-ignored";
+  auto dut = dut::makeDut(spec);
+  auto fuzzed = [&](unsigned index, unsigned count) {
+    FuzzOptions o;
+    o.seed = 7;
+    o.budget = std::chrono::minutes(5);
+    o.maxCases = 20;
+    o.dutSpec = spec;
+    o.shardIndex = index;
+    o.shardCount = count;
+    return fuzz(*dut, o);
+  };
+  const CertifyResult whole = fuzzed(0, 1);
+  const CertifyResult merged = mergeResults(
+      {fromJson(toJson(fuzzed(0, 2)), "0.json"), fromJson(toJson(fuzzed(1, 2)), "1.json")});
+  const auto [md, html] = outlines(merged);
+  EXPECT_EQ(md, html);
+  EXPECT_EQ(md, outlines(whole).first);
+  EXPECT_NE(std::find(md.begin(), md.end(), "Properties checked"), md.end());
+  EXPECT_EQ(merged.headline(), whole.headline());
+  EXPECT_EQ(xmlParseErrors(toHtml(merged), "merged"), "");
+}
 
 // Each open point a family rests on is explained in a sentence and linked to its spec entry.
 TEST(Certificate, ExplainsEachOpenPointWithALink) {

@@ -1,0 +1,329 @@
+#include "conformance/report_read.hpp"
+
+#include <climits>
+#include <cstdint>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <utility>
+
+#include "isa/dtype.hpp"
+#include "isa/fields.hpp"
+#include "isa/memory.hpp"
+
+namespace cubecheck::conf {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+/// How bad a verdict word is: a written verdict is never read as better than it says.
+int severity(const std::string& verdict) {
+  if (verdict == "conformant" || verdict == "conformant (provisional)") return 0;
+  if (verdict == "not certified") return 1;
+  if (verdict == "nonconformant") return 2;
+  return 3;  // a verdict this version does not know
+}
+
+std::optional<Outcome> parseOutcome(std::string_view name) {
+  for (int i = 0; i < kOutcomeCount; ++i) {
+    if (nameOf(static_cast<Outcome>(i)) == name) return static_cast<Outcome>(i);
+  }
+  return std::nullopt;
+}
+
+/// Reads one report.json; every error names the file and the field.
+class Reader {
+ public:
+  /// A value of the report and its name in it ("families[0].properties[2].passed").
+  struct Field {
+    const Json& value;
+    std::string name;
+  };
+
+  explicit Reader(std::string path) : path_(std::move(path)) {}
+
+  [[noreturn]] void fail(const std::string& field, const std::string& what) const {
+    throw MergeError(path_ + ": not a cubecheck report.json: field '" + field + "' " + what);
+  }
+
+  /// A written verdict worse than the one the model computes from the fields (see fromJson).
+  void checkVerdict(const Field& written, const std::string& computed) const {
+    const std::string said = text(written);
+    if (severity(said) > severity(computed)) {
+      throw MergeError(path_ + ": field '" + written.name + "' says '" + said +
+                       "' where the report's fields give '" + computed +
+                       "': edited, or written by another cubecheck version; refused rather "
+                       "than read as better than it says");
+    }
+  }
+
+  bool has(const Field& object, const char* key) const { return object.value.contains(key); }
+
+  Field at(const Field& object, const char* key) const {
+    expect(object, object.value.is_object(), "an object");
+    std::string name = object.name.empty() ? std::string(key) : object.name + "." + key;
+    const auto it = object.value.find(key);
+    if (it == object.value.end()) fail(name, "is missing");
+    return {*it, std::move(name)};
+  }
+
+  std::vector<Field> elements(const Field& array) const {
+    expect(array, array.value.is_array(), "an array");
+    std::vector<Field> out;
+    for (std::size_t i = 0; i < array.value.size(); ++i) {
+      out.push_back({array.value[i], array.name + "[" + std::to_string(i) + "]"});
+    }
+    return out;
+  }
+  std::vector<Field> elements(const Field& object, const char* key) const {
+    return elements(at(object, key));
+  }
+
+  std::string text(const Field& f) const {
+    expect(f, f.value.is_string(), "a string");
+    return f.value.get<std::string>();
+  }
+  std::string text(const Field& object, const char* key) const { return text(at(object, key)); }
+  /// A field toJson writes only when it is not empty.
+  std::string optionalText(const Field& object, const char* key) const {
+    return has(object, key) ? text(object, key) : std::string();
+  }
+
+  std::size_t count(const Field& f) const {
+    expect(f, f.value.is_number_unsigned() || (f.value.is_number_integer() && f.value >= 0),
+           "a count (an integer >= 0)");
+    return f.value.get<std::size_t>();
+  }
+  std::size_t count(const Field& object, const char* key) const { return count(at(object, key)); }
+
+  std::int64_t integer(const Field& object, const char* key) const {
+    const Field f = at(object, key);
+    expect(f,
+           f.value.is_number_integer() &&
+               (!f.value.is_number_unsigned() ||
+                f.value.get<std::uint64_t>() <=
+                    static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())),
+           "a 64-bit signed integer");
+    return f.value.get<std::int64_t>();
+  }
+
+  double number(const Field& object, const char* key) const {
+    const Field f = at(object, key);
+    expect(f, f.value.is_number(), "a number");
+    return f.value.get<double>();
+  }
+
+  bool flag(const Field& object, const char* key) const {
+    const Field f = at(object, key);
+    expect(f, f.value.is_boolean(), "true or false");
+    return f.value.get<bool>();
+  }
+
+  /// A name this version knows: what `parse` (an optional or a pointer) finds for it.
+  template <class Parse>
+  auto named(const Field& f, Parse parse, const char* what) const {
+    const std::string s = text(f);
+    auto v = parse(s);
+    if (!v) fail(f.name, "names " + std::string(what) + " '" + s + "' this version does not know");
+    return v;
+  }
+  /// Every name of an array field that toJson leaves out when empty.
+  template <class Parse>
+  auto namedList(const Field& object, const char* key, Parse parse, const char* what) const {
+    std::vector<std::decay_t<decltype(*parse(std::string_view()))>> out;
+    if (!has(object, key)) return out;
+    for (const Field& e : elements(object, key)) out.push_back(*named(e, parse, what));
+    return out;
+  }
+
+  std::vector<std::string> texts(const Field& object, const char* key) const {
+    std::vector<std::string> out;
+    for (const Field& e : elements(object, key)) out.push_back(text(e));
+    return out;
+  }
+
+  template <class Value, class Read>
+  std::map<std::string, Value> mapOf(const Field& object, const char* key, Read read) const {
+    const Field m = at(object, key);
+    expect(m, m.value.is_object(), "an object");
+    std::map<std::string, Value> out;
+    for (const auto& [k, v] : m.value.items()) out.emplace(k, read(Field{v, m.name + "." + k}));
+    return out;
+  }
+  std::map<std::string, std::size_t> countMap(const Field& object, const char* key) const {
+    return mapOf<std::size_t>(object, key, [this](const Field& f) { return count(f); });
+  }
+  std::map<std::string, std::string> textMap(const Field& object, const char* key) const {
+    return mapOf<std::string>(object, key, [this](const Field& f) { return text(f); });
+  }
+
+  /// [{bin, <count key>}, ...] as (bin, count) pairs: coverage_required and coverage_gaps.
+  std::vector<std::pair<std::string, std::size_t>> bins(const Field& object, const char* key,
+                                                        const char* countKey) const {
+    std::vector<std::pair<std::string, std::size_t>> out;
+    for (const Field& e : elements(object, key))
+      out.emplace_back(text(e, "bin"), count(e, countKey));
+    return out;
+  }
+
+  Counts counts(const Field& object) const {
+    Counts c;
+    const std::pair<const char*, Outcome> keys[] = {
+        {"passed", Outcome::Pass},
+        {"failed", Outcome::Mismatch},
+        {"declined", Outcome::Declined},
+        {"not_supported", Outcome::NotSupported},
+        {"adapter_errors", Outcome::AdapterError},
+        {"timeouts", Outcome::Timeout},
+        {"nondeterministic", Outcome::Nondeterministic}};
+    for (const auto& [key, outcome] : keys) {
+      c.byOutcome[static_cast<std::size_t>(outcome)] = count(object, key);
+    }
+    c.trivialPasses = count(object, "passed_no_op");
+    if (c.trivialPasses > c.of(Outcome::Pass))
+      fail(at(object, "passed_no_op").name, "is above passed");
+    return c;  // "cases" is their sum: derived
+  }
+
+  dut::Capabilities capabilities(const Field& caps, const Field& envelope) const {
+    dut::Capabilities c;
+    c.name = text(caps, "name");
+    c.version = text(caps, "version");
+    c.profiles = namedList(caps, "profiles", isa::parseProfile, "a profile");
+    c.instructions = texts(caps, "instructions");
+    c.dtypes = namedList(caps, "dtypes", isa::parseDType, "a dtype");
+    c.observable = namedList(caps, "observable", isa::parseMemory, "a memory");
+    c.rejectsIllegal = flag(caps, "rejects_illegal");
+    for (const Field& e : elements(envelope, "limits")) {
+      const std::string clause = text(e);
+      // parseFieldLimit prints a `default` clause with the value it stands for:
+      // "load2d sid default (0)"; what it parses ends at "default".
+      std::string parseable = clause;
+      if (const std::size_t d = parseable.find(" default ("); d != std::string::npos) {
+        parseable.erase(d + 8);
+      }
+      std::string error;
+      std::optional<dut::FieldLimit> limit = dut::parseFieldLimit(parseable, error);
+      if (!limit) fail(e.name, "is not a limit clause: " + error);
+      limit->text = clause;
+      c.limits.push_back(std::move(*limit));
+    }
+    return c;
+  }
+
+  void reach(const Field& family, Reach& into) const {
+    const std::vector<isa::InstructionDesc>& descs = isa::instructionDescs();
+    for (const Field& row : elements(family, "reach")) {
+      const Field op = at(row, "instruction");
+      const isa::InstructionDesc* desc = named(
+          op, [](std::string_view s) { return isa::findInstructionDesc(s); }, "an instruction");
+      const Field name = at(row, "field");
+      const isa::FieldDesc* field = named(
+          name, [desc](std::string_view s) { return isa::findField(*desc, s); }, "a field");
+      const std::int64_t lo = integer(row, "drawn_min"), hi = integer(row, "drawn_max");
+      if (lo > hi) fail(row.name + ".drawn_min", "is above drawn_max");
+      // legal_min, legal_max, fit_max, checked and flagged follow from the ISA and the profile.
+      into.widen(static_cast<std::size_t>(desc - descs.data()),
+                 static_cast<std::size_t>(field - desc->fields.data()), {lo, hi, 0});
+    }
+  }
+
+  Failure failure(const Field& x) const {
+    Failure f;
+    f.property = text(x, "property");
+    f.caseIndex = count(x, "case");
+    f.caseId = optionalText(x, "case_id");
+    f.outcome = *named(at(x, "outcome"), parseOutcome, "an outcome");
+    f.signature = optionalText(x, "signature");
+    f.caseText = text(x, "case_text");
+    f.detail = text(x, "detail");
+    const std::int64_t steps = integer(x, "shrink_steps");
+    if (steps < 0 || steps > INT_MAX) fail(x.name + ".shrink_steps", "is out of range");
+    f.shrinkSteps = static_cast<int>(steps);
+    f.reproduce = text(x, "reproduce");
+    return f;
+  }
+
+  FamilyResult family(const Field& fj) const {
+    FamilyResult f;
+    f.name = text(fj, "name");
+    f.counts = counts(fj);
+    f.openPoints = texts(fj, "open_points");
+    f.provisional = optionalText(fj, "provisional");
+    for (const Field& p : elements(fj, "properties")) {
+      f.properties.push_back(
+          {text(p, "name"), text(p, "summary"), counts(p), number(p, "seconds")});
+    }
+    f.coverage = countMap(fj, "coverage");
+    f.coveragePassed = countMap(fj, "coverage_passed");
+    f.coverageNotRun = countMap(fj, "coverage_not_run");
+    f.notSupportedReasons = countMap(fj, "not_supported_reasons");
+    f.notSupportedExamples = textMap(fj, "not_supported_examples");
+    f.declinedReasons = countMap(fj, "declined_reasons");
+    f.probes = countMap(fj, "probes");
+    f.indirect = countMap(fj, "indirect_observations");
+    f.coverageQuota = count(fj, "coverage_quota");
+    f.coverageRequired = bins(fj, "coverage_required", "quota");
+    f.coverageGaps = bins(fj, "coverage_gaps", "hits");
+    reach(fj, f.reach);
+    for (const Field& x : elements(fj, "failures")) f.failures.push_back(failure(x));
+    f.failuresDropped = count(fj, "failures_not_listed");
+    checkVerdict(at(fj, "verdict"), f.verdict());
+    return f;
+  }
+
+  CertifyResult result(const Json& j) const {
+    const Field root{j, ""};
+    if (text(root, "tool") != "cubecheck") fail("tool", "is not \"cubecheck\"");
+    CertifyResult r;
+    r.command = text(root, "command");
+    const Field scope = at(root, "scope");
+    r.scope.complete = flag(scope, "complete");
+    r.scope.filters = texts(scope, "filters");
+    r.dutSpec = text(root, "dut");
+    r.capabilities = capabilities(at(root, "dut_capabilities"), at(root, "envelope"));
+    r.profile = *named(at(root, "profile"), isa::parseProfile, "a profile");
+    r.level = *named(at(root, "level"), parseLevel, "a level");
+    r.seed = count(root, "seed");
+    const Field shard = at(root, "shard");
+    const std::size_t index = count(shard, "index"), total = count(shard, "count");
+    if (total == 0 || index >= total || total > UINT_MAX) {
+      throw MergeError(path_ + ": shard " + std::to_string(index) + "/" + std::to_string(total) +
+                       " is not I/N with 0 <= I < N");
+    }
+    r.shardIndex = static_cast<unsigned>(index);
+    r.shardCount = static_cast<unsigned>(total);
+    for (const Field& f : elements(root, "families")) r.families.push_back(family(f));
+    r.notImplemented = texts(root, "not_implemented");
+    r.interrupted = flag(root, "interrupted");
+    r.stoppedEarly = optionalText(root, "stopped_early");
+    r.internalError = optionalText(root, "internal_error");
+    const Field determinism = at(root, "determinism");
+    r.reruns = count(determinism, "rerun");
+    r.rerunsDiffering = count(determinism, "differing");
+    r.seconds = number(root, "seconds");
+    checkVerdict(at(root, "verdict"), r.verdict());
+    return r;
+  }
+
+ private:
+  void expect(const Field& f, bool ok, const char* kind) const {
+    if (!ok) fail(f.name, std::string("is not ") + kind);
+  }
+
+  std::string path_;
+};
+
+}  // namespace
+
+CertifyResult fromJson(const std::string& text, const std::string& path) {
+  Json j;
+  try {
+    j = Json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw MergeError(path + ": not JSON: " + e.what());
+  }
+  if (!j.is_object()) throw MergeError(path + ": not a cubecheck report.json (not an object)");
+  return Reader(path).result(j);
+}
+
+}  // namespace cubecheck::conf

@@ -1,0 +1,33 @@
+// report.json read back into the model it was written from: the inverse of toJson
+// (conformance/report.hpp), so merge-reports and every writer work on one CertifyResult.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+#include "conformance/runner.hpp"
+
+namespace cubecheck::conf {
+
+/// A report that cannot be read or merged: the message names the file and what is wrong with it.
+struct MergeError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// The CertifyResult that toJson wrote `text` (report.json, read from `path`) from: every field
+/// toJson writes is read back, so toJson(fromJson(toJson(r), p)) == toJson(r). What toJson derives
+/// from the model (every verdict, the headline, certified and not-certified families, a family's
+/// not_certified and cases, the envelope's text, reach's legal ranges and flags) is not read: the
+/// model computes it again. What toJson does not write is not there either: a failure's vector,
+/// casesToFirstFailure, how many instructions a reach row counted, observesUnlistedRegions.
+///
+/// Throws MergeError naming `path` and the field (e.g. "families[0].properties[2].passed") for
+/// text that is not JSON, a field missing or of the wrong type, a name this version does not know
+/// (an outcome, level, profile, dtype, memory, instruction or field, a limit clause), and for a
+/// written verdict, a family's or the run's, worse than the one its fields give (or one this
+/// version does not know): the model could not see what made it so, so the report is refused
+/// rather than read greener than it says. A written verdict better than the fields give is not an
+/// error: the fields' failures stand.
+CertifyResult fromJson(const std::string& text, const std::string& path);
+
+}  // namespace cubecheck::conf

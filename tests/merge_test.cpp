@@ -1,0 +1,291 @@
+// merge-reports on the report model: report.json read back (fromJson) and the shards of a run
+// merged (mergeResults) into the whole run, whose own verdict() is the merged verdict.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "conformance/dut_health.hpp"
+#include "conformance/fuzz.hpp"
+#include "conformance/merge.hpp"
+#include "conformance/report.hpp"
+#include "conformance/report_read.hpp"
+#include "dut_adapters/registry.hpp"
+
+namespace cubecheck::conf {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+/// Fuzz shard `index` of `count` of a run of `spec` on load2d, `perProperty` cases per property
+/// over all shards (a case budget: deterministic). count 1 is the unsharded run.
+CertifyResult fuzzShard(const std::string& spec, unsigned index, unsigned count,
+                        std::uint64_t perProperty, std::vector<std::string> families = {"load2d"}) {
+  auto dut = dut::makeDut(spec);
+  FuzzOptions o;
+  o.seed = 3;
+  o.budget = std::chrono::minutes(5);
+  o.maxCases = perProperty;
+  o.dutSpec = spec;
+  o.families = std::move(families);
+  o.shardIndex = index;
+  o.shardCount = count;
+  return fuzz(*dut, o);
+}
+
+/// Written and read back, as merge-reports reads a shard's report.json.
+CertifyResult viaJson(const CertifyResult& r) {
+  const std::string name = "shard" + std::to_string(r.shardIndex) + ".json";
+  return fromJson(toJson(r), name);
+}
+
+/// The result with every time zeroed: timings are what shards cannot add up to exactly.
+CertifyResult untimed(CertifyResult r) {
+  r.seconds = 0;
+  for (FamilyResult& f : r.families) {
+    for (PropertyResult& p : f.properties) p.seconds = 0;
+  }
+  return r;
+}
+
+std::size_t failuresOf(const CertifyResult& r) {
+  std::size_t n = 0;
+  for (const FamilyResult& f : r.families) n += f.counts.failures();
+  return n;
+}
+
+// fuzz promises that shards never draw the same case and together draw what one run would
+// (conformance/fuzz.hpp): so the merged report of every shard is the unsharded run's report, field
+// for field, timings aside. Each shard alone is a partial run; the merge is the whole run.
+TEST(Merge, EveryShardOfAFuzzRunMergesToTheWholeRun) {
+  const std::string spec = "reference";
+  const CertifyResult whole = fuzzShard(spec, 0, 1, 40, {});
+  ASSERT_TRUE(whole.scope.complete);
+  std::vector<CertifyResult> shards;
+  for (unsigned i = 3; i-- > 0;) {  // given last shard first: the merge sorts them
+    CertifyResult s = fuzzShard(spec, i, 3, 40, {});
+    EXPECT_FALSE(s.scope.complete);
+    EXPECT_EQ(toJson(viaJson(s)), toJson(s)) << "read back exactly";
+    shards.push_back(viaJson(s));
+  }
+  const CertifyResult merged = mergeResults(shards);
+  EXPECT_TRUE(merged.scope.complete) << merged.headline();
+  EXPECT_EQ(merged.shardCount, 1u);
+  EXPECT_EQ(toJson(untimed(merged)), toJson(untimed(whole)));
+  EXPECT_EQ(merged.verdict(), "conformant");
+  EXPECT_EQ(merged.headline(), whole.headline());
+  // Times: properties' seconds add up, the run's are the slowest shard's (they run side by side).
+  double slowest = 0, firstProperty = 0;
+  for (const CertifyResult& s : shards) {
+    slowest = std::max(slowest, s.seconds);
+    firstProperty += s.families.at(0).properties.at(0).seconds;
+  }
+  EXPECT_EQ(merged.seconds, slowest);
+  EXPECT_DOUBLE_EQ(merged.families.at(0).properties.at(0).seconds, firstProperty);
+}
+
+// A mutant's shards: the failures the shards found are the merged run's, and the run is
+// nonconformant whatever the other shard found.
+TEST(Merge, AShardThatFailedKeepsTheMergeNonconformant) {
+  const std::string spec = "mutant:load2d-dst-gap-ignored";
+  std::vector<CertifyResult> shards;
+  std::size_t failed = 0, listed = 0;
+  bool signed_ = false;
+  for (unsigned i = 0; i < 2; ++i) {
+    const CertifyResult s = fuzzShard(spec, i, 2, 30);
+    EXPECT_EQ(toJson(viaJson(s)), toJson(s)) << "read back exactly, signatures included";
+    failed += failuresOf(s);
+    for (const Failure& x : s.families.at(0).failures) signed_ = signed_ || !x.signature.empty();
+    listed += s.families.at(0).failures.size() + s.families.at(0).failuresDropped;
+    shards.push_back(viaJson(s));
+  }
+  ASSERT_GT(failed, 0u) << "the mutant is found";
+  EXPECT_TRUE(signed_) << "fuzz failures carry their signature";
+  const CertifyResult merged = mergeResults(shards);
+  EXPECT_EQ(merged.verdict(), "nonconformant");
+  EXPECT_EQ(failuresOf(merged), failed);
+  const FamilyResult& f = merged.families.at(0);
+  EXPECT_EQ(f.failures.size() + f.failuresDropped, listed);
+  EXPECT_LE(f.failures.size(), FamilyResult::kKeptFailures);
+  EXPECT_EQ(failuresOf(merged), failuresOf(fuzzShard(spec, 0, 1, 30)))
+      << "the unsharded run counts the same failing cases";
+}
+
+// A shard that did not finish (a signal, a DUT given up on, cubecheck's own error) makes its
+// report nonconformant though every family passed; the merge carries it, so it is never green.
+TEST(Merge, AShardThatDidNotFinishKeepsTheMergeFromBeingGreen) {
+  const CertifyResult a = fuzzShard("reference", 0, 2, 4), b = fuzzShard("reference", 1, 2, 4);
+  ASSERT_EQ(mergeResults({viaJson(a), viaJson(b)}).verdict(), "conformant");
+  const std::vector<std::pair<const char*, std::function<void(CertifyResult&)>>> stops{
+      {"interrupted", [](CertifyResult& r) { r.interrupted = true; }},
+      {"stopped early",
+       [](CertifyResult& r) { r.stoppedEarly = FailureStreak::reason("adapter died"); }},
+      {"internal error", [](CertifyResult& r) { r.internalError = "load2d case 3: bad_alloc"; }}};
+  for (const auto& [what, stop] : stops) {
+    SCOPED_TRACE(what);
+    CertifyResult s = b;
+    stop(s);
+    ASSERT_EQ(s.verdict(), "nonconformant");
+    for (const FamilyResult& f : s.families) EXPECT_EQ(f.verdict(), "conformant");
+    const CertifyResult merged = mergeResults({viaJson(a), viaJson(s)});
+    EXPECT_EQ(merged.verdict(), "nonconformant");
+    EXPECT_FALSE(merged.conformant());
+    EXPECT_EQ(merged.interrupted, s.interrupted);
+    EXPECT_EQ(merged.stoppedEarly, s.stoppedEarly);
+    EXPECT_EQ(merged.internalError, s.internalError);
+  }
+}
+
+// Coverage is the whole run's: a required bin that each shard passed too few times is a gap in
+// each shard and none in the merge when the passes add up to the quota, and a gap when they do
+// not. A bin a shard lists as a gap stays required though no shard's list names it.
+TEST(Merge, CoverageGapsAreFoundAgainFromTheMergedPasses) {
+  std::vector<CertifyResult> shards{fuzzShard("reference", 0, 2, 20),
+                                    fuzzShard("reference", 1, 2, 20)};
+  const std::map<std::string, std::size_t>& passed0 = shards[0].families.at(0).coveragePassed;
+  const std::map<std::string, std::size_t>& passed1 = shards[1].families.at(0).coveragePassed;
+  std::string bin;
+  for (const auto& [b, n] : passed0) {
+    if (passed1.count(b) > 0) bin = b;  // passed in both shards
+  }
+  ASSERT_FALSE(bin.empty());
+  const std::size_t sum = passed0.at(bin) + passed1.at(bin);
+  for (const std::size_t quota : {sum, sum + 1}) {
+    SCOPED_TRACE(quota);
+    std::vector<CertifyResult> read;
+    for (CertifyResult s : shards) {
+      FamilyResult& f = s.families.at(0);
+      f.coverageQuota = quota;
+      f.coverageRequired = {{bin, quota}};
+      f.findCoverageGaps();
+      ASSERT_EQ(f.coverageGaps.size(), 1u) << "each shard alone is short";
+      EXPECT_EQ(f.verdict(), "nonconformant");
+      read.push_back(viaJson(s));
+      EXPECT_EQ(read.back().families.at(0).coverageRequired, f.coverageRequired);
+    }
+    const FamilyResult merged = mergeResults(read).families.at(0);
+    if (quota == sum) {
+      EXPECT_TRUE(merged.coverageGaps.empty());
+      EXPECT_EQ(merged.verdict(), "conformant");
+    } else {
+      ASSERT_EQ(merged.coverageGaps.size(), 1u);
+      EXPECT_EQ(merged.coverageGaps[0], std::make_pair(bin, sum));
+      EXPECT_EQ(merged.verdict(), "nonconformant");
+    }
+  }
+  // Listed as a gap, not required (a report that lists the gap alone).
+  std::vector<CertifyResult> read;
+  for (CertifyResult s : shards) {
+    FamilyResult& f = s.families.at(0);
+    f.coverageQuota = sum + 1;
+    if (s.shardIndex == 0) f.coverageGaps = {{bin, passed0.at(bin)}};
+    read.push_back(viaJson(s));
+  }
+  const FamilyResult merged = mergeResults(read).families.at(0);
+  ASSERT_EQ(merged.coverageGaps.size(), 1u);
+  EXPECT_EQ(merged.coverageGaps[0], std::make_pair(bin, sum));
+}
+
+// ---- fromJson: every error names the file and the field ----------------------------------------
+
+struct BadReport {
+  const char* name;
+  std::function<void(Json&)> edit;
+  std::string says;  ///< a piece of the error after the file's name
+};
+
+TEST(ReadReport, MalformedFieldsAreNamed) {
+  const Json good = Json::parse(toJson(fuzzShard("mutant:load2d-dst-gap-ignored", 0, 1, 4)));
+  ASSERT_FALSE(good["families"][0]["failures"].empty());
+  ASSERT_FALSE(good["families"][0]["reach"].empty());
+  auto family = [](Json& j) -> Json& { return j["families"][0]; };
+  const std::vector<BadReport> rows{
+      {"not an object", [](Json& j) { j = Json::array(); }, "not a cubecheck report.json"},
+      {"another tool", [](Json& j) { j["tool"] = "other"; }, "field 'tool' is not"},
+      {"no command", [](Json& j) { j.erase("command"); }, "field 'command' is missing"},
+      {"a count of the wrong type", [&](Json& j) { family(j)["properties"][0]["passed"] = "12"; },
+       "field 'families[0].properties[0].passed' is not a count"},
+      {"a negative count", [&](Json& j) { family(j)["timeouts"] = -1; },
+       "field 'families[0].timeouts' is not a count"},
+      {"more no-op passes than passes",
+       [&](Json& j) { family(j)["passed_no_op"] = family(j)["passed"].get<int>() + 1; },
+       "field 'families[0].passed_no_op' is above passed"},
+      {"an unknown outcome", [&](Json& j) { family(j)["failures"][0]["outcome"] = "Crash"; },
+       "field 'families[0].failures[0].outcome' names an outcome 'Crash'"},
+      {"a signature of the wrong type", [&](Json& j) { family(j)["failures"][0]["signature"] = 7; },
+       "field 'families[0].failures[0].signature' is not a string"},
+      {"an unknown instruction", [&](Json& j) { family(j)["reach"][0]["instruction"] = "nop"; },
+       "field 'families[0].reach[0].instruction' names an instruction 'nop'"},
+      {"a coverage map of the wrong type", [&](Json& j) { family(j)["coverage_not_run"] = 0; },
+       "field 'families[0].coverage_not_run' is not an object"},
+      {"a required bin without its quota",
+       [&](Json& j) {
+         family(j)["coverage_required"] = Json::array({{{"bin", "x"}}});
+       },
+       "field 'families[0].coverage_required[0].quota' is missing"},
+      {"an unknown profile", [](Json& j) { j["profile"] = "a9"; },
+       "field 'profile' names a profile"},
+      {"an unknown level", [](Json& j) { j["level"] = "weekly"; }, "field 'level' names a level"},
+      {"a limit that is no clause", [](Json& j) { j["envelope"]["limits"] = {"load2d nonsense"}; },
+       "field 'envelope.limits[0]' is not a limit clause"},
+      {"a shard past the count", [](Json& j) { j["shard"]["index"] = 1; }, "shard 1/1 is not I/N"},
+      // A written verdict worse than its fields: the model cannot see why, so it is not read.
+      {"a family verdict worse than its fields",
+       [&](Json& j) { family(j)["verdict"] = "nonconformant (new rule)"; },
+       "field 'families[0].verdict' says 'nonconformant (new rule)' where the report's fields "
+       "give 'nonconformant'"},
+  };
+  for (const BadReport& row : rows) {
+    SCOPED_TRACE(row.name);
+    Json j = good;
+    row.edit(j);
+    try {
+      (void)fromJson(j.dump(2), "in/report.json");
+      ADD_FAILURE() << "read without an error";
+    } catch (const MergeError& e) {
+      const std::string what = e.what();
+      EXPECT_EQ(what.rfind("in/report.json: ", 0), 0u) << what;
+      EXPECT_NE(what.find(row.says), std::string::npos) << what;
+    }
+  }
+}
+
+// The fields are the evidence, the written verdict a summary: worse than the fields is refused,
+// better than the fields is read as the fields say.
+TEST(ReadReport, AWrittenVerdictIsNeverReadGreenerThanItSays) {
+  const CertifyResult passing = fuzzShard("reference", 0, 1, 4);
+  ASSERT_EQ(passing.verdict(), "conformant");
+  Json j = Json::parse(toJson(passing));
+  j["families"][0]["verdict"] = "nonconformant";
+  EXPECT_THROW((void)fromJson(j.dump(), "a.json"), MergeError);
+  j = Json::parse(toJson(passing));
+  j["verdict"] = "not certified";
+  EXPECT_THROW((void)fromJson(j.dump(), "a.json"), MergeError);
+  j = Json::parse(toJson(passing));
+  j["families"][0]["failed"] = 1;  // a failure under a verdict that still says conformant
+  const CertifyResult read = fromJson(j.dump(), "a.json");
+  EXPECT_EQ(read.families[0].verdict(), "nonconformant");
+  EXPECT_EQ(read.verdict(), "nonconformant");
+}
+
+// Limit clauses come back as limits, not only as text: each admits what it admitted.
+TEST(ReadReport, EnvelopeLimitsAreReadAsClauses) {
+  CertifyResult r = fuzzShard("reference", 0, 1, 2);
+  for (const char* clause : {"load2d repeat_times <= 100", "load2d dst_gap default",
+                             "load2d dtype in f16 bf16", "load2d dst % 512"}) {
+    std::string error;
+    const std::optional<dut::FieldLimit> l = dut::parseFieldLimit(clause, error);
+    ASSERT_TRUE(l) << error;
+    r.capabilities.limits.push_back(*l);
+  }
+  const CertifyResult back = viaJson(r);
+  EXPECT_EQ(toJson(back), toJson(r));
+  ASSERT_EQ(back.capabilities.limits.size(), r.capabilities.limits.size());
+  for (std::size_t i = 0; i < r.capabilities.limits.size(); ++i) {
+    const dut::FieldLimit &a = r.capabilities.limits[i], &b = back.capabilities.limits[i];
+    EXPECT_EQ(std::tie(a.opcode, a.field, a.lo, a.hi, a.multiple, a.values, a.text),
+              std::tie(b.opcode, b.field, b.lo, b.hi, b.multiple, b.values, b.text));
+  }
+}
+
+}  // namespace
+}  // namespace cubecheck::conf
