@@ -165,13 +165,13 @@ class TypedProperty final : public Property {
   CaseReport report(dut::Dut& dut, const T& value, Verdict verdict, int steps) const {
     std::ostringstream os;
     os << value;
-    // A failure is checked twice more: to capture its programs, and to see whether the DUT
-    // answers them the same way again (a flaky DUT is named as such, not as a plain failure).
-    // A timeout is not waited for twice.
+    // A failure the DUT answered is checked twice more: to capture its programs, and to see
+    // whether the DUT answers them the same way again (a flaky DUT is named as such, not as a
+    // plain failure). A timeout is not waited for again, nor a crash provoked again: a DUT that
+    // broke is restarted at a cost, and a run of them stops the run anyway.
     std::vector<isa::Program> programs;
     bool reran = false;
-    if (verdict.outcome == Outcome::Mismatch || verdict.outcome == Outcome::AdapterError ||
-        verdict.outcome == Outcome::Declined) {
+    if (verdict.outcome == Outcome::Mismatch || verdict.outcome == Outcome::Declined) {
       RecordingDut first(dut), second(dut);
       (void)check_(first, value);
       (void)check_(second, value);

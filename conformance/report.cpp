@@ -493,7 +493,7 @@ std::vector<std::pair<std::string, std::string>> facts(const CertifyResult& r) {
       {"Scope", scopeLine(r)},
       {"Determinism", std::to_string(r.reruns) +
                           " case(s) run twice more and compared (one pass in " +
-                          std::to_string(kRerunEvery) + " and every failure); " +
+                          std::to_string(kRerunEvery) + " and every mismatch or declined case); " +
                           std::to_string(r.rerunsDiffering) + " answered differently"},
       {"Semantics",
        "docs/spec.md of this cubecheck version (in its sources, or share/cubecheck/docs/spec.md "

@@ -172,7 +172,8 @@ struct CertifyResult {
   std::string stoppedEarly;
   std::string internalError;
   /// Determinism: cases run twice more and compared (one passing case in kRerunEvery and every
-  /// failing one), and those whose answers differed (each also a Nondeterministic case).
+  /// Mismatch or Declined one), and those whose answers differed (each also a Nondeterministic
+  /// case).
   std::size_t reruns = 0;
   std::size_t rerunsDiffering = 0;
   /// No family nonconformant and at least one certified (conformant or provisional). A run
@@ -188,7 +189,7 @@ struct CertifyResult {
 };
 
 /// One passing case in this many (case indices 0, 50, 100, ...) is run twice more and the DUT's
-/// answers compared, as every failing case is.
+/// answers compared, as every Mismatch and Declined case is.
 inline constexpr std::size_t kRerunEvery = 50;
 
 /// Case `index` of family `family`'s property: NotSupported with `unsupported` when that is set;
