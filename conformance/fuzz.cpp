@@ -8,6 +8,7 @@
 
 #include "conformance/dut_health.hpp"
 #include "conformance/families.hpp"
+#include "conformance/indirect.hpp"
 #include "conformance/localise.hpp"
 
 namespace cubecheck::conf {
@@ -101,6 +102,8 @@ CertifyResult fuzz(dut::Dut& dut, const FuzzOptions& o) {
   };
   std::vector<Family> families;
   std::vector<Slot> slots;
+  // As certify does: L0A/L0B observed through Mmad where the DUT cannot observe them.
+  IndirectObservation view(dut);
   for (std::string_view name : kFamilyNames) {
     if (!o.families.empty() &&
         std::find(o.families.begin(), o.families.end(), name) == o.families.end()) {
@@ -143,7 +146,7 @@ CertifyResult fuzz(dut::Dut& dut, const FuzzOptions& o) {
       PropertyResult& pr = fr.properties[s.property];
       const std::size_t index = prop.tableSize() + k;
       const Clock::time_point t0 = Clock::now();
-      ReachRecorder recorder(dut, fr.reach, o.profile);
+      ReachRecorder recorder(view, fr.reach, o.profile);
       std::ostringstream cmd;
       cmd << "cubecheck certify --dut '" << o.dutSpec << "' --profile "
           << isa::profile(o.profile).name << " --family " << fr.name << " --property "
@@ -155,6 +158,10 @@ CertifyResult fuzz(dut::Dut& dut, const FuzzOptions& o) {
         break;
       }
       CaseReport& cr = *ran;
+      const std::set<std::string> indirect = view.takeUsed();
+      if (cr.verdict.outcome != Outcome::NotSupported) {
+        for (const std::string& u : indirect) fr.indirect[u] += 1;
+      }
       pr.seconds += std::chrono::duration<double>(Clock::now() - t0).count();
       ++cases;
       if (cr.reran) ++result.reruns;
@@ -164,7 +171,7 @@ CertifyResult fuzz(dut::Dut& dut, const FuzzOptions& o) {
         stopped = true;
       }
       if (fr.record(pr, cr.verdict, cr.tags)) {
-        const std::string sig = signatureOf(fr.name, cr, &dut);
+        const std::string sig = signatureOf(fr.name, cr, &view);
         const std::size_t bytes =
             cr.vector ? caseBytes(*cr.vector) : std::numeric_limits<std::size_t>::max();
         const auto [known, isNew] = seen.emplace(sig, bytes);

@@ -112,24 +112,35 @@ std::string effectOf(const Verdict& v, bool nameMemory) {
 }
 
 std::optional<Culprit> localise(dut::Dut& dut, const std::vector<isa::Program>& programs) {
+  // A load that could not be checked may be the one at fault: the Mmad is then not blamed.
+  bool unchecked = false;
   for (const isa::Program& program : programs) {
     for (std::size_t k = 0; k < program.instructions.size(); ++k) {
       const isa::Instruction& ins = program.instructions[k];
       if (isArithmetic(ins) || isa::writtenMemories(ins).empty()) continue;
       std::optional<isa::Program> prefix = loadPrefix(program, k);
-      if (!prefix) continue;
+      if (!prefix) {
+        unchecked = true;
+        continue;
+      }
       VectorCase vc;
       try {
         vc = oracleVector(std::move(*prefix));
       } catch (const std::exception&) {
-        continue;  // not a program the oracle can judge on its own: leave it unblamed
+        unchecked = true;  // not a program the oracle can judge on its own
+        continue;
       }
       const Verdict v = checkVector(dut, vc);
-      if (v.outcome == Outcome::Pass || v.outcome == Outcome::NotSupported) continue;
+      if (v.outcome == Outcome::Pass) continue;
+      if (v.outcome == Outcome::NotSupported) {
+        unchecked = true;  // an open point, or a memory the DUT cannot observe
+        continue;
+      }
       return Culprit{std::string(isa::opcodeOf(ins)),
                      effectOf(v, isa::writtenMemories(ins).size() > 1)};
     }
   }
+  if (unchecked) return std::nullopt;
   for (const isa::Program& program : programs) {
     for (const isa::Instruction& ins : program.instructions) {
       if (isArithmetic(ins)) return Culprit{std::string(isa::opcodeOf(ins)), {}};

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "conformance/fuzz.hpp"
+#include "conformance/indirect.hpp"
 #include "conformance/localise.hpp"
 #include "dut_adapters/registry.hpp"
 
@@ -175,6 +176,27 @@ TEST(Localise, AStrayWriteIsNamedAsOne) {
   const std::set<std::string> found = causes("load2d-stray-write", "load2d");
   EXPECT_TRUE(found.count("load2d: load2d writes outside its footprint"));
   for (const std::string& s : found) EXPECT_EQ(s.rfind("load2d: load2d ", 0), 0u) << s;
+}
+
+// A board observes GM, L1 and L0C only: fuzz sees L0A/L0B through Mmad as certify does, and the
+// root cause of a load fault is still the load.
+TEST(Localise, ABoardThatCannotObserveL0IsStillFuzzedAndItsLoadBlamed) {
+  // A fault of transposing loads only: the plain loads the observation itself uses are sound.
+  auto mutant = dut::makeDut("mutant:load2d-transpose-anti-diagonal");
+  NarrowedDut board(*mutant, parseMemoryList("GM,L1,L0C"));
+  FuzzOptions o;
+  o.seed = 3;
+  o.maxCases = 20;
+  o.budget = std::chrono::minutes(2);
+  o.shrinkBudget = std::chrono::milliseconds(100);
+  o.families = {"load2d"};
+  const CertifyResult r = fuzz(board, o);
+  const FamilyResult& f = r.families.at(0);
+  EXPECT_GT(f.counts.failures(), 0u) << "the fault is found through Mmad";
+  EXPECT_FALSE(f.indirect.empty()) << "and the report says what the verdict rests on";
+  for (const Failure& x : f.failures) {
+    EXPECT_EQ(x.signature.rfind("load2d: load2d ", 0), 0u) << x.signature;
+  }
 }
 
 }  // namespace
