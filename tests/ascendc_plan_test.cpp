@@ -10,6 +10,7 @@
 
 #include "dut_adapters/registry.hpp"
 #include "vectors/ascendc_api.hpp"
+#include "vectors/ascendc_export.hpp"
 #include "vectors/ascendc_plan.hpp"
 #include "vectors/vectors.hpp"
 
@@ -104,6 +105,18 @@ TEST(AscendcPlan, LeftOutCasesSayWhy) {
   EXPECT_TRUE(any("load3d_v2pro has no documented call on dav-2201"));
   EXPECT_TRUE(any("profile legacy is not a target"));
   EXPECT_TRUE(any("observes L1, which dav-3510 cannot copy out"));
+}
+
+// The layout header names every field of every descriptor at its index, and the type lists the
+// export checks are the ones the kernel is compiled with.
+TEST(AscendcPlan, LayoutHeaderFollowsTheDescriptors) {
+  const std::string h = ascendcLayoutHeader();
+  EXPECT_NE(h.find("constexpr int64_t CCK_LOAD2D_REPEAT_TIMES = 5;"), std::string::npos);
+  EXPECT_NE(h.find("constexpr int64_t CCK_MMAD_B_DTYPE = 14;"), std::string::npos);
+  EXPECT_NE(h.find("constexpr int64_t CCK_NFIELDS_LOAD3D_V2 = 28;"), std::string::npos);
+  for (const ApiTypeList& l : apiTypeLists()) {
+    EXPECT_NE(h.find("#define " + std::string(l.macro) + "(X)"), std::string::npos) << l.macro;
+  }
 }
 
 }  // namespace
