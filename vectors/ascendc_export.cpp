@@ -238,6 +238,7 @@ std::string readmeText(const AscendcExportSummary& summary, const std::vector<st
     commands += "cubecheck vectors verify --results out/results-" + prof + ".csv" + vectorFiles +
                 " --report-dir certificate-" + prof + "\n\n";
   }
+  if (commands.ends_with("\n\n")) commands.pop_back();
   replace("@COMMANDS@", commands);
   replace("@SUMMARY@", summaryTable(summary));
   return text;
