@@ -22,6 +22,7 @@
 #include <set>
 
 #include "cli/args.hpp"
+#include "cli/ascendc_export_cmd.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/fingerprint_cmd.hpp"
 #include "cli/sparse_check_cmd.hpp"
@@ -644,8 +645,8 @@ int main(int argc, char** argv) {
                    "quarter of that, four per byte in the same order)")
       ->capture_default_str();
 
-  CLI::App* vectors =
-      app.add_subcommand("vectors", "golden vector files: regen, check, export, verify");
+  CLI::App* vectors = app.add_subcommand(
+      "vectors", "golden vector files: regen, check, export, export-ascendc, verify");
   vectors->require_subcommand(1);
   std::string vecDir = "vectors/golden", vecOut, resultsFile, caseId;
   std::vector<std::string> vecFiles;
@@ -677,6 +678,8 @@ int main(int argc, char** argv) {
   verify->add_option("--case", caseId, "only the case with this case_id");
   verify->add_option("--report-dir", reportDir, "report.json and junit.xml here; '' for none")
       ->capture_default_str();
+  cli::ExportAscendcArgs ascendc;
+  CLI::App* exportAscendc = cli::addExportAscendc(*vectors, ascendc);
 
   double fuzzSeconds = 20;
   long long fuzzCases = 0;
@@ -856,6 +859,7 @@ int main(int argc, char** argv) {
       }
       return kExitConformant;
     }
+    if (*exportAscendc) return cli::runExportAscendc(ascendc);
     if (*verify) {
       const auto files = filesOf(vecDir, vecFiles);
       if (files.empty()) return usageError("vectors verify", "no vector files in --dir " + vecDir);

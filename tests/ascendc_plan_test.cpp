@@ -1,0 +1,123 @@
+// The board plan of the Ascend C export: its runs and gather map reproduce the case on the
+// reference model, and every case it leaves out says why. (ascendc_export_test.sh runs the whole
+// exported project against the CPU shim.)
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <set>
+#include <sstream>
+
+#include "dut_adapters/registry.hpp"
+#include "vectors/ascendc_api.hpp"
+#include "vectors/ascendc_export.hpp"
+#include "vectors/ascendc_plan.hpp"
+#include "vectors/vectors.hpp"
+
+namespace cubecheck::vec {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::vector<Row> golden(const std::string& file) {
+  ReadResult r = readFile(fs::path(CUBECHECK_SOURCE_DIR) / "vectors" / "golden" / file);
+  EXPECT_TRUE(r.errors.empty());
+  return r.rows;
+}
+
+/// Runs a plan's programs on `dut` and gathers their outputs into the case's regions.
+std::optional<isa::Observed> runPlan(dut::Dut& d, const BoardPlan& plan,
+                                     const isa::Program& original, std::string& error) {
+  std::vector<isa::Bytes> outputs;
+  for (const isa::Program& run : plan.runs) {
+    const dut::RunResult r = d.run(run);
+    if (r.status != dut::RunStatus::Ok) {
+      error = r.message;
+      return std::nullopt;
+    }
+    isa::Bytes all;
+    for (const isa::Bytes& b : r.observed) all.insert(all.end(), b.begin(), b.end());
+    outputs.push_back(std::move(all));
+  }
+  std::vector<std::uint64_t> sizes;
+  for (const isa::Region& r : original.observe) sizes.push_back(r.size);
+  return applyGather(plan.gather, sizes, outputs, error);
+}
+
+// Every exported golden case of these files, run as the board would run it (its runs, then the
+// gather map) on the reference model, observes what the case itself observes there.
+TEST(AscendcPlan, RunsAndGatherReproduceTheCaseOnTheReference) {
+  const auto ref = dut::makeDut("reference");
+  std::size_t exported = 0, throughMmad = 0;
+  for (const char* file : {"load2d.a2.csv", "load3d_v2.950.csv", "mmad_sparse.a2.csv",
+                           "pipeline.a2.csv", "load2d_bitmode.950.csv"}) {
+    for (const Row& row : golden(file)) {
+      if (row.c.rejection) continue;
+      const BoardPlan plan = planForBoard(row.c.program);
+      if (plan.skip) continue;
+      ++exported;
+      throughMmad += plan.throughMmad ? 1 : 0;
+      const dut::RunResult direct = ref->run(row.c.program);
+      ASSERT_EQ(direct.status, dut::RunStatus::Ok) << row.caseId;
+      std::string error;
+      const auto viaBoard = runPlan(*ref, plan, row.c.program, error);
+      ASSERT_TRUE(viaBoard) << file << " " << row.caseId << ": " << error;
+      EXPECT_EQ(*viaBoard, direct.observed) << file << " " << row.caseId;
+      for (const isa::Program& run : plan.runs) {
+        for (const isa::Region& r : run.observe) {
+          EXPECT_TRUE(r.memory == isa::Memory::L1 || r.memory == isa::Memory::L0C ||
+                      r.memory == isa::Memory::GM)
+              << "a board reads " << isa::nameOf(r.memory) << " out";
+        }
+      }
+    }
+  }
+  EXPECT_GT(exported, 100u);
+  EXPECT_GT(throughMmad, 50u);
+}
+
+// A board run that returns a byte no s8 x identity gives is an error, never a silent value.
+TEST(AscendcPlan, AnS32OutsideAnS8IsAnError) {
+  const std::vector<GatherRun> gather{{0, 0, 1, GatherRun::S32, 0, 0, 4}};
+  std::string error;
+  EXPECT_TRUE(applyGather(gather, {1}, {{0x80, 0xFF, 0xFF, 0xFF}}, error));   // -128
+  EXPECT_FALSE(applyGather(gather, {1}, {{0x80, 0x00, 0x00, 0x00}}, error));  // 128
+  EXPECT_NE(error.find("through Mmad"), std::string::npos) << error;
+}
+
+// The reasons a case is left out name what the board or the API lacks.
+TEST(AscendcPlan, LeftOutCasesSayWhy) {
+  std::set<std::string> reasons;
+  for (const char* file : {"mmad.950.csv", "load_sparse.a2.csv", "load3d_v2pro.a2.csv",
+                           "load2d.legacy.csv", "load2d_v2.950.csv"}) {
+    for (const Row& row : golden(file)) {
+      if (row.c.rejection) continue;
+      const BoardPlan plan = planForBoard(row.c.program);
+      if (plan.skip) reasons.insert(*plan.skip);
+    }
+  }
+  auto any = [&](const std::string& needle) {
+    return std::any_of(reasons.begin(), reasons.end(),
+                       [&](const std::string& r) { return r.find(needle) != std::string::npos; });
+  };
+  EXPECT_TRUE(any("no documented call writes L0C on dav-3510"));
+  EXPECT_TRUE(any("observes IDX"));
+  EXPECT_TRUE(any("load3d_v2pro has no documented call on dav-2201"));
+  EXPECT_TRUE(any("profile legacy is not a target"));
+  EXPECT_TRUE(any("observes L1, which dav-3510 cannot copy out"));
+}
+
+// The layout header names every field of every descriptor at its index, and the type lists the
+// export checks are the ones the kernel is compiled with.
+TEST(AscendcPlan, LayoutHeaderFollowsTheDescriptors) {
+  const std::string h = ascendcLayoutHeader();
+  EXPECT_NE(h.find("constexpr int64_t CCK_LOAD2D_REPEAT_TIMES = 5;"), std::string::npos);
+  EXPECT_NE(h.find("constexpr int64_t CCK_MMAD_B_DTYPE = 14;"), std::string::npos);
+  EXPECT_NE(h.find("constexpr int64_t CCK_NFIELDS_LOAD3D_V2 = 28;"), std::string::npos);
+  for (const ApiTypeList& l : apiTypeLists()) {
+    EXPECT_NE(h.find("#define " + std::string(l.macro) + "(X)"), std::string::npos) << l.macro;
+  }
+}
+
+}  // namespace
+}  // namespace cubecheck::vec

@@ -1,0 +1,447 @@
+#include "vectors/ascendc_export.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+
+#include "isa/fields.hpp"
+#include "vectors/ascendc_api.hpp"
+#include "vectors/ascendc_plan.hpp"
+#include "vectors/ascendc_templates.hpp"
+#include "vectors/vectors.hpp"
+
+namespace cubecheck::vec {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+using isa::Memory;
+
+// The table and out-buffer formats the kernel and host share; cubecheck_layout.h carries them.
+constexpr std::int64_t kTableMagic = 0x6363'6B74'6162'0001;  // "cck" "tab", format 1
+constexpr std::int64_t kStatusOk = 0x6363'6B64'6F6E'6501;    // "cck" "done"
+constexpr int kHeaderWords = 4;                              // magic, version, records, GM origin
+constexpr std::uint64_t kOutHeader = 512;  ///< status words, then the covers, 512-byte aligned
+/// Record kinds past the instructions: staging of initial images and readout.
+enum HarnessKind : std::int64_t {
+  kStageBT = 100,
+  kStageL0C = 101,
+  kStageL1 = 102,
+  kObserveL1 = 103,
+  kObserveL0C = 104,
+};
+
+/// Alignment of the staged and observed covers of a memory (the DataCopy, L1 -> BT, L1 -> L0C and
+/// Fixpipe granularities of the API pages).
+std::uint64_t coverAlign(Memory m) {
+  switch (m) {
+    case Memory::L1:
+      return 32;
+    case Memory::BiasTable:
+      return 64;
+    case Memory::L0C:
+      return 1024;
+    default:
+      return 1;
+  }
+}
+
+std::string upper(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    out += std::isalnum(static_cast<unsigned char>(c))
+               ? static_cast<char>(std::toupper(static_cast<unsigned char>(c)))
+               : '_';
+  }
+  return out;
+}
+
+void put(std::ostream& os, std::string_view name, std::int64_t value) {
+  os << "constexpr int64_t " << name << " = " << value << ";\n";
+}
+
+void writeText(const fs::path& file, std::string_view text) {
+  fs::create_directories(file.parent_path());
+  std::ofstream out(file, std::ios::binary);
+  out << text;
+  if (!out) throw std::runtime_error("cannot write " + file.string());
+}
+
+void writeBytes(const fs::path& file, const void* data, std::size_t size) {
+  fs::create_directories(file.parent_path());
+  std::ofstream out(file, std::ios::binary);
+  out.write(static_cast<const char*>(data), static_cast<std::streamsize>(size));
+  if (!out) throw std::runtime_error("cannot write " + file.string());
+}
+
+void writeWords(const fs::path& file, const std::vector<std::int64_t>& words) {
+  // Little-endian int64, as the kernel reads them (both targets are little-endian).
+  std::vector<std::uint8_t> bytes(8 * words.size());
+  for (std::size_t i = 0; i < words.size(); ++i) {
+    for (int b = 0; b < 8; ++b) {
+      bytes[8 * i + static_cast<std::size_t>(b)] =
+          static_cast<std::uint8_t>(static_cast<std::uint64_t>(words[i]) >> (8 * b));
+    }
+  }
+  writeBytes(file, bytes.data(), bytes.size());
+}
+
+/// [addr, addr + bytes.size()) of one memory, rounded out to the memory's cover alignment.
+struct Cover {
+  std::uint64_t addr = 0;
+  isa::Bytes bytes;
+};
+
+/// The segments of m merged into aligned covers; bytes no segment defines are 0 (a legal program
+/// never reads them).
+std::vector<Cover> coversOf(const isa::Program& p, Memory m) {
+  const std::uint64_t a = coverAlign(m);
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> spans;
+  for (const isa::Segment& s : p.segments) {
+    if (s.memory != m || s.bytes.empty()) continue;
+    spans.emplace_back(s.addr / a * a, (s.addr + s.bytes.size() + a - 1) / a * a);
+  }
+  std::sort(spans.begin(), spans.end());
+  std::vector<Cover> out;
+  std::uint64_t end = 0;
+  for (const auto& [lo, hi] : spans) {
+    if (!out.empty() && lo <= end) {
+      end = std::max(end, hi);
+      out.back().bytes.resize(end - out.back().addr, 0);
+    } else {
+      out.push_back({lo, isa::Bytes(hi - lo, 0)});
+      end = hi;
+    }
+  }
+  for (const isa::Segment& s : p.segments) {
+    if (s.memory != m) continue;
+    for (Cover& c : out) {
+      if (s.addr >= c.addr && s.addr + s.bytes.size() <= c.addr + c.bytes.size()) {
+        std::copy(s.bytes.begin(), s.bytes.end(),
+                  c.bytes.begin() + static_cast<long>(s.addr - c.addr));
+      }
+    }
+  }
+  return out;
+}
+
+std::uint64_t alignUp(std::uint64_t v, std::uint64_t a) {
+  return (v + a - 1) / a * a;
+}
+
+/// One run as files: its table, staged images and GM images, and the manifest lines the host
+/// reads (where each observed region of the run lies in the out buffer or the GM span).
+std::string writeRun(const isa::Program& run, const fs::path& root, const std::string& stem) {
+  std::vector<std::int64_t> table{kTableMagic, 1, 0, 0};
+  std::int64_t records = 0;
+  auto record = [&](std::int64_t kind, std::vector<std::int64_t> words) {
+    table.push_back(kind);
+    table.push_back(static_cast<std::int64_t>(words.size()));
+    table.insert(table.end(), words.begin(), words.end());
+    ++records;
+  };
+  // Initial images. BT and L0C pass through L1 (there is no GM -> BT or GM -> L0C copy), so they
+  // go first and L1's own images after them. L0A/L0B segments of a run are placeholders the
+  // rewrite's loads write before anything reads them; the index buffer's image is never read
+  // (planForBoard); on dav-3510 the run's L0C segments are the rewrite's C areas, which its
+  // zero-initialised Mmads write whole before they are observed, so nothing stages them there.
+  isa::Bytes stage;
+  std::vector<std::pair<Memory, HarnessKind>> staged{{Memory::BiasTable, kStageBT},
+                                                     {Memory::L1, kStageL1}};
+  if (run.profile == isa::ProfileId::A2)
+    staged.insert(staged.begin() + 1, {Memory::L0C, kStageL0C});
+  for (const auto& [m, kind] : staged) {
+    for (const Cover& c : coversOf(run, m)) {
+      const std::uint64_t at = alignUp(stage.size(), 32);
+      stage.resize(at, 0);
+      stage.insert(stage.end(), c.bytes.begin(), c.bytes.end());
+      record(kind, {static_cast<std::int64_t>(c.addr), static_cast<std::int64_t>(at),
+                    static_cast<std::int64_t>(c.bytes.size())});
+    }
+  }
+  const GmSpan span = gmSpanOf(run);
+  const std::uint64_t gmOrigin = span.origin, gmEnd = span.end;
+  table[3] = static_cast<std::int64_t>(gmOrigin);
+  for (const isa::Instruction& ins : run.instructions) {
+    const isa::InstructionDesc& d = isa::descOf(ins);
+    std::vector<std::int64_t> words;
+    for (const isa::FieldDesc& f : d.fields) words.push_back(f.get(ins));
+    record(static_cast<std::int64_t>(ins.index()), std::move(words));
+  }
+  std::ostringstream lines;
+  std::uint64_t out = kOutHeader;
+  for (const isa::Region& r : run.observe) {
+    if (r.memory == Memory::GM) {
+      lines << "  obs gm " << r.addr - gmOrigin << ' ' << r.size << '\n';
+      continue;
+    }
+    if (r.memory != Memory::L1 && r.memory != Memory::L0C) {
+      throw std::logic_error("a board run observes " + std::string(isa::nameOf(r.memory)));
+    }
+    const std::uint64_t a = coverAlign(r.memory);
+    const std::uint64_t lo = r.addr / a * a, hi = alignUp(r.addr + r.size, a);
+    record(r.memory == Memory::L1 ? kObserveL1 : kObserveL0C,
+           {static_cast<std::int64_t>(lo), static_cast<std::int64_t>(hi - lo),
+            static_cast<std::int64_t>(out)});
+    lines << "  obs out " << out + (r.addr - lo) << ' ' << r.size << '\n';
+    out = alignUp(out + (hi - lo), 512);
+  }
+  table[2] = records;
+  const std::string tableFile = stem + ".table.bin";
+  writeWords(root / tableFile, table);
+  std::string stageFile = "-";
+  if (!stage.empty()) {
+    stageFile = stem + ".stage.bin";
+    writeBytes(root / stageFile, stage.data(), stage.size());
+  }
+  std::ostringstream os;
+  os << "  run " << tableFile << ' ' << table.size() << ' ' << stageFile << ' ' << stage.size()
+     << ' ' << (gmEnd > gmOrigin ? gmEnd - gmOrigin : 0) << ' ' << out << '\n';
+  int k = 0;
+  for (const isa::Segment& s : run.segments) {
+    if (s.memory != Memory::GM) continue;
+    const std::string file = stem + ".gm" + std::to_string(k++) + ".bin";
+    writeBytes(root / file, s.bytes.data(), s.bytes.size());
+    os << "  gm " << file << ' ' << s.addr - gmOrigin << ' ' << s.bytes.size() << '\n';
+  }
+  os << lines.str() << "  endrun\n";
+  return os.str();
+}
+
+std::string readmeText(const AscendcExportSummary& summary, const std::vector<std::string>& files) {
+  std::string text(ascendc_templates::kReadme);
+  auto replace = [&text](std::string_view key, const std::string& value) {
+    for (std::size_t at = text.find(key); at != std::string::npos; at = text.find(key, at)) {
+      text.replace(at, key.size(), value);
+      at += value.size();
+    }
+  };
+  std::string commands;
+  for (const AscendcArch& a : ascendcArchs()) {
+    const std::string prof(isa::profile(a.profile).name);
+    std::string vectorFiles;
+    for (const std::string& f : files) {
+      if (f.size() > prof.size() + 5 && f.ends_with("." + prof + ".csv")) {
+        vectorFiles += " vectors/" + f;
+      }
+    }
+    if (vectorFiles.empty()) continue;
+    commands += "# " + prof + " (" + std::string(a.ascArch) + ")\n";
+    commands += "cmake -S . -B build-" + prof +
+                " -DCMAKE_ASC_ARCHITECTURES=" + std::string(a.ascArch) +
+                " && cmake --build build-" + prof + "\n";
+    commands += "./build-" + prof + "/cubecheck_board --out out\n";
+    commands += "cubecheck vectors verify --results out/results-" + prof + ".csv" + vectorFiles +
+                " --report-dir certificate-" + prof + "\n\n";
+  }
+  if (commands.ends_with("\n\n")) commands.pop_back();
+  replace("@COMMANDS@", commands);
+  replace("@SUMMARY@", summaryTable(summary));
+  return text;
+}
+
+std::string skippedText(const AscendcExportSummary& summary) {
+  std::ostringstream os;
+  os << "# Cases left out of this export\n\n"
+     << "Every case of the vector files read that the kernel does not run, with the reason. "
+     << "`vectors verify` on this project's `vectors/` certifies only the exported ones.\n\n"
+     << "| case_id | family | profile | reason |\n|---|---|---|---|\n";
+  for (const AscendcSkip& s : summary.skipped) {
+    os << "| " << s.caseId << " | " << s.family << " | " << s.profile << " | " << s.reason
+       << " |\n";
+  }
+  return os.str();
+}
+
+}  // namespace
+
+std::string ascendcLayoutHeader() {
+  std::ostringstream os;
+  os << "// cubecheck_layout.h: generated by `cubecheck vectors export-ascendc` from cubecheck's\n"
+     << "// instruction descriptors (isa/fields.cpp) and its table of documented Ascend C calls\n"
+     << "// (vectors/ascendc_api.cpp). Do not edit: export again.\n"
+     << "//\n"
+     << "// A run's table is int64 words: magic, version, record count, GM origin, then records\n"
+     << "// [kind, n, word 0 .. word n-1]. An instruction's kind is its index in the descriptor\n"
+     << "// table and its words are the descriptor's fields in order (paths and types as the\n"
+     << "// codes below, packed words as their bit pattern), so a field added, removed or renamed\n"
+     << "// there changes the names below and the kernel stops compiling instead of misreading.\n"
+     << "#pragma once\n\nnamespace cck {\n\n";
+  put(os, "CCK_TABLE_MAGIC", kTableMagic);
+  put(os, "CCK_STATUS_OK", kStatusOk);
+  put(os, "CCK_HEADER_WORDS", kHeaderWords);
+  put(os, "CCK_HEADER_RECORDS", 2);
+  put(os, "CCK_HEADER_GM_ORIGIN", 3);
+  put(os, "CCK_OUT_HEADER", static_cast<std::int64_t>(kOutHeader));
+  std::size_t maxWords = 3;
+  os << "\n// Instructions: kind, field count, field indices.\n";
+  const auto& descs = isa::instructionDescs();
+  for (std::size_t i = 0; i < descs.size(); ++i) {
+    const std::string op = upper(descs[i].opcode);
+    put(os, "CCK_OP_" + op, static_cast<std::int64_t>(i));
+    put(os, "CCK_NFIELDS_" + op, static_cast<std::int64_t>(descs[i].fields.size()));
+    for (std::size_t f = 0; f < descs[i].fields.size(); ++f) {
+      put(os, "CCK_" + op + "_" + upper(descs[i].fields[f].name), static_cast<std::int64_t>(f));
+    }
+    maxWords = std::max(maxWords, descs[i].fields.size());
+  }
+  os << "\n// Harness records: [address, stage offset, bytes] and [address, bytes, out offset].\n";
+  put(os, "CCK_OP_STAGE_BT", kStageBT);
+  put(os, "CCK_OP_STAGE_L0C", kStageL0C);
+  put(os, "CCK_OP_STAGE_L1", kStageL1);
+  put(os, "CCK_OP_OBSERVE_L1", kObserveL1);
+  put(os, "CCK_OP_OBSERVE_L0C", kObserveL0C);
+  put(os, "CCK_NFIELDS_HARNESS", 3);
+  put(os, "CCK_STAGE_ADDR", 0);
+  put(os, "CCK_STAGE_OFFSET", 1);
+  put(os, "CCK_STAGE_BYTES", 2);
+  put(os, "CCK_OBSERVE_ADDR", 0);
+  put(os, "CCK_OBSERVE_BYTES", 1);
+  put(os, "CCK_OBSERVE_OUT", 2);
+  put(os, "CCK_MAX_RECORD_WORDS", static_cast<std::int64_t>(maxWords));
+  os << "\n// Element types and paths as the records carry them.\n";
+  for (isa::DType t : isa::kAllDTypes) {
+    put(os, "CCK_DT_" + upper(isa::nameOf(t)), static_cast<std::int64_t>(t));
+  }
+  for (isa::Load2DPath p : isa::kAllLoad2DPaths) {
+    put(os, "CCK_PATH_" + upper(isa::nameOf(p)), static_cast<std::int64_t>(p));
+  }
+  os << "\n}  // namespace cck\n\n// The architecture (__NPU_ARCH__ in device code, CCK_NPU_ARCH "
+        "from the build for both)\n// and the types each documented call takes on it.\n"
+     << "#if defined(__NPU_ARCH__) && !defined(CCK_NPU_ARCH)\n#define CCK_NPU_ARCH __NPU_ARCH__\n"
+     << "#endif\n";
+  for (std::size_t i = 0; i < ascendcArchs().size(); ++i) {
+    const AscendcArch& a = ascendcArchs()[i];
+    const isa::Profile& prof = isa::profile(a.profile);
+    os << (i == 0 ? "#if" : "#elif") << " defined(CCK_NPU_ARCH) && (CCK_NPU_ARCH == " << a.npuArch
+       << ")\n#define " << a.macroName << " 1\n#define CCK_PROFILE \"" << prof.name << "\"\n";
+    for (Memory m : {Memory::L1, Memory::L0A, Memory::L0B, Memory::L0C, Memory::BiasTable}) {
+      os << "#define CCK_CAP_" << upper(isa::nameOf(m)) << ' ' << prof.capacityOf(m) << '\n';
+    }
+    std::map<std::string_view, std::vector<isa::DType>> lists;
+    for (const ApiTypeList& l : apiTypeLists()) lists[l.macro];
+    for (const ApiTypeList& l : apiTypeLists()) {
+      if (l.profile == a.profile) lists[l.macro] = l.types;
+    }
+    for (const auto& [macro, types] : lists) {
+      os << "#define " << macro << "(X)";
+      for (isa::DType t : types) {
+        os << " X(cck::CCK_DT_" << upper(isa::nameOf(t)) << ", " << ascendcTypeName(t) << ")";
+      }
+      os << '\n';
+    }
+    for (bool bias : {false, true}) {
+      os << "#define " << (bias ? "CCK_MMAD_BIAS_PAIRS" : "CCK_MMAD_PAIRS") << "(X)";
+      for (const MmadPair& p : mmadPairs(a.profile)) {
+        if (bias && !p.bias) continue;
+        os << " X(cck::CCK_DT_" << upper(isa::nameOf(p.a)) << ", " << ascendcTypeName(p.a)
+           << ", cck::CCK_DT_" << upper(isa::nameOf(p.b)) << ", " << ascendcTypeName(p.b) << ", "
+           << ascendcTypeName(p.c) << ")";
+      }
+      os << '\n';
+    }
+  }
+  os << "#else\n#error \"cubecheck exports kernels for NPU architectures 2201 and 3510 only\"\n"
+        "#endif\n";
+  return os.str();
+}
+
+std::string summaryTable(const AscendcExportSummary& summary) {
+  std::ostringstream os;
+  os << "| family | profile | exported | rewritten for L0A/L0B | of which observed through Mmad "
+        "| left out |\n"
+     << "|---|---|---|---|---|---|\n";
+  std::size_t exported = 0, skipped = 0;
+  for (const AscendcFamilyCount& c : summary.counts) {
+    os << "| " << c.family << " | " << c.profile << " | " << c.exported << " | " << c.rewritten
+       << " | " << c.throughMmad << " | " << c.skipped << " |\n";
+    exported += c.exported;
+    skipped += c.skipped;
+  }
+  os << "| all | | " << exported << " | | | " << skipped << " |\n";
+  std::map<std::string, std::size_t> reasons;
+  for (const AscendcSkip& s : summary.skipped) {
+    ++reasons[s.family + "." + s.profile + ": " + s.reason];
+  }
+  if (!reasons.empty()) os << "\nLeft out, by reason (every case: SKIPPED.md):\n\n";
+  for (const auto& [why, n] : reasons) os << "* " << n << " x " << why << '\n';
+  return os.str();
+}
+
+AscendcExportSummary exportAscendC(const AscendcExportOptions& options) {
+  AscendcExportSummary summary;
+  const fs::path root = options.out;
+  fs::create_directories(root / "cases");
+  std::ostringstream manifest;
+  manifest << "cubecheck ascendc export 1\n";
+  std::vector<std::string> written;  // the vector files of the exported cases
+  for (const fs::path& file : vectorFiles(options.dir)) {
+    ReadResult rr = readFile(file);
+    summary.fileErrors.insert(summary.fileErrors.end(), rr.errors.begin(), rr.errors.end());
+    if (rr.rows.empty()) continue;
+    const std::string family = rr.rows[0].family, profile = rr.rows[0].profile;
+    auto wanted = [](const std::vector<std::string>& only, const std::string& v) {
+      return only.empty() || std::find(only.begin(), only.end(), v) != only.end();
+    };
+    if (!wanted(options.families, family) || !wanted(options.profiles, profile)) continue;
+    AscendcFamilyCount count{family, profile};
+    std::vector<Row> exported;
+    for (Row& row : rr.rows) {
+      auto leaveOut = [&](const std::string& why) {
+        summary.skipped.push_back({row.caseId, family, profile, why});
+        ++count.skipped;
+      };
+      if (row.c.rejection) {
+        leaveOut(
+            "an illegal program (expects rejected:" + std::string(isa::nameOf(*row.c.rejection)) +
+            "): hardware does not reject, it runs what it is given");
+        continue;
+      }
+      const BoardPlan plan = planForBoard(row.c.program);
+      if (plan.skip) {
+        leaveOut(*plan.skip);
+        continue;
+      }
+      const std::string dir = "cases/" + profile + "/" + family + "/" + row.caseId;
+      manifest << "case " << row.caseId << ' ' << profile << ' ' << family << ' '
+               << row.c.program.observe.size();
+      for (const isa::Region& r : row.c.program.observe) manifest << ' ' << r.size;
+      manifest << '\n';
+      for (std::size_t k = 0; k < plan.runs.size(); ++k) {
+        manifest << writeRun(plan.runs[k], root, dir + "/run" + std::to_string(k));
+      }
+      std::vector<std::int64_t> gather;
+      for (const GatherRun& g : plan.gather) {
+        gather.insert(gather.end(),
+                      {g.region, g.dstOffset, g.count, g.kind, g.run, g.srcOffset, g.srcStep});
+      }
+      writeWords(root / (dir + "/gather.bin"), gather);
+      manifest << "  gather " << dir << "/gather.bin " << plan.gather.size() << "\nendcase\n";
+      ++count.exported;
+      count.rewritten += plan.rewritten ? 1 : 0;
+      count.throughMmad += plan.throughMmad ? 1 : 0;
+      exported.push_back(std::move(row));
+    }
+    summary.counts.push_back(count);
+    if (!exported.empty()) {
+      writeFile(root / "vectors", family, profile, exported,
+                "export-ascendc of " + file.filename().string() + ": the " +
+                    std::to_string(exported.size()) + " cases the board kernel runs");
+      written.push_back(family + "." + profile + ".csv");
+    }
+  }
+  writeText(root / "cases" / "manifest.txt", manifest.str());
+  writeText(root / "cubecheck_layout.h", ascendcLayoutHeader());
+  writeText(root / "cubecheck_kernel.asc", ascendc_templates::kKernel);
+  writeText(root / "main.cpp", ascendc_templates::kHostMain);
+  writeText(root / "CMakeLists.txt", ascendc_templates::kCMakeLists);
+  writeText(root / "SKIPPED.md", skippedText(summary));
+  writeText(root / "README.md", readmeText(summary, written));
+  return summary;
+}
+
+}  // namespace cubecheck::vec

@@ -1,0 +1,382 @@
+#include "vectors/ascendc_plan.hpp"
+
+#include <algorithm>
+#include <functional>
+#include <random>
+#include <stdexcept>
+
+#include "conformance/indirect.hpp"
+#include "vectors/ascendc_api.hpp"
+
+namespace cubecheck::vec {
+
+namespace {
+
+using isa::Memory;
+using isa::Program;
+
+/// Largest GM span (lowest to highest defined GM byte) of one run: the host allocates it whole.
+constexpr std::uint64_t kMaxGmSpan = 256ull << 20;
+/// Digits of a source id: 4 x 7 bits. Each tag byte is one digit, 0..127, which is valid both as
+/// a byte and as the low byte of an s32 in [-128, 127] whose upper bytes are 0.
+constexpr int kDigits = 4;
+constexpr std::uint64_t kMaxSourceIds = 1ull << (7 * kDigits);
+
+/// A DUT with a board's envelope (GM, L1, L0C observable; L0A and L0B neither observable nor
+/// given images) that runs nothing: it records the programs the indirect rewrite hands it and
+/// answers each observed byte with `fill(run, offset)`, the offset counted across the run's
+/// observed regions. Answering with position tags is how planForBoard reads the rewrite's
+/// translation without repeating it.
+class ProbeDut final : public dut::Dut {
+ public:
+  using Fill = std::function<std::uint8_t(std::size_t run, std::uint64_t offset)>;
+
+  explicit ProbeDut(isa::ProfileId profile) {
+    caps_.name = "ascendc-export probe";
+    caps_.version = "-";
+    caps_.profiles = {profile};
+    caps_.instructions = isa::allOpcodes();
+    caps_.dtypes = {isa::kAllDTypes.begin(), isa::kAllDTypes.end()};
+    caps_.observable = {Memory::GM, Memory::L1, Memory::L0C, Memory::BiasTable,
+                        Memory::SparseIndex};
+  }
+  const dut::Capabilities& capabilities() const override { return caps_; }
+
+  void start(Fill fill, bool record) {
+    fill_ = std::move(fill);
+    record_ = record;
+    calls_ = 0;
+    if (record) runs.clear();
+  }
+  std::size_t calls() const { return calls_; }
+
+  dut::RunResult run(const Program& p) override {
+    const std::size_t k = calls_++;
+    if (record_) runs.push_back(p);
+    isa::Observed out;
+    std::uint64_t offset = 0;
+    for (const isa::Region& r : p.observe) {
+      isa::Bytes b(r.size);
+      for (std::uint64_t i = 0; i < r.size; ++i) b[i] = fill_(k, offset + i);
+      out.push_back(std::move(b));
+      offset += r.size;
+    }
+    return dut::RunResult::ok(std::move(out));
+  }
+
+  std::vector<Program> runs;
+
+ private:
+  dut::Capabilities caps_;
+  Fill fill_;
+  bool record_ = false;
+  std::size_t calls_ = 0;
+};
+
+std::uint64_t observedBytes(const Program& p) {
+  std::uint64_t n = 0;
+  for (const isa::Region& r : p.observe) n += r.size;
+  return n;
+}
+
+bool legal(const Program& p) {
+  if (isa::validateStructure(p)) return false;
+  for (const isa::Instruction& i : p.instructions) {
+    if (isa::validate(isa::profile(p.profile), i)) return false;
+  }
+  return true;
+}
+
+struct Interval {
+  std::uint64_t lo;
+  std::uint64_t hi;
+};
+
+bool covered(const std::vector<Interval>& written, Interval want) {
+  std::vector<Interval> w = written;
+  std::sort(w.begin(), w.end(), [](Interval a, Interval b) { return a.lo < b.lo; });
+  std::uint64_t at = want.lo;
+  for (const Interval& i : w) {
+    if (i.lo > at) break;
+    at = std::max(at, i.hi);
+  }
+  return at >= want.hi;
+}
+
+/// Whether the program reads a byte of its initial sparse-index image: an MmadWithSparse reading
+/// index bytes no earlier LoadDataWithSparse wrote (spec 7.3, 7.4: the index of the dense L0B byte
+/// at b lives at b / 4, OPEN-4). A board cannot be given that image.
+bool readsIndexImage(const Program& p) {
+  const bool hasImage =
+      std::any_of(p.segments.begin(), p.segments.end(),
+                  [](const isa::Segment& s) { return s.memory == Memory::SparseIndex; });
+  if (!hasImage) return false;
+  std::vector<Interval> written;
+  for (const isa::Instruction& ins : p.instructions) {
+    if (const auto* l = std::get_if<isa::LoadSparse>(&ins)) {
+      written.push_back({l->dstAddr / 4, l->dstAddr / 4 + 128ull * l->params.repeatTimes});
+    } else if (const auto* x = std::get_if<isa::MmadSparse>(&ins)) {
+      if (x->m == 0 || x->k == 0 || x->n == 0) continue;
+      const std::uint64_t bBytes = isa::ceilDiv(x->k, 64) * isa::ceilDiv(x->n, 16) * 512;
+      if (!covered(written, {x->bAddr / 4, (x->bAddr + bBytes) / 4})) return true;
+    }
+  }
+  return false;
+}
+
+/// Why the original program cannot be run on a board whatever the rewrite does, or nullopt.
+std::optional<std::string> boardLimit(const Program& p) {
+  const bool on950 = p.profile == isa::ProfileId::Ascend950;
+  for (const isa::Region& r : p.observe) {
+    if (r.memory == Memory::SparseIndex || r.memory == Memory::BiasTable) {
+      return "observes " + std::string(isa::nameOf(r.memory)) +
+             ", which no documented Ascend C call copies out";
+    }
+    if (r.memory == Memory::L1 && on950) {
+      return "observes L1, which dav-3510 cannot copy out (its L1 -> GM path was removed)";
+    }
+  }
+  for (const isa::Segment& s : p.segments) {
+    if (s.memory == Memory::L0C && on950) {
+      return "needs an initial L0C image, and no documented call writes L0C on dav-3510 "
+             "(asc_copy_l12l0c, L1 -> L0C, is dav-2201 only)";
+    }
+  }
+  if (readsIndexImage(p)) {
+    return "reads its initial sparse-index image, which only LoadDataWithSparse can write";
+  }
+  return std::nullopt;
+}
+
+/// Why a run cannot go through the exported kernel, or nullopt.
+std::optional<std::string> runLimit(const Program& run) {
+  for (const isa::Instruction& ins : run.instructions) {
+    std::string gap = apiGap(run.profile, ins);
+    if (!gap.empty()) return gap;
+  }
+  const GmSpan span = gmSpanOf(run);
+  if (span.end - span.origin > kMaxGmSpan) {
+    return "its GM operands span " + std::to_string(span.end - span.origin) +
+           " bytes, more than the " + std::to_string(kMaxGmSpan) + " a run may allocate";
+  }
+  return std::nullopt;
+}
+
+/// The case's observed bytes, concatenated, from one pass of the rewrite.
+isa::Bytes flatten(const isa::Observed& o) {
+  isa::Bytes all;
+  for (const isa::Bytes& b : o) all.insert(all.end(), b.begin(), b.end());
+  return all;
+}
+
+/// Merges per-byte sources into runs of the gather map.
+std::vector<GatherRun> compress(const std::vector<GatherRun>& perByte) {
+  std::vector<GatherRun> out;
+  for (const GatherRun& g : perByte) {
+    if (!out.empty()) {
+      GatherRun& last = out.back();
+      const bool sameRegion = last.region == g.region && last.dstOffset + last.count == g.dstOffset;
+      const bool sameSource = last.kind == g.kind && last.run == g.run;
+      if (sameRegion && sameSource && g.kind == GatherRun::Zero) {
+        ++last.count;
+        continue;
+      }
+      if (sameRegion && sameSource) {
+        const std::int64_t step = g.srcOffset - (last.srcOffset + (last.count - 1) * last.srcStep);
+        if (last.count == 1 && step > 0) last.srcStep = step;
+        if (step == last.srcStep) {
+          ++last.count;
+          continue;
+        }
+      }
+    }
+    out.push_back(g);
+  }
+  return out;
+}
+
+}  // namespace
+
+GmSpan gmSpanOf(const Program& run) {
+  GmSpan span{UINT64_MAX, 0};
+  for (const isa::Segment& s : run.segments) {
+    if (s.memory != Memory::GM) continue;
+    span.origin = std::min(span.origin, s.addr / 512 * 512);
+    span.end = std::max(span.end, s.addr + s.bytes.size());
+  }
+  if (span.end == 0) return {0, 0};
+  // A load's source address may lie below the bytes it reads (start_index fractals on, or
+  // decrementing): the kernel forms the tensor there, so the span holds it too.
+  for (const isa::Instruction& ins : run.instructions) {
+    std::visit(
+        [&span](const auto& i) {
+          if constexpr (requires { i.path; }) {
+            if (isa::srcOf(i.path) == isa::Position::GM) {
+              span.origin = std::min(span.origin, i.srcAddr / 512 * 512);
+            }
+          }
+        },
+        ins);
+  }
+  return span;
+}
+
+std::optional<isa::Observed> applyGather(const std::vector<GatherRun>& gather,
+                                         const std::vector<std::uint64_t>& regionSizes,
+                                         const std::vector<isa::Bytes>& runOutputs,
+                                         std::string& error) {
+  isa::Observed out;
+  for (std::uint64_t size : regionSizes) out.emplace_back(size, 0);
+  for (const GatherRun& g : gather) {
+    isa::Bytes& dst = out.at(static_cast<std::size_t>(g.region));
+    for (std::int64_t i = 0; i < g.count; ++i) {
+      std::uint8_t& to = dst.at(static_cast<std::size_t>(g.dstOffset + i));
+      if (g.kind == GatherRun::Zero) {
+        to = 0;
+        continue;
+      }
+      const isa::Bytes& src = runOutputs.at(static_cast<std::size_t>(g.run));
+      const auto at = static_cast<std::size_t>(g.srcOffset + i * g.srcStep);
+      if (g.kind == GatherRun::Byte) {
+        to = src.at(at);
+        continue;
+      }
+      const std::uint32_t u = std::uint32_t{src.at(at)} | std::uint32_t{src.at(at + 1)} << 8 |
+                              std::uint32_t{src.at(at + 2)} << 16 |
+                              std::uint32_t{src.at(at + 3)} << 24;
+      const auto v = static_cast<std::int32_t>(u);
+      if (v < -128 || v > 127) {
+        error = "observing L0A/L0B through Mmad: an s32 of L0C is " + std::to_string(v) +
+                ", which no s8 times an identity gives (the s8 Mmad, the plain load or the "
+                "L0C readout is wrong)";
+        return std::nullopt;
+      }
+      to = static_cast<std::uint8_t>(v);
+    }
+  }
+  return out;
+}
+
+BoardPlan planForBoard(const Program& program) {
+  BoardPlan plan;
+  auto skip = [&plan](std::string why) {
+    plan.runs.clear();
+    plan.gather.clear();
+    plan.skip = std::move(why);
+    return plan;
+  };
+  if (!legal(program)) return skip("an illegal program: a board has no rejection to report");
+  if (ascendcArch(program.profile) == nullptr) {
+    return skip("profile " + std::string(isa::profile(program.profile).name) +
+                " is not a target of the Ascend C export (dav-2201 and dav-3510 only)");
+  }
+  if (auto why = boardLimit(program)) return skip(*why);
+
+  ProbeDut probe(program.profile);
+  conf::IndirectObservation view(probe);
+  std::vector<std::uint64_t> base;  // first source id of each run
+  std::vector<bool> s32;            // whether the rewrite reads the run's bytes as s32
+  auto pass = [&](ProbeDut::Fill fill, bool record) {
+    probe.start(std::move(fill), record);
+    dut::RunResult r = view.run(program);
+    // A refused answer stops the rewrite early; every accepted pass runs every program.
+    if (!record && r.status == dut::RunStatus::Ok && probe.calls() != probe.runs.size()) {
+      throw std::logic_error("the indirect rewrite ran a different number of programs per pass");
+    }
+    return r;
+  };
+
+  // The programs, with zeros everywhere (valid both as bytes and as s32 of observed s8).
+  dut::RunResult first = pass([](std::size_t, std::uint64_t) { return std::uint8_t{0}; }, true);
+  if (first.status == dut::RunStatus::Unsupported) return skip(first.message);
+  if (first.status != dut::RunStatus::Ok) {
+    throw std::logic_error("the indirect rewrite failed on a probe: " + first.message);
+  }
+  for (const Program& run : probe.runs) {
+    if (auto why = runLimit(run)) return skip(*why);
+  }
+  std::uint64_t ids = 1;  // id 0: no source
+  for (const Program& run : probe.runs) {
+    base.push_back(ids);
+    ids += observedBytes(run);
+  }
+  if (ids > kMaxSourceIds) return skip("observes more bytes than the gather map can address");
+  // A run is read as s32 when 0x01 in all four bytes of its words (16843009) is refused.
+  for (std::size_t k = 0; k < probe.runs.size(); ++k) {
+    const dut::RunResult r = pass(
+        [k](std::size_t run, std::uint64_t) { return static_cast<std::uint8_t>(run == k); }, false);
+    s32.push_back(r.status != dut::RunStatus::Ok);
+  }
+  // Each output byte's source id, 7 bits per pass.
+  std::vector<std::uint64_t> sourceOf;
+  for (int d = 0; d < kDigits; ++d) {
+    const dut::RunResult r = pass(
+        [&, d](std::size_t run, std::uint64_t offset) {
+          if (s32[run] && offset % 4 != 0) return std::uint8_t{0};
+          return static_cast<std::uint8_t>((base[run] + offset) >> (7 * d) & 127);
+        },
+        false);
+    if (r.status != dut::RunStatus::Ok) {
+      throw std::logic_error("the indirect rewrite refused a tagged answer: " + r.message);
+    }
+    const isa::Bytes out = flatten(r.observed);
+    sourceOf.resize(out.size(), 0);
+    for (std::size_t i = 0; i < out.size(); ++i) {
+      sourceOf[i] |= std::uint64_t{out[i]} << (7 * d);
+    }
+  }
+  std::vector<std::uint64_t> regionSizes;
+  for (const isa::Region& r : program.observe) regionSizes.push_back(r.size);
+  std::vector<GatherRun> perByte;
+  std::size_t at = 0;
+  for (std::size_t region = 0; region < regionSizes.size(); ++region) {
+    for (std::uint64_t i = 0; i < regionSizes[region]; ++i, ++at) {
+      GatherRun g;
+      g.region = static_cast<std::int64_t>(region);
+      g.dstOffset = static_cast<std::int64_t>(i);
+      g.count = 1;
+      const std::uint64_t id = sourceOf.at(at);
+      if (id == 0) {
+        g.kind = GatherRun::Zero;
+      } else {
+        const auto k = static_cast<std::size_t>(std::upper_bound(base.begin(), base.end(), id) -
+                                                base.begin() - 1);
+        g.run = static_cast<std::int64_t>(k);
+        g.srcOffset = static_cast<std::int64_t>(id - base[k]);
+        g.kind = s32[k] ? GatherRun::S32 : GatherRun::Byte;
+      }
+      perByte.push_back(g);
+    }
+  }
+  plan.gather = compress(perByte);
+  plan.runs = probe.runs;
+  plan.throughMmad = std::find(s32.begin(), s32.end(), true) != s32.end();
+  auto inL0 = [](Memory m) { return m == Memory::L0A || m == Memory::L0B; };
+  plan.rewritten = std::any_of(program.segments.begin(), program.segments.end(),
+                               [&](const isa::Segment& s) { return inL0(s.memory); }) ||
+                   std::any_of(program.observe.begin(), program.observe.end(),
+                               [&](const isa::Region& r) { return inL0(r.memory); });
+
+  // The map must reproduce the rewrite on arbitrary valid answers, signs included.
+  std::mt19937 rng(0xC0BEu);
+  std::vector<isa::Bytes> outputs;
+  for (std::size_t k = 0; k < plan.runs.size(); ++k) {
+    isa::Bytes b(observedBytes(plan.runs[k]));
+    for (std::size_t i = 0; i < b.size(); i += s32[k] ? 4 : 1) {
+      const auto v = static_cast<std::uint8_t>(rng());
+      b[i] = v;
+      if (s32[k]) std::fill_n(b.begin() + static_cast<long>(i) + 1, 3, v & 0x80 ? 0xFF : 0);
+    }
+    outputs.push_back(std::move(b));
+  }
+  const dut::RunResult check =
+      pass([&](std::size_t run, std::uint64_t offset) { return outputs[run][offset]; }, false);
+  std::string error;
+  const std::optional<isa::Observed> mapped = applyGather(plan.gather, regionSizes, outputs, error);
+  if (check.status != dut::RunStatus::Ok || !mapped || *mapped != check.observed) {
+    throw std::logic_error("the gather map read off the indirect rewrite does not reproduce it");
+  }
+  return plan;
+}
+
+}  // namespace cubecheck::vec

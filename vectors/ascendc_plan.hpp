@@ -1,0 +1,68 @@
+// What a board runs for one vector case, and how its answers become the case's observed regions.
+// A board cannot be given L0A/L0B images nor copy L0A/L0B out, so a case that touches them runs in
+// the rewritten form of conformance/indirect.hpp: the rewrite itself decides the programs, and the
+// translation of their outputs back into the case's regions is read off it (ascendc_plan.cpp) as
+// a gather map the host program applies. The board's own limits (what the documented Ascend C
+// calls can stage, read out and type) decide which cases are exported at all.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "isa/program.hpp"
+
+namespace cubecheck::vec {
+
+/// One run of the gather map: `count` bytes of the case's observed region `region` from
+/// `dstOffset` on, taken from the concatenated observed regions of run `run`, starting at
+/// `srcOffset` and `srcStep` bytes apart.
+struct GatherRun {
+  enum Kind : std::int64_t {
+    Byte = 0,  ///< the byte as the board reported it
+    S32 = 1,   ///< an s32 of L0C that must lie in [-128, 127]; its low byte (through Mmad)
+    Zero = 2,  ///< no source: the rewrite leaves the byte 0
+  };
+  std::int64_t region = 0;
+  std::int64_t dstOffset = 0;
+  std::int64_t count = 0;
+  std::int64_t kind = Byte;
+  std::int64_t run = 0;
+  std::int64_t srcOffset = 0;
+  std::int64_t srcStep = 1;
+};
+
+/// Words per GatherRun in the exported gather file, in the member order above.
+inline constexpr int kGatherWords = 7;
+
+struct BoardPlan {
+  std::vector<isa::Program> runs;  ///< the programs a board runs, in order
+  std::vector<GatherRun> gather;   ///< how their outputs make the case's observed regions
+  bool rewritten = false;          ///< L0A/L0B images or regions: the indirect rewrite runs
+  bool throughMmad = false;        ///< some run observes L0A/L0B through Mmad
+  /// Why the case cannot run on a board through the exported kernel; then runs is empty.
+  std::optional<std::string> skip;
+};
+
+/// The board plan of a legal program (illegal ones have nothing a board can report: the caller
+/// leaves them out). Throws std::logic_error when the gather map read off the rewrite does not
+/// reproduce it (a defect of this code, never of the case).
+BoardPlan planForBoard(const isa::Program& program);
+
+/// The GM a run addresses, 512-byte aligned below: its GM images and every GM operand address.
+/// The host allocates [origin, end) and the kernel addresses GM relative to origin.
+struct GmSpan {
+  std::uint64_t origin = 0;
+  std::uint64_t end = 0;
+};
+GmSpan gmSpanOf(const isa::Program& run);
+
+/// Applies a gather map to the runs' outputs (each run's observed regions concatenated), as the
+/// exported host program does; nullopt with `error` when an S32 source lies outside [-128, 127].
+std::optional<isa::Observed> applyGather(const std::vector<GatherRun>& gather,
+                                         const std::vector<std::uint64_t>& regionSizes,
+                                         const std::vector<isa::Bytes>& runOutputs,
+                                         std::string& error);
+
+}  // namespace cubecheck::vec
