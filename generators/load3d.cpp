@@ -6,6 +6,7 @@
 
 #include "generators/common.hpp"
 #include "generators/fill.hpp"
+#include "oracle/operands.hpp"
 
 namespace cubecheck::gen {
 
@@ -41,10 +42,12 @@ bool transposes(const isa::Load3DV2& l) {
   return l.params.enTranspose && l.path == Load2DPath::A1toA2;
 }
 
-std::uint64_t dstBytes(const isa::Load3DV2& l) {
-  return isa::load3dDstFractals(l.path, l.dtype, transposes(l), l.params.mExtension,
-                                l.params.kExtension) *
-         kFrac;
+/// The destination's footprint as the oracle lays it out (oracle/operands.hpp), not as isa's
+/// count has it (docs/architecture.md#semantics-stated-twice).
+std::uint64_t dstBytes(ProfileId id, const isa::Load3DV2& l) {
+  return oracle::img2colDestination(id, l.path, l.dtype, transposes(l), l.params.mExtension,
+                                    l.params.kExtension)
+      .bytes(l.dtype);
 }
 
 std::uint64_t mapBytes(const isa::LoadData3DParamsV2& p, DType t) {
@@ -144,7 +147,7 @@ isa::Program buildProgram(const Load3DCase& c, bool asV2Pro) {
   prog.profile = c.profile;
   addFeatureMap(prog, l.srcAddr, mapBytes(p, l.dtype), c.contentSeed);
   const Memory dm = l.path == Load2DPath::A1toA2 ? Memory::L0A : Memory::L0B;
-  addDestination(prog, dm, l.dstAddr, dstBytes(l), c.contentSeed);
+  addDestination(prog, dm, l.dstAddr, dstBytes(c.profile, l), c.contentSeed);
 
   const isa::FMatrix real = fmatrixOf(p);
   const isa::LoadData3DParamsV2 decoy = withDecoys(p, l.dtype);
@@ -207,7 +210,7 @@ std::vector<std::string> tagsOf(const Load3DCase& c) {
     t.emplace_back("m:ends_at_last_row");
   }
   const Memory dm = l.path == Load2DPath::A1toA2 ? Memory::L0A : Memory::L0B;
-  if (l.dstAddr + dstBytes(l) == isa::profile(c.profile).capacityOf(dm)) {
+  if (l.dstAddr + dstBytes(c.profile, l) == isa::profile(c.profile).capacityOf(dm)) {
     t.emplace_back("dst:ends_at_capacity");
   }
   return t;
@@ -351,7 +354,7 @@ rc::Gen<Load3DCase> legalLoad3D(ProfileId id) {
       }
     }
     const Memory dm = l.path == Load2DPath::A1toA2 ? Memory::L0A : Memory::L0B;
-    const std::uint64_t need = std::max(dstBytes(l), kFrac);
+    const std::uint64_t need = std::max(dstBytes(id, l), kFrac);
     l.dstAddr = kFrac * *edgy(0, (prof.capacityOf(dm) - need) / kFrac);
     const std::uint64_t map = std::max<std::uint64_t>(mapBytes(p, l.dtype), 32);
     l.srcAddr = 32 * *edgy(0, (prof.capacityOf(Memory::L1) - map) / 32);
@@ -555,7 +558,7 @@ rc::Gen<IllegalLoad3DCase> illegalLoad3D(ProfileId id, bool asV2Pro) {
     // alignment or capacity on purpose).
     auto fit = [&] {
       const Memory dm = l.path == Load2DPath::A1toA2 ? Memory::L0A : Memory::L0B;
-      const std::uint64_t top = prof.capacityOf(dm) - dstBytes(l);
+      const std::uint64_t top = prof.capacityOf(dm) - dstBytes(id, l);
       if (l.dstAddr > top) l.dstAddr = top / kFrac * kFrac;
     };
     fit();
@@ -608,7 +611,7 @@ rc::Gen<IllegalLoad3DCase> illegalLoad3D(ProfileId id, bool asV2Pro) {
       }
       case 6: {  // the destination ends one fractal past the buffer
         const Memory dm = l.path == Load2DPath::A1toA2 ? Memory::L0A : Memory::L0B;
-        l.dstAddr = prof.capacityOf(dm) - dstBytes(l) + kFrac;
+        l.dstAddr = prof.capacityOf(dm) - dstBytes(id, l) + kFrac;
         ic.expected = V::Capacity;
         break;
       }

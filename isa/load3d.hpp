@@ -175,7 +175,9 @@ Img2ColGeometry img2colGeometry(const FMatrix& fm, std::uint64_t filterH, std::u
                                 std::uint64_t strideH, std::uint64_t strideW);
 
 /// Destination fractals of a V2/V2Pro selection: (rows of fractals) x (columns of fractals) of
-/// the destination layout.
+/// the destination layout. The reference sizes its writes with it; the oracle and the generators
+/// state the same footprint on their own (oracle::img2colDestination;
+/// docs/architecture.md#semantics-stated-twice).
 std::uint64_t load3dDstFractals(Load2DPath path, DType t, bool transpose, std::uint64_t mExt,
                                 std::uint64_t kExt);
 
