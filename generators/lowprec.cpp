@@ -591,7 +591,8 @@ rc::Gen<IllegalLowMmadCase> illegalLowMmad() {
     const auto [a, b] = bad[*rc::gen::inRange<std::size_t>(0, bad.size())];
     ic.mmad.dtype = a;
     ic.mmad.bDtype = b == a ? std::nullopt : std::optional<DType>(b);
-    if (isa::bitsOf(a) == 4 && ic.mmad.k % 2 != 0) ++ic.mmad.k;
+    // fp4 packs two elements a byte: an even k (one down from 4095, not past the limit).
+    if (isa::bitsOf(a) == 4 && ic.mmad.k % 2 != 0) ic.mmad.k += ic.mmad.k < 4095 ? 1 : -1;
     ic.expected = isa::ViolationCode::DTypeUnsupported;
     return ic;
   });

@@ -805,12 +805,15 @@ rc::Gen<IllegalMmadCase> illegalMmad(ProfileId id) {
                                        : x.n) = static_cast<std::uint16_t>(*upTo(4096, 65535));
         ic.expected = V::Range;
         break;
-      case 1:
+      case 1: {
+        const auto oddK = static_cast<std::uint16_t>(2 * *upTo(0, 30) + 1);
         x.dtype = DType::S4;
-        x.k = static_cast<std::uint16_t>(2 * *upTo(0, 30) + 1);
-        // 950 has no s4 at all (spec 8.1.2): the type is what it rejects.
+        // 950 has no s4 at all (spec 8.1.2): the type is what it rejects, and k stays the one
+        // that fitted, so that the type is the only thing wrong.
+        if (isa::mmadHasDType(id, DType::S4)) x.k = oddK;
         ic.expected = isa::mmadHasDType(id, DType::S4) ? V::Range : V::DTypeUnsupported;
         break;
+      }
       case 2:
         x.unitFlag = static_cast<std::uint8_t>(*rc::gen::element<std::uint64_t>(1, 4, 255));
         ic.expected = V::Range;
@@ -836,7 +839,10 @@ rc::Gen<IllegalMmadCase> illegalMmad(ProfileId id) {
       default:
         x.isBias = true;
         x.biasAddr = 64 * *upTo(0, 15) + *upTo(1, 63);
-        x.n = static_cast<std::uint16_t>(std::min<std::uint64_t>(x.n, 128));
+        // The bias row must fit the table from the aligned address below, or the case breaks
+        // Capacity too.
+        x.n = static_cast<std::uint16_t>(std::min<std::uint64_t>(
+            {x.n, 128, (prof.capacityOf(Memory::BiasTable) - x.biasAddr / 64 * 64) / 4}));
         ic.expected = V::Alignment;
     }
     return ic;
