@@ -290,6 +290,17 @@ rc::Gen<IllegalV2Case> illegalV2(ProfileId id, bool bitMode) {
       p.kStep = 1;  // b4 and b8 need m_step % 4 or 2, b32 k_step % 2
       p.dstStride = 16;
       l.dstAddr = 0;
+      // The legal draw's source may have been in GM (where any byte is aligned) or far along a
+      // long L1 walk: where a 16-bit type (which any step suits) would not be legal there, read
+      // from the start of L1 instead, so that the step is the only rule broken.
+      isa::LoadV2 asF16 = l;
+      asF16.dtype = DType::F16;
+      if (isa::validate(prof, asF16)) {
+        l.srcAddr = 0;
+        p.mStartPosition = 0;
+        p.kStartPosition = 0;
+        p.srcStride = 1;
+      }
       ic.expected = V::Range;
     } else if (kind == 1) {  // a destination past L0A/L0B/L1
       const Memory dst = isa::memoryOf(isa::dstOf(l.path));
@@ -304,11 +315,22 @@ rc::Gen<IllegalV2Case> illegalV2(ProfileId id, bool bitMode) {
     } else if (kind == 3) {
       l.dtype = *rc::gen::element(DType::U16, DType::S16, DType::S4);
       p.ifTranspose = false;
+      // Untransposed, a block can need more room than it had transposed (spec 5); then one
+      // fractal, which fits where the block began, so that the type is the only rule broken.
+      isa::LoadV2 asF16 = l;
+      asF16.dtype = DType::F16;
+      if (isa::validate(prof, asF16)) p.mStep = p.kStep = 1;
       ic.expected = V::DTypeUnsupported;
     } else if (kind == 4) {
       if (bitMode) {  // bit mode has no GM path at all
+        const Load2DPath was = l.path;
         l.path = *rc::gen::element(Load2DPath::GMtoA1, Load2DPath::GMtoB1);
         p.ifTranspose = false;
+        // As for the type above: untransposed, one fractal if the block no longer fits where
+        // it was, so that the path is the only rule broken.
+        isa::LoadV2 back = l;
+        back.path = was;
+        if (isa::validate(prof, back)) p.mStep = p.kStep = 1;
         ic.expected = V::PathUnsupported;
       } else {  // a step past its 8-bit hardware field
         p.mStep = static_cast<std::uint16_t>(*upTo(256, 65535));

@@ -6,6 +6,7 @@
 
 #include "generators/common.hpp"
 #include "generators/fill.hpp"
+#include "oracle/operands.hpp"
 
 namespace cubecheck::gen {
 
@@ -41,10 +42,12 @@ bool transposes(const isa::Load3DV2& l) {
   return l.params.enTranspose && l.path == Load2DPath::A1toA2;
 }
 
-std::uint64_t dstBytes(const isa::Load3DV2& l) {
-  return isa::load3dDstFractals(l.path, l.dtype, transposes(l), l.params.mExtension,
-                                l.params.kExtension) *
-         kFrac;
+/// The destination's footprint as the oracle lays it out (oracle/operands.hpp), not as isa's
+/// count has it (docs/architecture.md#semantics-stated-twice).
+std::uint64_t dstBytes(ProfileId id, const isa::Load3DV2& l) {
+  return oracle::img2colDestination(id, l.path, l.dtype, transposes(l), l.params.mExtension,
+                                    l.params.kExtension)
+      .bytes(l.dtype);
 }
 
 std::uint64_t mapBytes(const isa::LoadData3DParamsV2& p, DType t) {
@@ -144,7 +147,7 @@ isa::Program buildProgram(const Load3DCase& c, bool asV2Pro) {
   prog.profile = c.profile;
   addFeatureMap(prog, l.srcAddr, mapBytes(p, l.dtype), c.contentSeed);
   const Memory dm = l.path == Load2DPath::A1toA2 ? Memory::L0A : Memory::L0B;
-  addDestination(prog, dm, l.dstAddr, dstBytes(l), c.contentSeed);
+  addDestination(prog, dm, l.dstAddr, dstBytes(c.profile, l), c.contentSeed);
 
   const isa::FMatrix real = fmatrixOf(p);
   const isa::LoadData3DParamsV2 decoy = withDecoys(p, l.dtype);
@@ -207,7 +210,7 @@ std::vector<std::string> tagsOf(const Load3DCase& c) {
     t.emplace_back("m:ends_at_last_row");
   }
   const Memory dm = l.path == Load2DPath::A1toA2 ? Memory::L0A : Memory::L0B;
-  if (l.dstAddr + dstBytes(l) == isa::profile(c.profile).capacityOf(dm)) {
+  if (l.dstAddr + dstBytes(c.profile, l) == isa::profile(c.profile).capacityOf(dm)) {
     t.emplace_back("dst:ends_at_capacity");
   }
   return t;
@@ -351,7 +354,7 @@ rc::Gen<Load3DCase> legalLoad3D(ProfileId id) {
       }
     }
     const Memory dm = l.path == Load2DPath::A1toA2 ? Memory::L0A : Memory::L0B;
-    const std::uint64_t need = std::max(dstBytes(l), kFrac);
+    const std::uint64_t need = std::max(dstBytes(id, l), kFrac);
     l.dstAddr = kFrac * *edgy(0, (prof.capacityOf(dm) - need) / kFrac);
     const std::uint64_t map = std::max<std::uint64_t>(mapBytes(p, l.dtype), 32);
     l.srcAddr = 32 * *edgy(0, (prof.capacityOf(Memory::L1) - map) / 32);
@@ -525,8 +528,38 @@ std::ostream& operator<<(std::ostream& os, const IllegalLoad3DCase& c) {
   return os << " expected_rejection=" << isa::nameOf(c.expected);
 }
 
+namespace {
+
+/// A legal V2 load that writes `l`'s l1, pads and pad value into FMATRIX and PADDING: the earlier
+/// load of an illegal case, which must not break the rule of the load under test a second time.
+/// It reads one C0 column of one row of X with a 1 x 1 kernel and writes that one fractal at the
+/// first aligned address of the program's destination segment `dst`, which runs before the load
+/// under test when only the registers make that one illegal.
+isa::Load3DV2 registerWriter(const isa::Load3DV2& l, const isa::Segment& dst) {
+  isa::Load3DV2 w;
+  w.path = dst.memory == Memory::L0A ? Load2DPath::A1toA2 : Load2DPath::B1toB2;
+  w.dtype = isa::load3dHasDType(w.path, l.dtype) ? l.dtype : DType::F16;
+  w.srcAddr = l.srcAddr;
+  w.dstAddr = (dst.addr + kFrac - 1) / kFrac * kFrac;
+  w.params.padList = l.params.padList;
+  w.params.l1H = l.params.l1H;
+  w.params.l1W = l.params.l1W;
+  w.params.padValue = l.params.padValue;
+  w.params.channelSize = static_cast<std::uint16_t>(isa::c0Of(w.dtype));
+  w.params.kExtension = w.params.channelSize;
+  w.params.mExtension = 1;
+  return w;
+}
+
+}  // namespace
+
 isa::Program buildProgram(const IllegalLoad3DCase& c) {
   isa::Program p = buildProgram(c.c, c.asV2Pro);
+  if (c.c.registers == RegisterSource::EarlierLoad) {
+    isa::Instruction& earlier = p.instructions.front();
+    const isa::Segment& dst = p.segments.at(1);  // the feature map, then the destination
+    earlier = registerWriter(std::get<isa::Load3DV2>(earlier), dst);
+  }
   if (c.asV2Pro) {
     auto& last = std::get<isa::Load3DV2Pro>(p.instructions.back());
     const bool ctrl = last.params.fMatrixCtrl;
@@ -551,11 +584,18 @@ rc::Gen<IllegalLoad3DCase> illegalLoad3D(ProfileId id, bool asV2Pro) {
     if (p.channelSize == 0) p.channelSize = static_cast<std::uint16_t>(isa::c0Of(l.dtype));
     if (p.l1W == 0) p.l1W = 1;
     if (p.filterH == 0 && !p.filterSizeH) p.filterH = 1;
+    // A width restored to 1 must still hold the window, and channels restored to C0 must keep
+    // the feature map inside L1 (spec 6.1), or the case breaks a second rule.
+    const isa::Img2ColGeometry g = geometryOf(p);
+    const std::uint64_t padsW = std::uint64_t{p.padList[isa::kPadLeft]} + p.padList[isa::kPadRight];
+    if (g.wo < 1) p.l1W = static_cast<std::uint16_t>(g.kwd - padsW);
+    const std::uint64_t l1 = prof.capacityOf(Memory::L1);
+    if (l.srcAddr + mapBytes(p, l.dtype) > l1) l.srcAddr = (l1 - mapBytes(p, l.dtype)) / 32 * 32;
     // Keep the destination inside its buffer after a footprint grew (only kinds 5 and 6 break
     // alignment or capacity on purpose).
     auto fit = [&] {
       const Memory dm = l.path == Load2DPath::A1toA2 ? Memory::L0A : Memory::L0B;
-      const std::uint64_t top = prof.capacityOf(dm) - dstBytes(l);
+      const std::uint64_t top = prof.capacityOf(dm) - dstBytes(id, l);
       if (l.dstAddr > top) l.dstAddr = top / kFrac * kFrac;
     };
     fit();
@@ -577,6 +617,7 @@ rc::Gen<IllegalLoad3DCase> illegalLoad3D(ProfileId id, bool asV2Pro) {
       case 1:  // 8- or 4-bit into L0B
         l.path = Load2DPath::B1toB2;
         l.dtype = *rc::gen::element(DType::S8, DType::U8, DType::S4);
+        p.enTranspose = false;  // means nothing for L0B (spec 6.1): the type is what is wrong
         p.kStartPt = 0;
         p.kExtension = static_cast<std::uint16_t>(isa::c0Of(l.dtype));
         p.channelSize = static_cast<std::uint16_t>(isa::c0Of(l.dtype));
@@ -608,7 +649,7 @@ rc::Gen<IllegalLoad3DCase> illegalLoad3D(ProfileId id, bool asV2Pro) {
       }
       case 6: {  // the destination ends one fractal past the buffer
         const Memory dm = l.path == Load2DPath::A1toA2 ? Memory::L0A : Memory::L0B;
-        l.dstAddr = prof.capacityOf(dm) - dstBytes(l) + kFrac;
+        l.dstAddr = prof.capacityOf(dm) - dstBytes(id, l) + kFrac;
         ic.expected = V::Capacity;
         break;
       }

@@ -11,6 +11,7 @@
 #include "generators/mmad.hpp"
 #include "oracle/layout.hpp"
 #include "oracle/lowprec.hpp"
+#include "oracle/operands.hpp"
 
 namespace cubecheck::gen {
 
@@ -306,11 +307,11 @@ isa::Program buildProgram(const LowMmadCase& c) {
   isa::Program p;
   p.profile = c.profile;
   const bool noOp = c.m == 0 || c.k == 0 || c.n == 0;
-  const Eigen::Index k0 = 32;  // b8: C0 = 32 (spec 8.1.3)
-  const Eigen::Index m1 = (c.m + 15) / 16, n1 = (c.n + 15) / 16, kb = (c.k + k0 - 1) / k0;
+  // Where A and B go, as the oracle states it (oracle/operands.hpp); b8: C0 = 32 (spec 8.1.3).
+  const oracle::OperandLayout aAt = oracle::mmadA(c.profile, x), bAt = oracle::mmadB(x);
   if (!noOp) {
     const std::uint8_t canA = canaryOf(c.aType), canB = canaryOf(c.bType);
-    if (isa::isGemv(c.profile, x)) {
+    if (aAt.vector) {
       // A vector of k bytes at aAddr, in a fractal-aligned run (aAddr and L0A's size are
       // multiples of 512, so the run stays inside L0A).
       const std::uint64_t run = (std::uint64_t{c.k} + kFrac - 1) / kFrac * kFrac;
@@ -320,15 +321,15 @@ isa::Program buildProgram(const LowMmadCase& c) {
       }
       p.segments.push_back(std::move(a));
     } else {
-      oracle::ElemMatrix a = oracle::ElemMatrix::Constant(m1 * 16, kb * k0, canA);
+      oracle::ElemMatrix a = oracle::ElemMatrix::Constant(
+          static_cast<Eigen::Index>(aAt.rows), static_cast<Eigen::Index>(aAt.cols), canA);
       a.topLeftCorner(c.m, c.k) = o.aCodes;
-      p.segments.push_back(
-          {Memory::L0A, c.aAddr, oracle::encode(a, oracle::Layout::Nz, c.aType, canA)});
+      p.segments.push_back({Memory::L0A, c.aAddr, oracle::encode(a, aAt.layout, c.aType, canA)});
     }
-    oracle::ElemMatrix b = oracle::ElemMatrix::Constant(kb * k0, n1 * 16, canB);
+    oracle::ElemMatrix b = oracle::ElemMatrix::Constant(static_cast<Eigen::Index>(bAt.rows),
+                                                        static_cast<Eigen::Index>(bAt.cols), canB);
     b.topLeftCorner(c.k, c.n) = o.bCodes;
-    p.segments.push_back(
-        {Memory::L0B, c.bAddr, oracle::encode(b, oracle::Layout::Zn, c.bType, canB)});
+    p.segments.push_back({Memory::L0B, c.bAddr, oracle::encode(b, bAt.layout, c.bType, canB)});
   }
   const std::uint64_t cBytes = std::max<std::uint64_t>(isa::mmadCBytes(x), 1024);
   const auto [lo, hi] = withMargin(c.cAddr, c.cAddr + cBytes, 1024, prof.capacityOf(Memory::L0C));
@@ -397,7 +398,7 @@ std::vector<std::string> tagsOf(const LowMmadCase& c) {
     t.emplace_back("zero_dimension");
     return t;
   }
-  if (isa::isGemv(c.profile, x)) t.emplace_back("gemv");
+  if (oracle::mmadA(c.profile, x).vector) t.emplace_back("gemv");
   t.push_back(sizeBin("m", c.m, mmadLargest(k950, 'm')));
   t.push_back(sizeBin("n", c.n, mmadLargest(k950, 'n')));
   t.push_back(sizeBin("k", c.k, mmadLargest(k950, 'k')));
@@ -537,8 +538,8 @@ rc::Gen<LowMmadCase> legalLowMmad(LowValues values, Sizes sizes) {
     c.disableGemv = c.m == 1 && *rc::gen::arbitrary<bool>();
     auto fits = [&] {
       const isa::Mmad x = lowMmadOf(c);
-      return isa::mmadABytes(k950, x) <= prof.capacityOf(Memory::L0A) &&
-             isa::mmadBBytes(x) <= prof.capacityOf(Memory::L0B) &&
+      return aBytesOf(k950, x) <= prof.capacityOf(Memory::L0A) &&
+             bBytesOf(x) <= prof.capacityOf(Memory::L0B) &&
              isa::mmadCBytes(x) <= prof.capacityOf(Memory::L0C);
     };
     fitAroundLead({&c.m, &c.n, &c.k}, {mMax, nMax, kMax}, {1, 1, 1}, fits, [] {});
@@ -559,8 +560,8 @@ rc::Gen<LowMmadCase> legalLowMmad(LowValues values, Sizes sizes) {
     }
     c.init = drawInit(prof, c.n);
     const isa::Mmad x = lowMmadOf(c);
-    c.aAddr = kFrac * *edgy(0, (prof.capacityOf(Memory::L0A) - isa::mmadABytes(k950, x)) / kFrac);
-    c.bAddr = kFrac * *edgy(0, (prof.capacityOf(Memory::L0B) - isa::mmadBBytes(x)) / kFrac);
+    c.aAddr = kFrac * *edgy(0, (prof.capacityOf(Memory::L0A) - aBytesOf(k950, x)) / kFrac);
+    c.bAddr = kFrac * *edgy(0, (prof.capacityOf(Memory::L0B) - bBytesOf(x)) / kFrac);
     const std::uint64_t cBytes = std::max<std::uint64_t>(isa::mmadCBytes(x), 1024);
     c.cAddr = 1024 * *edgy(0, (prof.capacityOf(Memory::L0C) - cBytes) / 1024);
     c.biasAddr = 64 * *upTo(0, (prof.capacityOf(Memory::BiasTable) - 4ull * c.n) / 64);
@@ -590,7 +591,8 @@ rc::Gen<IllegalLowMmadCase> illegalLowMmad() {
     const auto [a, b] = bad[*rc::gen::inRange<std::size_t>(0, bad.size())];
     ic.mmad.dtype = a;
     ic.mmad.bDtype = b == a ? std::nullopt : std::optional<DType>(b);
-    if (isa::bitsOf(a) == 4 && ic.mmad.k % 2 != 0) ++ic.mmad.k;
+    // fp4 packs two elements a byte: an even k (one down from 4095, not past the limit).
+    if (isa::bitsOf(a) == 4 && ic.mmad.k % 2 != 0) ic.mmad.k += ic.mmad.k < 4095 ? 1 : -1;
     ic.expected = isa::ViolationCode::DTypeUnsupported;
     return ic;
   });

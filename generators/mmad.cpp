@@ -12,6 +12,7 @@
 #include "generators/common.hpp"
 #include "generators/fill.hpp"
 #include "oracle/layout.hpp"
+#include "oracle/operands.hpp"
 
 namespace cubecheck::gen {
 
@@ -129,6 +130,14 @@ std::ostream& operator<<(std::ostream& os, const MmadCase& c) {
   std::string what = isa::describe(mmadOf(c)) + " values=" + std::string(nameOf(c.values));
   if (c.hf32) what += " hf32_mode=" + std::to_string(c.hf32Mode);
   return printCase(os, c.profile, what, c.contentSeed, c.why);
+}
+
+std::uint64_t aBytesOf(ProfileId profile, const isa::Mmad& x) {
+  return oracle::mmadA(profile, x).bytes(x.dtype);
+}
+
+std::uint64_t bBytesOf(const isa::Mmad& x) {
+  return oracle::mmadB(x).bytes(isa::bTypeOf(x));
 }
 
 isa::Mmad mmadOf(const MmadCase& c) {
@@ -353,12 +362,12 @@ isa::Program buildProgram(const MmadCase& c) {
   isa::Program p;
   p.profile = c.profile;
   const bool noOp = c.m == 0 || c.k == 0 || c.n == 0;
-  const Eigen::Index k0 = static_cast<Eigen::Index>(isa::mmadK0(c.dtype));
-  const Eigen::Index m1 = (c.m + 15) / 16, n1 = (c.n + 15) / 16, kb = (c.k + k0 - 1) / k0;
+  // Where A and B go, as the oracle states it (oracle/operands.hpp), not as isa's counts do.
+  const oracle::OperandLayout aAt = oracle::mmadA(c.profile, x), bAt = oracle::mmadB(x);
   if (!noOp) {
-    if (isa::isGemv(c.profile, x)) {
+    if (aAt.vector) {
       // A as a 1 x k vector at aAddr, in a fractal-aligned run of random bytes.
-      const std::uint64_t bytes = isa::mmadABytes(c.profile, x);
+      const std::uint64_t bytes = aAt.bytes(c.dtype);
       isa::Segment a = filled(Memory::L0A, c.aAddr, c.aAddr + (bytes + kFrac - 1) / kFrac * kFrac,
                               subSeed(c.contentSeed, 1));
       const oracle::ElemMatrix bits = oracle::bitsOf(o.a, c.dtype);
@@ -367,16 +376,17 @@ isa::Program buildProgram(const MmadCase& c) {
       }
       p.segments.push_back(std::move(a));
     } else {
-      const Eigen::Index cols = static_cast<Eigen::Index>(isa::mmadARowFractals(c.profile, x)) * k0;
       p.segments.push_back(
           {Memory::L0A, c.aAddr,
-           oracle::encode(padded(o.a, c.dtype, m1 * 16, cols, subSeed(c.contentSeed, 1)),
-                          prof.l0aIsNz ? oracle::Layout::Nz : oracle::Layout::Zz, c.dtype)});
+           oracle::encode(padded(o.a, c.dtype, static_cast<Eigen::Index>(aAt.rows),
+                                 static_cast<Eigen::Index>(aAt.cols), subSeed(c.contentSeed, 1)),
+                          aAt.layout, c.dtype)});
     }
     p.segments.push_back(
         {Memory::L0B, c.bAddr,
-         oracle::encode(padded(o.b, c.dtype, kb * k0, n1 * 16, subSeed(c.contentSeed, 2)),
-                        oracle::Layout::Zn, c.dtype)});
+         oracle::encode(padded(o.b, c.dtype, static_cast<Eigen::Index>(bAt.rows),
+                               static_cast<Eigen::Index>(bAt.cols), subSeed(c.contentSeed, 2)),
+                        bAt.layout, c.dtype)});
   }
   const std::uint64_t cBytes = std::max<std::uint64_t>(isa::mmadCBytes(x), 1024);
   const auto [lo, hi] = withMargin(c.cAddr, c.cAddr + cBytes, 1024, prof.capacityOf(Memory::L0C));
@@ -425,8 +435,9 @@ std::vector<std::string> tagsOf(const MmadCase& c) {
     t.emplace_back("zero_dimension");
     return t;
   }
-  if (isa::isGemv(c.profile, x)) t.emplace_back("gemv");
-  if (c.m == 1 && !isa::isGemv(c.profile, x)) t.emplace_back("gemv_disabled");
+  const bool gemv = oracle::mmadA(c.profile, x).vector;
+  if (gemv) t.emplace_back("gemv");
+  if (c.m == 1 && !gemv) t.emplace_back("gemv_disabled");
   if (c.m % 16 != 0) t.emplace_back("m:partial_fractal");
   if (c.n % 16 != 0) t.emplace_back("n:partial_fractal");
   if (c.k % isa::mmadK0(c.dtype) != 0) t.emplace_back("k:partial_fractal");
@@ -515,8 +526,8 @@ void fitToBuffers(MmadCase& c, std::uint16_t floorM, std::uint16_t floorK) {
   auto fits = [&] {
     isa::Mmad x = mmadOf(c);
     x.aAddr = x.bAddr = x.cAddr = 0;
-    return isa::mmadABytes(c.profile, x) <= prof.capacityOf(Memory::L0A) &&
-           isa::mmadBBytes(x) <= prof.capacityOf(Memory::L0B) &&
+    return aBytesOf(c.profile, x) <= prof.capacityOf(Memory::L0A) &&
+           bBytesOf(x) <= prof.capacityOf(Memory::L0B) &&
            isa::mmadCBytes(x) <= prof.capacityOf(Memory::L0C);
   };
   fitAroundLead({&c.m, &c.n, &c.k},
@@ -591,8 +602,8 @@ rc::Gen<MmadCase> legalMmad(ProfileId id, MmadValues values, Sizes sizes) {
     }
     c.unitFlag = static_cast<std::uint8_t>(*rc::gen::element<std::uint64_t>(0, 2, 3));
     const isa::Mmad x = mmadOf(c);
-    c.aAddr = kFrac * *edgy(0, (prof.capacityOf(Memory::L0A) - isa::mmadABytes(id, x)) / kFrac);
-    c.bAddr = kFrac * *edgy(0, (prof.capacityOf(Memory::L0B) - isa::mmadBBytes(x)) / kFrac);
+    c.aAddr = kFrac * *edgy(0, (prof.capacityOf(Memory::L0A) - aBytesOf(id, x)) / kFrac);
+    c.bAddr = kFrac * *edgy(0, (prof.capacityOf(Memory::L0B) - bBytesOf(x)) / kFrac);
     const std::uint64_t cBytes = std::max<std::uint64_t>(isa::mmadCBytes(x), 1024);
     c.cAddr = 1024 * *edgy(0, (prof.capacityOf(Memory::L0C) - cBytes) / 1024);
     const std::uint64_t biasBytes =
@@ -781,8 +792,8 @@ rc::Gen<IllegalMmadCase> illegalMmad(ProfileId id) {
                       std::uint64_t align) {
       return std::min(addr, (cap - std::min(cap, bytes)) / align * align);
     };
-    c.aAddr = clampTo(c.aAddr, isa::mmadABytes(id, grown), prof.capacityOf(Memory::L0A), kFrac);
-    c.bAddr = clampTo(c.bAddr, isa::mmadBBytes(grown), prof.capacityOf(Memory::L0B), kFrac);
+    c.aAddr = clampTo(c.aAddr, aBytesOf(id, grown), prof.capacityOf(Memory::L0A), kFrac);
+    c.bAddr = clampTo(c.bAddr, bBytesOf(grown), prof.capacityOf(Memory::L0B), kFrac);
     c.cAddr = clampTo(c.cAddr, isa::mmadCBytes(grown), prof.capacityOf(Memory::L0C), 1024);
     c.biasAddr = clampTo(c.biasAddr, 4ull * c.n, prof.capacityOf(Memory::BiasTable), 64);
     ic.mmad = mmadOf(c);
@@ -794,12 +805,15 @@ rc::Gen<IllegalMmadCase> illegalMmad(ProfileId id) {
                                        : x.n) = static_cast<std::uint16_t>(*upTo(4096, 65535));
         ic.expected = V::Range;
         break;
-      case 1:
+      case 1: {
+        const auto oddK = static_cast<std::uint16_t>(2 * *upTo(0, 30) + 1);
         x.dtype = DType::S4;
-        x.k = static_cast<std::uint16_t>(2 * *upTo(0, 30) + 1);
-        // 950 has no s4 at all (spec 8.1.2): the type is what it rejects.
+        // 950 has no s4 at all (spec 8.1.2): the type is what it rejects, and k stays the one
+        // that fitted, so that the type is the only thing wrong.
+        if (isa::mmadHasDType(id, DType::S4)) x.k = oddK;
         ic.expected = isa::mmadHasDType(id, DType::S4) ? V::Range : V::DTypeUnsupported;
         break;
+      }
       case 2:
         x.unitFlag = static_cast<std::uint8_t>(*rc::gen::element<std::uint64_t>(1, 4, 255));
         ic.expected = V::Range;
@@ -825,7 +839,10 @@ rc::Gen<IllegalMmadCase> illegalMmad(ProfileId id) {
       default:
         x.isBias = true;
         x.biasAddr = 64 * *upTo(0, 15) + *upTo(1, 63);
-        x.n = static_cast<std::uint16_t>(std::min<std::uint64_t>(x.n, 128));
+        // The bias row must fit the table from the aligned address below, or the case breaks
+        // Capacity too.
+        x.n = static_cast<std::uint16_t>(std::min<std::uint64_t>(
+            {x.n, 128, (prof.capacityOf(Memory::BiasTable) - x.biasAddr / 64 * 64) / 4}));
         ic.expected = V::Alignment;
     }
     return ic;

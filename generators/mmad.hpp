@@ -71,6 +71,11 @@ struct MmadOperands {
 MmadOperands operandsOf(const MmadCase& c);
 
 isa::Mmad mmadOf(const MmadCase& c);
+/// Bytes of A and of B from their addresses, as the oracle lays them out (oracle::mmadA and
+/// oracle::mmadB), not as isa's counts have them: the generators place operands by the oracle's
+/// statement (docs/architecture.md#semantics-stated-twice).
+std::uint64_t aBytesOf(isa::ProfileId profile, const isa::Mmad& x);
+std::uint64_t bBytesOf(const isa::Mmad& x);
 /// A in L0A (Zz on a2, Nz on 950, a vector in GEMV) and B in L0B (Zn) with random padding that
 /// must be ignored, L0C with a fractal of canary either side (the init values in place when
 /// accumulating), the bias, SetHF32 when asked, the Mmad; L0C observed.

@@ -8,6 +8,7 @@
 #include "generators/mmad.hpp"
 #include "generators/sparse.hpp"
 #include "oracle/layout.hpp"
+#include "oracle/operands.hpp"
 #include "oracle/sparse.hpp"
 
 namespace cubecheck::gen {
@@ -256,7 +257,7 @@ isa::Program buildProgram(const PipelineCase& c, PipelineKind kind, bool load2dO
   // L1, L0A, L0B: defined (random) where the loads write.
   const std::uint64_t aL0Bytes =
       kind == PipelineKind::Conv
-          ? isa::load3dDstFractals(Load2DPath::A1toA2, t, false, m, k) * kFrac
+          ? oracle::img2colDestination(c.profile, Load2DPath::A1toA2, t, false, m, k).bytes(t)
           : aFr * kFrac;
   p.segments.push_back(filled(Memory::L1, kL1A, kL1A + gmAFr * kFrac, subSeed(c.contentSeed, 13)));
   p.segments.push_back(

@@ -306,7 +306,10 @@ rc::Gen<IllegalLoadSparseCase> illegalLoadSparse(ProfileId id) {
     ic.c = *legalLoadSparse(id);
     isa::LoadSparse& l = ic.c.load;
     const isa::Profile& prof = isa::profile(id);
-    if (l.params.repeatTimes == 0) l.params.repeatTimes = 1;
+    if (l.params.repeatTimes == 0) {  // a drawn no-op undone: its one fractal must fit L0B
+      l.params.repeatTimes = 1;
+      l.dstAddr = std::min(l.dstAddr, prof.capacityOf(Memory::L0B) - kFrac);
+    }
     ic.expected =
         *rc::gen::element(V::TransposePath, V::DTypeUnsupported, V::Alignment, V::Capacity);
     switch (ic.expected) {

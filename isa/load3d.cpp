@@ -75,6 +75,14 @@ std::optional<Violation> validateCommon(const Profile& profile, const char* form
   return std::nullopt;
 }
 
+/// Ho and Wo at least 1 (spec 6.1): the dilated kernel fits the map with its pads.
+std::optional<Violation> windowFits(const Img2ColGeometry& g, const FMatrix& fm) {
+  if (g.ho >= 1 && g.wo >= 1) return std::nullopt;
+  return range("the dilated " + std::to_string(g.khd) + " x " + std::to_string(g.kwd) +
+               " kernel is larger than the padded " + std::to_string(fm.l1H) + " x " +
+               std::to_string(fm.l1W) + " feature map: Ho or Wo would be 0 (spec 6.1)");
+}
+
 std::string pads(const PadList& p) {
   return std::to_string(p[0]) + "," + std::to_string(p[1]) + "," + std::to_string(p[2]) + "," +
          std::to_string(p[3]);
@@ -179,13 +187,45 @@ std::uint64_t load3dDstFractals(Load2DPath path, DType t, bool transpose, std::u
   return ceilDiv(kExt, 16) * ceilDiv(mExt, c0);
 }
 
+std::optional<Violation> validateFeatureMap(const Profile& profile, const FMatrix& fm, DType t,
+                                            std::uint64_t src, const LoadData3DParamsV2& p) {
+  const Img2ColGeometry g =
+      img2colGeometry(fm, p.filterH, p.filterW, p.filterSizeH, p.filterSizeW, p.dilationFilterH,
+                      p.dilationFilterW, p.strideH, p.strideW);
+  if (fm.l1H == 0 || fm.l1W == 0 || p.channelSize == 0 || p.kExtension == 0 || p.mExtension == 0 ||
+      g.hk == 0 || g.wk == 0) {
+    return std::nullopt;  // a no-op reads nothing (spec 6.1)
+  }
+  if (auto v = windowFits(g, fm)) return v;
+  const std::uint64_t c0 = static_cast<std::uint64_t>(c0Of(t));
+  const std::uint64_t bytes = ceilDiv(p.channelSize, c0) * fm.l1H * fm.l1W * 32;
+  const std::uint64_t cap = profile.capacityOf(Memory::L1);
+  if (src > cap || bytes > cap - src) {
+    return Violation{ViolationCode::Capacity, "the feature map (" + std::to_string(bytes) +
+                                                  " bytes at " + std::to_string(src) +
+                                                  ") ends past L1"};
+  }
+  return std::nullopt;
+}
+
 std::optional<Violation> validate(const Profile& profile, const Load3DV2& load) {
   if (bitsOf(load.dtype) < 32 && load.params.padValue >> bitsOf(load.dtype) != 0) {
     return range("pad_value " + std::to_string(load.params.padValue) + " wider than " +
                  std::string(nameOf(load.dtype)));
   }
-  return validateCommon(profile, "LoadData3DParamsV2", load.path, load.dtype, load.srcAddr,
-                        load.dstAddr, load.params);
+  if (auto v = validateCommon(profile, "LoadData3DParamsV2", load.path, load.dtype, load.srcAddr,
+                              load.dstAddr, load.params)) {
+    return v;
+  }
+  // With is_set_fmatrix and f_matrix_ctrl 0 the load reads back the l1/pads it has just written
+  // (spec 6.2), so the instruction alone decides its feature-map rules; otherwise they wait for
+  // the program's registers (validateProgram, and the reference when the load runs).
+  const LoadData3DParamsV2& p = load.params;
+  if (load.reset.isSetFMatrix && !p.fMatrixCtrl) {
+    return validateFeatureMap(profile, FMatrix{p.l1H, p.l1W, p.padList}, load.dtype, load.srcAddr,
+                              p);
+  }
+  return std::nullopt;
 }
 
 std::optional<Violation> validate(const Profile& profile, const Load3DV2Pro& load) {
@@ -250,7 +290,11 @@ std::optional<Violation> validate(const Profile& profile, const Load3DV1& load) 
   if (load.dstAddr + fractals * kFractalBytes > profile.capacityOf(Memory::L0A)) {
     return Violation{ViolationCode::Capacity, "destination ends past L0A"};
   }
-  return std::nullopt;
+  // V1 carries its whole geometry (spec 6.4): the window rule of spec 6.1 is decided here.
+  const FMatrix fm{p.l1H, p.l1W, p.padList};
+  return windowFits(img2colGeometry(fm, p.filterH, p.filterW, false, false, p.dilationFilterH,
+                                    p.dilationFilterW, p.strideH, p.strideW),
+                    fm);
 }
 
 std::optional<Violation> validate(const Profile& profile, const SetFmatrix& set) {

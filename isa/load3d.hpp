@@ -175,9 +175,24 @@ Img2ColGeometry img2colGeometry(const FMatrix& fm, std::uint64_t filterH, std::u
                                 std::uint64_t strideH, std::uint64_t strideW);
 
 /// Destination fractals of a V2/V2Pro selection: (rows of fractals) x (columns of fractals) of
-/// the destination layout.
+/// the destination layout. The reference sizes its writes with it; the oracle and the generators
+/// state the same footprint on their own (oracle::img2colDestination;
+/// docs/architecture.md#semantics-stated-twice).
 std::uint64_t load3dDstFractals(Load2DPath path, DType t, bool transpose, std::uint64_t mExt,
                                 std::uint64_t kExt);
+
+/// Spec 6.1's rules on the feature map a V2 or V2Pro load reads, once the FMATRIX (or FMATRIX_B)
+/// value it reads is known: `fm` stands for the register, so the l1/pads of `p` are not used, its
+/// other fields are. The dilated kernel must fit the padded map, so that Ho and Wo are at least 1
+/// (else Range), and the NC1HWC0 map, ceil(channel_size / C0) slices of l1_h * l1_w * 32 bytes
+/// from `src`, must end inside L1 (else Capacity). A load that does nothing (spec 6.1) breaks
+/// neither. `p` must already pass the rest of validate() (strides of at least 1).
+///
+/// validate() applies it where the instruction alone decides the register (a V2 load that
+/// writes FMATRIX and reads it back); validateProgram() follows the registers through a program;
+/// the reference calls it with the register it holds when the load runs.
+std::optional<Violation> validateFeatureMap(const Profile& profile, const FMatrix& fm, DType t,
+                                            std::uint64_t src, const LoadData3DParamsV2& p);
 
 std::optional<Violation> validate(const Profile& profile, const Load3DV2& load);
 std::optional<Violation> validate(const Profile& profile, const Load3DV2Pro& load);

@@ -66,6 +66,10 @@ std::string_view nameOf(MmadInit i);
 bool mmadHasDType(ProfileId profile, DType t);
 /// The accumulator type: s32 for s8/s4, f32 otherwise.
 DType accumulatorOf(DType t);
+// Where Mmad's operands lie, as the reference reads them and validate() sizes them. The oracle
+// and the generators state the same facts on their own (oracle::mmadA, oracle::mmadB), and
+// tests/hand_worked_test.cpp pins both (docs/architecture.md#semantics-stated-twice).
+
 /// Whether the instruction runs as GEMV (m = 1, on 950 unless disableGemv).
 bool isGemv(ProfileId profile, const Mmad& x);
 /// K elements per A/B fractal row: C0 of the operand type.

@@ -1,6 +1,7 @@
 #include "isa/program.hpp"
 
 #include <algorithm>
+#include <array>
 
 namespace cubecheck::isa {
 
@@ -82,6 +83,33 @@ std::optional<Violation> validateStructure(const Program& program) {
                                                            " in " + std::string(nameOf(r.memory)) +
                                                            " is not inside one segment"};
     }
+  }
+  return std::nullopt;
+}
+
+std::optional<Violation> validateProgram(const Program& program) {
+  if (auto v = validateStructure(program)) return v;
+  const Profile& prof = profile(program.profile);
+  for (const Instruction& ins : program.instructions) {
+    if (auto v = validate(prof, ins)) return v;
+  }
+  std::array<std::optional<FMatrix>, 2> fmatrix;  // FMATRIX, FMATRIX_B
+  auto featureMap = [&](bool right, DType t, std::uint64_t src, const LoadData3DParamsV2& p) {
+    const std::optional<FMatrix>& fm = fmatrix[right ? 1 : 0];
+    return fm ? validateFeatureMap(prof, *fm, t, src, p) : std::nullopt;
+  };
+  for (const Instruction& ins : program.instructions) {
+    std::optional<Violation> v;
+    if (const auto* s = std::get_if<SetFmatrix>(&ins)) {
+      fmatrix[s->right ? 1 : 0] = s->value;
+    } else if (const auto* l = std::get_if<Load3DV2>(&ins)) {
+      const LoadData3DParamsV2& p = l->params;
+      if (l->reset.isSetFMatrix) fmatrix[0] = FMatrix{p.l1H, p.l1W, p.padList};  // spec 6.2
+      v = featureMap(p.fMatrixCtrl, l->dtype, l->srcAddr, p);
+    } else if (const auto* pro = std::get_if<Load3DV2Pro>(&ins)) {
+      v = featureMap(pro->params.fMatrixCtrl, pro->dtype, pro->srcAddr, unpackV2Pro(pro->params));
+    }
+    if (v) return v;
   }
   return std::nullopt;
 }

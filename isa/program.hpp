@@ -85,4 +85,11 @@ Segment* findSegment(std::vector<Segment>& segments, Memory m, std::uint64_t add
 /// observed regions inside a segment. nullopt when well formed.
 std::optional<Violation> validateStructure(const Program& program);
 
+/// Every rule a program can be checked against before it runs, in the order a validating DUT
+/// meets them: validateStructure, then each instruction's validate(), then the Load3D
+/// feature-map rules (validateFeatureMap) of each V2/V2Pro load against the FMATRIX or FMATRIX_B
+/// value the instructions before it wrote (spec 6.2). A register read before any write is left to
+/// execution (UndefinedMemory), as are reads of bytes no segment defines. nullopt when legal.
+std::optional<Violation> validateProgram(const Program& program);
+
 }  // namespace cubecheck::isa

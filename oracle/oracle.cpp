@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "oracle/layout.hpp"
+#include "oracle/operands.hpp"
 #include "oracle/tile.hpp"
 
 namespace cubecheck::oracle {
@@ -302,16 +303,16 @@ std::optional<std::string> applyImg2Col(Memories& mem, isa::ProfileId profile, c
                             static_cast<Eigen::Index>(wo * p.strideW + kw * p.dilationFilterW));
     }
   }
-  const bool nz = isa::profile(profile).l0aIsNz;
+  const Layout layout =
+      img2colDestination(profile, x.path, x.dtype, p.enTranspose, p.mExtension, p.kExtension)
+          .layout;
   if (x.path == isa::Load2DPath::B1toB2) {
     // L0B always transposes: B[k' = m][n' = k] = X[m][k], a Zn operand.
-    store(mem, isa::Memory::L0B, x.dstAddr, block, Layout::Zn, x.dtype, true, true);
+    store(mem, isa::Memory::L0B, x.dstAddr, block, layout, x.dtype, true, true);
   } else if (p.enTranspose) {
-    store(mem, isa::Memory::L0A, x.dstAddr, block.transpose(), nz ? Layout::Nz : Layout::Zz,
-          x.dtype, false, false);
+    store(mem, isa::Memory::L0A, x.dstAddr, block.transpose(), layout, x.dtype, false, false);
   } else {
-    store(mem, isa::Memory::L0A, x.dstAddr, block, nz ? Layout::Nz : Layout::Zz, x.dtype, true,
-          false);
+    store(mem, isa::Memory::L0A, x.dstAddr, block, layout, x.dtype, true, false);
   }
   return std::nullopt;
 }

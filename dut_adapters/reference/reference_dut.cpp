@@ -375,6 +375,23 @@ struct Img2ColFields {
   bool transpose, sizeW, sizeH, right;
 };
 
+/// The fields as isa's parameter struct, for the legality check the reference shares with isa.
+isa::LoadData3DParamsV2 paramsOf(const Img2ColFields& f) {
+  isa::LoadData3DParamsV2 p;
+  p.channelSize = static_cast<std::uint16_t>(f.channelSize);
+  p.kExtension = static_cast<std::uint16_t>(f.kExt);
+  p.mExtension = static_cast<std::uint16_t>(f.mExt);
+  p.strideW = static_cast<std::uint8_t>(f.strideW);
+  p.strideH = static_cast<std::uint8_t>(f.strideH);
+  p.filterW = static_cast<std::uint8_t>(f.filterW);
+  p.filterH = static_cast<std::uint8_t>(f.filterH);
+  p.filterSizeW = f.sizeW;
+  p.filterSizeH = f.sizeH;
+  p.dilationFilterW = static_cast<std::uint8_t>(f.dilW);
+  p.dilationFilterH = static_cast<std::uint8_t>(f.dilH);
+  return p;
+}
+
 /// Spec 6.1 by addresses: every selected X[m][k] is fetched from the NC1HWC0 bytes at its
 /// (c1, h, w, c0), or is the pad value, and stored at the offset the destination layout gives
 /// the cell. Cells of partial fractals beyond the selection are not written.
@@ -406,25 +423,24 @@ std::optional<isa::Violation> execImg2Col(State& state, const isa::Profile& prof
       wk == 0) {
     return std::nullopt;  // spec 6.1: a no-op
   }
-  const std::int64_t khd = static_cast<std::int64_t>((hk - 1) * f.dilH + 1);
-  const std::int64_t kwd = static_cast<std::int64_t>((wk - 1) * f.dilW + 1);
-  const std::int64_t spanH = static_cast<std::int64_t>(l1H) + top + bottom - khd;
-  const std::int64_t spanW = static_cast<std::int64_t>(l1W) + left + rightPad - kwd;
-  if (spanH < 0 || spanW < 0) {
-    return isa::Violation{ViolationCode::Range,
-                          "the dilated kernel is larger than the padded feature map (Ho or Wo "
-                          "would be 0)"};
+  // The window and L1 rules of the register's feature map: the legality check isa::validate
+  // shares, applied to the register as this load finds it.
+  if (auto v = isa::validateFeatureMap(
+          prof,
+          isa::FMatrix{static_cast<std::uint16_t>(l1H),
+                       static_cast<std::uint16_t>(l1W),
+                       {static_cast<std::uint8_t>(left), static_cast<std::uint8_t>(rightPad),
+                        static_cast<std::uint8_t>(top), static_cast<std::uint8_t>(bottom)}},
+          dtype, srcAddr, paramsOf(f))) {
+    return v;
   }
+  const std::int64_t kwd = static_cast<std::int64_t>((wk - 1) * f.dilW + 1);
+  const std::int64_t spanW = static_cast<std::int64_t>(l1W) + left + rightPad - kwd;
   const std::uint64_t wo = static_cast<std::uint64_t>(spanW) / f.strideW + 1;
   const int bits = isa::bitsOf(dtype);
   const std::uint64_t c0 = static_cast<std::uint64_t>(isa::c0Of(dtype));
   const std::uint64_t c1 = ceilDiv(f.channelSize, c0);
   const std::uint64_t mapBytes = c1 * l1H * l1W * 32;
-  if (srcAddr + mapBytes > prof.capacityOf(Memory::L1)) {
-    return isa::Violation{ViolationCode::Capacity, "the feature map (" + std::to_string(mapBytes) +
-                                                       " bytes at " + std::to_string(srcAddr) +
-                                                       ") ends past L1"};
-  }
   const std::uint8_t* map = state.at(Memory::L1, srcAddr, mapBytes);
   if (map == nullptr) return undefined(Memory::L1, srcAddr, mapBytes, "reads");
   const Memory dm = path == isa::Load2DPath::A1toA2 ? Memory::L0A : Memory::L0B;
@@ -549,14 +565,9 @@ std::optional<isa::Violation> execLoad3DV1(State& state, const isa::Load3DV1& l,
   const isa::LoadData3DParamsV1& p = l.params;
   const int bits = isa::bitsOf(l.dtype);
   const std::uint64_t c0 = static_cast<std::uint64_t>(isa::c0Of(l.dtype));
+  // isa::validate has checked that the dilated kernel fits the padded map (spec 6.1): spanW >= 0.
   const std::int64_t kwd = (p.filterW - 1) * p.dilationFilterW + 1;
   const std::int64_t spanW = std::int64_t{p.l1W} + p.padList[0] + p.padList[1] - kwd;
-  const std::int64_t khd = (p.filterH - 1) * p.dilationFilterH + 1;
-  const std::int64_t spanH = std::int64_t{p.l1H} + p.padList[2] + p.padList[3] - khd;
-  if (spanW < 0 || spanH < 0) {
-    return isa::Violation{ViolationCode::Range,
-                          "the dilated kernel is larger than the padded feature map"};
-  }
   const std::int64_t wo = spanW / p.strideW + 1;
   const std::uint64_t slice = std::uint64_t{p.l1H} * p.l1W * 32;
   std::array<std::uint8_t, kFractal> tile{};

@@ -1,0 +1,425 @@
+// Generator self-tests for every family (architecture.md habit 5 and habit 6): what the
+// generators claim about their own output, checked against isa's legality rules.
+//
+//  (a) legal by construction: random draws give programs isa::validateProgram accepts;
+//  (b) every boundary-table entry says why it is there and gives a legal program;
+//  (c) every illegal-set entry breaks exactly one rule, the one it names: the program's first
+//      violation has the expected code, at most one instruction is illegal on its own, the
+//      reference rejects it for that code, and changing one field of one instruction, in the way
+//      that rule's code points at, makes the whole program legal again.
+//
+// The draws come from fixed seeds, so a failure names a case that reproduces. (The load2d and V2
+// generators also have RapidCheck properties in generators_test.cpp.)
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <memory>
+#include <set>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "dut_adapters/registry.hpp"
+#include "generators/load2d.hpp"
+#include "generators/load2d_v2.hpp"
+#include "generators/load3d.hpp"
+#include "generators/lowprec.hpp"
+#include "generators/mmad.hpp"
+#include "generators/pipeline.hpp"
+#include "generators/sparse.hpp"
+#include "isa/fields.hpp"
+#include "isa/program.hpp"
+
+namespace cubecheck::gen {
+namespace {
+
+using isa::ProfileId;
+using isa::ViolationCode;
+
+/// How many times the numbers of draws below are taken: 5, a few seconds for the whole
+/// suite; CUBECHECK_SELFTEST_SCALE=100 looks deeper for the rare case.
+int scale() {
+  const char* s = std::getenv("CUBECHECK_SELFTEST_SCALE");
+  return s != nullptr && std::atoi(s) > 0 ? std::atoi(s) : 5;
+}
+
+/// `count` draws of `gen` (times scale()), from seeds seed, seed + 1, ..., at sizes cycling
+/// through 0..100 as a RapidCheck run does; `check` sees each.
+template <class T, class Check>
+void eachDraw(const rc::Gen<T>& gen, int count, std::uint64_t seed, Check check) {
+  count *= scale();
+  for (int i = 0; i < count; ++i) {
+    check(
+        gen(rc::Random(seed + static_cast<std::uint64_t>(i)), i % (rc::kNominalSize + 1)).value());
+  }
+}
+
+template <class Case>
+std::string show(const Case& c) {
+  std::ostringstream os;
+  os << c;
+  return os.str();
+}
+
+/// (a) and (b): the program is legal as a whole and observes something.
+void expectLegal(const isa::Program& p, const std::string& what) {
+  const auto v = isa::validateProgram(p);
+  EXPECT_FALSE(v) << what << "\n  rejected: " << v->message;
+  EXPECT_FALSE(p.observe.empty()) << what;
+  for (const isa::Region& r : p.observe) EXPECT_GT(r.size, 0u) << what;
+}
+
+/// (b): every entry says why it is in the table and is legal.
+template <class Case, class Build>
+void expectTableLegal(const std::vector<Case>& table, Build build) {
+  ASSERT_FALSE(table.empty());
+  for (const Case& c : table) {
+    EXPECT_FALSE(c.why.empty()) << show(c);
+    expectLegal(build(c), show(c));
+  }
+}
+
+/// Fields whose value 0 makes the instruction a no-op (spec 4-8): setting one of them to 0
+/// "repairs" anything, so no repair may do that.
+const std::set<std::string_view> kNoOpAtZero{
+    "m",      "k",      "n",           "repeat_times", "repeat_time",
+    "m_step", "k_step", "m_extension", "k_extension",  "channel_size",
+    "l1_h",   "l1_w",   "filter_w",    "filter_h"};
+
+/// The values one field may take in a repair of a violation of `code`: only the kind of change
+/// that rule is about, so a case breaking two rules is not mended by one sweeping change (an
+/// address may be rounded down to mend Alignment, not moved elsewhere; a flag may be flipped to
+/// mend a transpose rule, not an alignment one).
+std::vector<std::int64_t> repairsOf(const isa::FieldDesc& f, std::int64_t v, ViolationCode code) {
+  const bool address = f.unit == "bytes";
+  std::vector<std::int64_t> out;
+  auto roundDown = [&] {
+    for (std::int64_t a : {2, 16, 32, 64, 512, 1024}) out.push_back(v / a * a);
+  };
+  auto everyValue = [&] {
+    for (std::int64_t x = f.textMin; x <= f.textMax; ++x) out.push_back(x);
+  };
+  switch (code) {
+    case ViolationCode::Alignment:  // tried finest first: see oneFieldRepair
+      if (address) roundDown();
+      break;
+    case ViolationCode::Capacity:  // a footprint moved down, or made smaller
+      if (f.kind != isa::FieldKind::Int) break;
+      if (address) {
+        out = {0, v / 2 / 1024 * 1024, v - 512, v - 1024, v - 4096};
+      } else {
+        out = {v - 1, v / 2, v / 4, 1};
+      }
+      break;
+    case ViolationCode::DTypeUnsupported:  // a type the profile, or the path, does not have
+      if (f.kind == isa::FieldKind::DType || f.kind == isa::FieldKind::Path) everyValue();
+      break;
+    case ViolationCode::PathUnsupported:
+      if (f.kind == isa::FieldKind::Path) everyValue();
+      break;
+    case ViolationCode::TransposeType:
+    case ViolationCode::TransposePath:
+      if (f.kind == isa::FieldKind::Flag) out.push_back(1 - v);
+      if (f.kind ==
+          (code == ViolationCode::TransposeType ? isa::FieldKind::DType : isa::FieldKind::Path)) {
+        everyValue();
+      }
+      break;
+    default:  // Range, DecrementUnderflow: the field brought back into its range, or nudged
+      if (f.kind == isa::FieldKind::Flag) out.push_back(1 - v);
+      if (f.kind == isa::FieldKind::Word) {  // unused high bits cleared, or a packed byte 1
+        out = {v & 0xFFFFFFFFFFFFll, v & 0xFFFFFFFFll};
+        for (int at = 0; at < 64; at += 8) out.push_back((v & ~(0xFFll << at)) | (1ll << at));
+      }
+      if (f.kind == isa::FieldKind::Int) {
+        out = {
+            std::clamp(v, f.legalMin, f.legalMax), v - 1, v + 1, v / 2, f.legalMin, f.legalMax, 1};
+        roundDown();
+        for (std::int64_t a : {2, 4, 8, 16}) out.push_back((v + a - 1) / a * a);
+        for (std::int64_t small : {2, 4, 8, 16, 32, 64}) out.push_back(small);
+      }
+  }
+  std::vector<std::int64_t> kept;
+  for (std::int64_t x : out) {
+    if (x == v || x < f.textMin || x > f.textMax) continue;
+    if (x == 0 && kNoOpAtZero.count(f.name) != 0) continue;
+    kept.push_back(x);
+  }
+  return kept;
+}
+
+/// A change of one field of one instruction that makes the program legal, as "instruction i:
+/// field = value", or "" when there is none. A path or type the profile lacks may also be mended
+/// by the program's profile, the one other field those rules read.
+std::string oneFieldRepair(isa::Program p, ViolationCode code) {
+  if (code == ViolationCode::PathUnsupported || code == ViolationCode::DTypeUnsupported) {
+    const ProfileId original = p.profile;
+    for (ProfileId id : isa::kAllProfiles) {
+      p.profile = id;
+      if (!isa::validateProgram(p)) return "profile " + std::string(isa::profile(id).name);
+    }
+    p.profile = original;
+  }
+  for (std::size_t i = 0; i < p.instructions.size(); ++i) {
+    isa::Instruction& ins = p.instructions[i];
+    const isa::Instruction original = ins;
+    const isa::InstructionDesc& desc = isa::descOf(original);
+    for (const isa::FieldDesc& f : desc.fields) {
+      for (std::int64_t x : repairsOf(f, f.get(original), code)) {
+        f.set(ins, x);
+        const auto v = isa::validateProgram(p);
+        ins = original;
+        if (!v) {
+          return "instruction " + std::to_string(i) + ": " + std::string(f.name) + " = " +
+                 std::to_string(x);
+        }
+        // An address is mended for alignment by the nearest aligned one below it, not by one
+        // far enough down to mend its capacity as well.
+        if (code == ViolationCode::Alignment && v->code != ViolationCode::Alignment) break;
+      }
+    }
+    // Mmad's operand types are one rule about a pair (spec 8.1.2): fp4 x fp4 is mended only by
+    // another pair.
+    const isa::FieldDesc* a = isa::findField(desc, "dtype");
+    const isa::FieldDesc* b = isa::findField(desc, "b_dtype");
+    if (code == ViolationCode::DTypeUnsupported && a != nullptr && b != nullptr) {
+      for (std::int64_t t = a->textMin; t <= a->textMax; ++t) {
+        a->set(ins, t);
+        b->set(ins, t);
+        const bool legal = !isa::validateProgram(p);
+        ins = original;
+        if (legal)
+          return "instruction " + std::to_string(i) + ": both types = " + std::to_string(t);
+      }
+    }
+  }
+  return "";
+}
+
+/// Every repair tried and what it left, for a failure's message when CUBECHECK_SELFTEST_WHY is
+/// set: where a second broken rule hides.
+std::string repairsTried(isa::Program p, ViolationCode code) {
+  if (std::getenv("CUBECHECK_SELFTEST_WHY") == nullptr) return "";
+  std::string out;
+  for (isa::Instruction& ins : p.instructions) {
+    const isa::Instruction original = ins;
+    for (const isa::FieldDesc& f : isa::descOf(original).fields) {
+      for (std::int64_t x : repairsOf(f, f.get(original), code)) {
+        f.set(ins, x);
+        const auto v = isa::validateProgram(p);
+        ins = original;
+        out += "\n    " + std::string(f.name) + " = " + std::to_string(x) + ": " +
+               (v ? v->message : "legal");
+      }
+    }
+  }
+  return out;
+}
+
+/// (c) for one illegal case: its program `p` breaks the rule `expected` names, and only it.
+void expectOneRule(const isa::Program& p, ViolationCode expected, const std::string& what) {
+  const auto v = isa::validateProgram(p);
+  ASSERT_TRUE(v) << what << "\n  is legal";
+  EXPECT_EQ(v->code, expected) << what << "\n  rejected for " << isa::nameOf(v->code) << ": "
+                               << v->message;
+  const isa::Profile& prof = isa::profile(p.profile);
+  int alone = 0;
+  for (const isa::Instruction& ins : p.instructions) alone += isa::validate(prof, ins) ? 1 : 0;
+  EXPECT_LE(alone, 1) << what << "\n  more than one instruction is illegal";
+  // And the reference, which validates before it runs and checks the registers as it runs,
+  // rejects the program for that rule: nothing else in it (an earlier load writing outside the
+  // program's segments) gets in first.
+  static const std::unique_ptr<dut::Dut> reference = dut::makeDut("reference");
+  const dut::RunResult r = reference->run(p);
+  EXPECT_EQ(r.status, dut::RunStatus::Rejected) << what << "\n  " << r.message;
+  if (r.violation) {
+    EXPECT_EQ(r.violation->code, expected) << what << "\n  the reference: " << r.violation->message;
+  }
+  EXPECT_NE(oneFieldRepair(p, expected), "")
+      << what << "\n  no change of one field mends " << isa::nameOf(expected) << " (" << v->message
+      << ")" << repairsTried(p, expected);
+}
+
+/// Every code an illegal set drew, so that a test can say which rules it saw.
+template <class Case, class Build>
+std::set<ViolationCode> expectIllegalSet(const rc::Gen<Case>& gen, int count, std::uint64_t seed,
+                                         Build build) {
+  std::set<ViolationCode> seen;
+  eachDraw(gen, count, seed, [&](const Case& c) {
+    expectOneRule(build(c), c.expected, show(c));
+    seen.insert(c.expected);
+  });
+  return seen;
+}
+
+// ---- load2d (LoadData2DParams) ----
+
+TEST(GeneratorSelfTest, Load2DIllegalCasesBreakOneRuleEach) {
+  for (ProfileId id : isa::kAllProfiles) {
+    const auto seen = expectIllegalSet(
+        illegalLoad2D(id), 150, 100, [](const IllegalLoad2DCase& c) { return buildProgram(c.c); });
+    EXPECT_GE(seen.size(), 5u) << isa::profile(id).name;
+  }
+}
+
+TEST(GeneratorSelfTest, Load2DOtherCaseKindsAreLegal) {
+  for (ProfileId id : isa::kAllProfiles) {
+    eachDraw(splitLoad2D(id), 30, 200,
+             [](const SplitLoad2DCase& s) { expectLegal(buildSplitProgram(s), show(s.whole)); });
+    eachDraw(layoutLoad2D(id), 30, 300,
+             [](const LayoutCase& c) { expectLegal(buildLayoutProgram(c), show(c)); });
+  }
+}
+
+// ---- load2d_v2 and load2d_bitmode ----
+
+TEST(GeneratorSelfTest, V2IllegalCasesBreakOneRuleEach) {
+  for (bool bitMode : {false, true}) {
+    const auto seen = expectIllegalSet(illegalV2(ProfileId::Ascend950, bitMode), 150, 400,
+                                       [](const IllegalV2Case& c) { return buildProgram(c); });
+    EXPECT_GE(seen.size(), 3u) << "bit mode " << bitMode;
+  }
+}
+
+TEST(GeneratorSelfTest, V2LayoutCasesAreLegal) {
+  eachDraw(v2Layout(ProfileId::Ascend950), 50, 500,
+           [](const V2LayoutCase& c) { expectLegal(buildProgram(c), show(c)); });
+}
+
+// ---- load3d_v2, load3d_v2pro ----
+
+TEST(GeneratorSelfTest, Load3DLegalDrawsAndTablesAreLegal) {
+  for (ProfileId id : {ProfileId::A2, ProfileId::Ascend950}) {
+    for (bool pro : {false, true}) {
+      eachDraw(legalLoad3D(id), 100, 600,
+               [pro](const Load3DCase& c) { expectLegal(buildProgram(c, pro), show(c)); });
+      expectTableLegal(load3DBoundaries(id),
+                       [pro](const Load3DCase& c) { return buildProgram(c, pro); });
+    }
+  }
+}
+
+TEST(GeneratorSelfTest, Load3DIllegalCasesBreakOneRuleEach) {
+  for (ProfileId id : {ProfileId::A2, ProfileId::Ascend950}) {
+    for (bool pro : {false, true}) {
+      const auto seen =
+          expectIllegalSet(illegalLoad3D(id, pro), 150, 700,
+                           [](const IllegalLoad3DCase& c) { return buildProgram(c); });
+      EXPECT_GE(seen.size(), 5u) << isa::profile(id).name << (pro ? " V2Pro" : " V2");
+    }
+  }
+}
+
+// ---- load3d_v1 ----
+
+TEST(GeneratorSelfTest, Load3DV1) {
+  eachDraw(legalLoad3DV1(), 100, 800,
+           [](const Load3DV1Case& c) { expectLegal(buildProgram(c), show(c)); });
+  expectTableLegal(load3DV1Boundaries(), [](const Load3DV1Case& c) { return buildProgram(c); });
+  const auto seen = expectIllegalSet(
+      illegalLoad3DV1(), 150, 900, [](const IllegalLoad3DV1Case& c) { return buildProgram(c.c); });
+  EXPECT_GE(seen.size(), 4u);
+}
+
+// ---- load_sparse (LoadDataWithSparse) ----
+
+TEST(GeneratorSelfTest, LoadSparse) {
+  const ProfileId id = ProfileId::A2;  // the only profile with 2:4 sparsity (spec 1)
+  eachDraw(legalLoadSparse(id), 100, 1000,
+           [](const LoadSparseCase& c) { expectLegal(buildProgram(c), show(c)); });
+  expectTableLegal(loadSparseBoundaries(id),
+                   [](const LoadSparseCase& c) { return buildProgram(c); });
+  const auto seen =
+      expectIllegalSet(illegalLoadSparse(id), 120, 1100,
+                       [](const IllegalLoadSparseCase& c) { return buildProgram(c.c); });
+  EXPECT_EQ(seen.size(), 4u);
+}
+
+// ---- mmad ----
+
+TEST(GeneratorSelfTest, MmadLegalDrawsTablesAndProbesAreLegal) {
+  for (ProfileId id : {ProfileId::A2, ProfileId::Ascend950}) {
+    for (MmadValues values : {MmadValues::Exact, MmadValues::Bounded}) {
+      eachDraw(legalMmad(id, values), 60, 1200,
+               [](const MmadCase& c) { expectLegal(buildProgram(c), show(c)); });
+    }
+    for (MmadValues probe : {MmadValues::SaturationProbe, MmadValues::Hf32Probe}) {
+      eachDraw(mmadProbe(id, probe), 20, 1300,
+               [](const MmadCase& c) { expectLegal(buildProgram(c), show(c)); });
+    }
+    expectTableLegal(mmadBoundaries(id), [](const MmadCase& c) { return buildProgram(c); });
+  }
+}
+
+/// The program the mmad-like families run for an illegal case: the legal one with its last
+/// instruction, the Mmad, replaced by the broken one.
+template <class Illegal>
+isa::Program withBrokenMmad(const Illegal& c) {
+  isa::Program p = buildProgram(c.c);
+  p.instructions.back() = c.mmad;
+  return p;
+}
+
+TEST(GeneratorSelfTest, MmadIllegalCasesBreakOneRuleEach) {
+  for (ProfileId id : {ProfileId::A2, ProfileId::Ascend950}) {
+    const auto seen = expectIllegalSet(illegalMmad(id), 150, 1400, withBrokenMmad<IllegalMmadCase>);
+    EXPECT_GE(seen.size(), 4u) << isa::profile(id).name;
+  }
+}
+
+// ---- mmad_sparse ----
+
+TEST(GeneratorSelfTest, MmadSparse) {
+  const ProfileId id = ProfileId::A2;
+  eachDraw(legalSparseMmad(id), 60, 1500,
+           [](const SparseMmadCase& c) { expectLegal(buildProgram(c), show(c)); });
+  expectTableLegal(sparseMmadBoundaries(id),
+                   [](const SparseMmadCase& c) { return buildProgram(c); });
+  const auto seen =
+      expectIllegalSet(illegalSparseMmad(id), 120, 1600, withBrokenMmad<IllegalSparseMmadCase>);
+  EXPECT_GE(seen.size(), 3u);
+}
+
+// ---- mmad_lowprec ----
+
+TEST(GeneratorSelfTest, MmadLowPrecision) {
+  for (LowValues values : {LowValues::Exact, LowValues::Bounded}) {
+    eachDraw(legalLowMmad(values), 40, 1700,
+             [](const LowMmadCase& c) { expectLegal(buildProgram(c), show(c)); });
+  }
+  auto build = [](const LowMmadCase& c) { return buildProgram(c); };
+  expectTableLegal(lowBoundaries(), build);
+  expectTableLegal(lowDecodeProbes(), build);
+  expectTableLegal(lowSubnormalProbes(), build);
+  expectIllegalSet(illegalLowMmad(), 80, 1800, withBrokenMmad<IllegalLowMmadCase>);
+}
+
+// ---- pipelines ----
+
+TEST(GeneratorSelfTest, PipelinesAreLegal) {
+  for (ProfileId id : {ProfileId::A2, ProfileId::Ascend950}) {
+    eachDraw(legalPipeline(id), 60, 1900,
+             [](const PipelineCase& c) { expectLegal(buildProgram(c), show(c)); });
+    expectTableLegal(pipelineBoundaries(id), [](const PipelineCase& c) { return buildProgram(c); });
+    // The cases of the metamorphic pairs, each run both ways (conformance/pipeline_family.cpp).
+    std::vector<PipelineKind> kinds{PipelineKind::KSplit, PipelineKind::TransposedA};
+    kinds.push_back(id == ProfileId::A2 ? PipelineKind::Sparse : PipelineKind::Direct);
+    for (PipelineKind kind : kinds) {
+      eachDraw(pipelineFor(id, kind), 10, 2000, [kind](PipelineCase c) {
+        bool one = false, other = false;  // L1 -> L0 by LoadData2DParams on 950
+        if (kind == PipelineKind::KSplit) one = other = c.load2dOn950;
+        if (kind == PipelineKind::Direct) {  // Load2DEqualsV2: M1 = 1
+          c.m = std::min<std::uint16_t>(c.m, 16);
+          other = true;
+        }
+        expectLegal(buildProgram(c, PipelineKind::Direct, one), show(c) + " (direct)");
+        expectLegal(buildProgram(c, kind, other), show(c) + " (the other way)");
+      });
+    }
+  }
+}
+
+}  // namespace
+}  // namespace cubecheck::gen
