@@ -148,12 +148,11 @@ inline std::pair<std::uint64_t, std::uint64_t> withMargin(std::uint64_t lo, std:
 inline std::vector<isa::Segment> fractalSegments(isa::Memory m, std::uint64_t base,
                                                  const std::vector<std::uint64_t>& fractals,
                                                  std::uint64_t capacity, std::uint64_t seed) {
-  constexpr std::uint64_t kFrac = 512;
   std::vector<std::pair<std::uint64_t, std::uint64_t>> runs;
   for (std::uint64_t f : fractals) {
-    const std::uint64_t at = base + f * kFrac;
-    const std::uint64_t lo = at >= kFrac ? at - kFrac : 0;
-    const std::uint64_t hi = std::min(capacity, at + 2 * kFrac);
+    const std::uint64_t at = base + f * isa::kFractalBytes;
+    const std::uint64_t lo = at >= isa::kFractalBytes ? at - isa::kFractalBytes : 0;
+    const std::uint64_t hi = std::min(capacity, at + 2 * isa::kFractalBytes);
     if (lo >= hi) continue;  // wholly past capacity: an illegal case, nothing to define
     if (!runs.empty() && lo <= runs.back().second) {
       runs.back().second = std::max(runs.back().second, hi);

@@ -16,7 +16,6 @@ using isa::ProfileId;
 
 namespace {
 
-constexpr std::uint64_t kFrac = 512;
 constexpr std::uint64_t kU16Max = 65535;
 
 rc::Gen<std::uint64_t> justU(std::uint64_t v) {
@@ -29,7 +28,7 @@ std::vector<DType> sixteenBit() {
 
 std::uint64_t dstFootprint(const isa::LoadData2DParams& p) {
   if (p.repeatTimes == 0) return 0;
-  return ((p.repeatTimes - 1ull) * (p.dstGap + 1ull) + 1) * kFrac;
+  return ((p.repeatTimes - 1ull) * (p.dstGap + 1ull) + 1) * isa::kFractalBytes;
 }
 
 bool decrements(const isa::Load2D& l) {
@@ -96,8 +95,10 @@ isa::Program buildProgram(const Load2DCase& c) {
 
   // Destination: footprint plus one fractal of canary either side, clipped to the memory.
   const std::uint64_t dstCap = prof.capacityOf(dst);
-  const std::uint64_t lo = std::min(l.dstAddr >= kFrac ? l.dstAddr - kFrac : 0, dstCap);
-  const std::uint64_t hi = std::min(dstCap, l.dstAddr + dstFootprint(l.params) + kFrac);
+  const std::uint64_t lo =
+      std::min(l.dstAddr >= isa::kFractalBytes ? l.dstAddr - isa::kFractalBytes : 0, dstCap);
+  const std::uint64_t hi =
+      std::min(dstCap, l.dstAddr + dstFootprint(l.params) + isa::kFractalBytes);
   p.segments.push_back(filled(dst, lo, std::max(lo, hi), subSeed(c.contentSeed, 1u << 20)));
   p.instructions.emplace_back(l);
   p.observe.push_back({dst, lo, std::max(lo, hi) - lo});
@@ -127,7 +128,7 @@ std::vector<std::string> tagsOf(const Load2DCase& c) {
   }
   const Memory src = isa::memoryOf(isa::srcOf(l.path));
   if (src != Memory::GM && p.repeatTimes > 0 &&
-      l.srcAddr + (topSourceFractal(l) + 1) * kFrac == prof.capacityOf(src)) {
+      l.srcAddr + (topSourceFractal(l) + 1) * isa::kFractalBytes == prof.capacityOf(src)) {
     t.emplace_back("src:last_fractal_of_L1");
   }
   if (src == Memory::GM && l.srcAddr % 32 != 0) t.emplace_back("src:GM_unaligned");
@@ -150,7 +151,7 @@ rc::Gen<Load2DCase> legalLoad2D(ProfileId id, Load2DShape shape) {
     l.dtype = *rc::gen::elementOf(p.ifTranspose ? sixteenBit() : dtypesOf(id));
 
     const Memory dst = isa::memoryOf(isa::dstOf(l.path));
-    const std::uint64_t dstCapFr = prof.capacityOf(dst) / kFrac;
+    const std::uint64_t dstCapFr = prof.capacityOf(dst) / isa::kFractalBytes;
     const std::uint64_t maxRepeat = std::min<std::uint64_t>({shape.maxRepeat, 255, dstCapFr});
     std::uint64_t r = *rc::gen::weightedOneOf<std::uint64_t>(
         {{1, justU(0)}, {2, justU(1)}, {1, justU(255)}, {12, upTo(2, 16)}, {2, upTo(1, 255)}});
@@ -171,7 +172,7 @@ rc::Gen<Load2DCase> legalLoad2D(ProfileId id, Load2DShape shape) {
     const bool decrement = decrements(l);
     const Memory src = isa::memoryOf(isa::srcOf(l.path));
     const bool fromGM = src == Memory::GM;
-    const std::uint64_t srcCapFr = fromGM ? 0 : prof.capacityOf(src) / kFrac;
+    const std::uint64_t srcCapFr = fromGM ? 0 : prof.capacityOf(src) / isa::kFractalBytes;
 
     // Stride: a decrement must stay within start_index (u16); an L1 source within L1.
     std::uint64_t maxStride = kU16Max;
@@ -197,7 +198,8 @@ rc::Gen<Load2DCase> legalLoad2D(ProfileId id, Load2DShape shape) {
     } else {
       const std::uint64_t top = r == 0 ? p.startIndex : topSourceFractal(l);
       const std::uint64_t srcAlign = prof.alignmentOf(src);
-      l.srcAddr = srcAlign * *edgy(0, (prof.capacityOf(src) - (top + 1) * kFrac) / srcAlign);
+      l.srcAddr =
+          srcAlign * *edgy(0, (prof.capacityOf(src) - (top + 1) * isa::kFractalBytes) / srcAlign);
     }
     p.sid = static_cast<std::uint8_t>(*rc::gen::weightedOneOf<std::uint64_t>(
         {{8, justU(0)}, {1, upTo(1, 255)}, {1, justU(255)}}));
@@ -228,12 +230,13 @@ std::vector<Load2DCase> load2DBoundaries(ProfileId id) {
       "repeat 1: exactly one fractal");
   add(Load2DPath::GMtoA1, DType::U8, 0, 0, P{0, 255, 1, 0, 0, false, 0},
       "repeat 255, the maximum, into L1");
-  add(Load2DPath::GMtoB1, DType::S32, 7, (l1 / kFrac - 1 - 254 * 4) * kFrac,
-      P{0, 255, 1, 0, 3, false, 0}, "repeat 255 with dst_gap 3 ending exactly at the end of L1");
+  add(Load2DPath::GMtoB1, DType::S32, 7,
+      (l1 / isa::kFractalBytes - 1 - 254 * 4) * isa::kFractalBytes, P{0, 255, 1, 0, 3, false, 0},
+      "repeat 255 with dst_gap 3 ending exactly at the end of L1");
   add(Load2DPath::A1toA2, DType::F32, 0, 0,
-      P{static_cast<std::uint16_t>(l1 / kFrac - 1), 1, 1, 0, 0, false, 0},
+      P{static_cast<std::uint16_t>(l1 / isa::kFractalBytes - 1), 1, 1, 0, 0, false, 0},
       "start_index at the last fractal of L1");
-  add(Load2DPath::B1toB2, DType::BF16, l1 - 4 * kFrac, 0, P{3, 1, 0, 0, 0, true, 0},
+  add(Load2DPath::B1toB2, DType::BF16, l1 - 4 * isa::kFractalBytes, 0, P{3, 1, 0, 0, 0, true, 0},
       "source address plus start_index reaching the last fractal of L1, transposed");
   add(Load2DPath::GMtoA2, DType::S16, 5, 0, P{65535, 2, 1, 0, 0, false, 0},
       "start_index 65535, its maximum, from GM");
@@ -241,17 +244,19 @@ std::vector<Load2DCase> load2DBoundaries(ProfileId id) {
       "src_stride 0: the same fractal eight times");
   add(Load2DPath::GMtoA1, DType::S8, 0, 0, P{1, 3, 65535, 0, 0, false, 0},
       "src_stride 65535, its maximum, from GM");
-  add(Load2DPath::GMtoB2, DType::F16, 0, kFrac, P{0, 4, 2, 0, 3, false, 0},
+  add(Load2DPath::GMtoB2, DType::F16, 0, isa::kFractalBytes, P{0, 4, 2, 0, 3, false, 0},
       "dst_gap 3: three untouched fractals between destinations");
   add(Load2DPath::GMtoA2, DType::U32, 0, 0, P{0, 1, 1, 0, 65535, false, 0},
       "dst_gap 65535 with repeat 1: the gap never applies, so it is legal");
   add(Load2DPath::A1toA2, DType::S8, 0, 0,
-      P{0, static_cast<std::uint8_t>(std::min<std::uint64_t>(255, l0a / kFrac)), 1, 0, 0, false, 0},
+      P{0, static_cast<std::uint8_t>(std::min<std::uint64_t>(255, l0a / isa::kFractalBytes)), 1, 0,
+        0, false, 0},
       "a destination that exactly fills L0A");
   add(Load2DPath::B1toB2, DType::S4, 0, 0,
-      P{0, static_cast<std::uint8_t>(std::min<std::uint64_t>(255, l0b / kFrac)), 1, 0, 0, false, 0},
+      P{0, static_cast<std::uint8_t>(std::min<std::uint64_t>(255, l0b / isa::kFractalBytes)), 1, 0,
+        0, false, 0},
       "a destination that exactly fills L0B, int4");
-  add(Load2DPath::B1toB2, DType::F16, 0, l0b - 2 * kFrac, P{0, 2, 1, 0, 0, true, 0},
+  add(Load2DPath::B1toB2, DType::F16, 0, l0b - 2 * isa::kFractalBytes, P{0, 2, 1, 0, 0, true, 0},
       "a transposed destination ending at the last fractal of L0B");
   add(Load2DPath::GMtoA1, DType::F16, 3, 0, P{12, 5, 3, 0, 0, false, 1},
       "addr_mode 1: decrement down to exactly fractal 0");
@@ -358,7 +363,7 @@ rc::Gen<IllegalLoad2DCase> illegalLoad2D(ProfileId id) {
         const std::uint64_t off = *upTo(1, align - 1);
         l.params.dstGap = std::min<std::uint16_t>(l.params.dstGap, 4);
         if (onSrc) {
-          const std::uint64_t fp = (topSourceFractal(l) + 1) * kFrac;
+          const std::uint64_t fp = (topSourceFractal(l) + 1) * isa::kFractalBytes;
           l.srcAddr = std::min(l.srcAddr, prof.capacityOf(m) - fp - align) + off;
         } else {
           l.dstAddr =
@@ -422,9 +427,9 @@ isa::Program buildSplitProgram(const SplitLoad2DCase& s) {
     } else if (w.params.startIndex + walk <= kU16Max) {
       b.params.startIndex = static_cast<std::uint16_t>(w.params.startIndex + walk);
     } else {  // start_index is 16 bits: move the base address instead
-      b.srcAddr = w.srcAddr + walk * kFrac;
+      b.srcAddr = w.srcAddr + walk * isa::kFractalBytes;
     }
-    b.dstAddr = w.dstAddr + std::uint64_t{s.first} * (w.params.dstGap + 1ull) * kFrac;
+    b.dstAddr = w.dstAddr + std::uint64_t{s.first} * (w.params.dstGap + 1ull) * isa::kFractalBytes;
   }
   p.instructions = {a, b};
   return p;
@@ -455,17 +460,19 @@ isa::Program involutionProgram(const InvolutionCase& c, isa::Segment l1, std::ui
   isa::Program p;
   p.profile = c.profile;
   p.segments.push_back(std::move(l1));
-  p.segments.push_back(filled(dst, 0, (c.repeat + 1ull) * kFrac, subSeed(c.contentSeed, 99)));
+  p.segments.push_back(
+      filled(dst, 0, (c.repeat + 1ull) * isa::kFractalBytes, subSeed(c.contentSeed, 99)));
   p.instructions.emplace_back(
       isa::Load2D{c.path, c.dtype, 0, 0, isa::LoadData2DParams{start, c.repeat, 1, 0, 0, true, 0}});
-  p.observe.push_back({dst, 0, c.repeat * kFrac});
+  p.observe.push_back({dst, 0, c.repeat * isa::kFractalBytes});
   return p;
 }
 }  // namespace
 
 isa::Program involutionFirst(const InvolutionCase& c) {
   return involutionProgram(
-      c, filled(Memory::L1, 0, (c.start + c.repeat + 0ull) * kFrac, c.contentSeed), c.start);
+      c, filled(Memory::L1, 0, (c.start + c.repeat + 0ull) * isa::kFractalBytes, c.contentSeed),
+      c.start);
 }
 
 isa::Program involutionSecond(const InvolutionCase& c, const isa::Bytes& firstOutput) {
@@ -473,8 +480,9 @@ isa::Program involutionSecond(const InvolutionCase& c, const isa::Bytes& firstOu
 }
 
 isa::Bytes involutionSource(const InvolutionCase& c) {
-  const isa::Segment l1 = filled(Memory::L1, 0, (c.start + c.repeat + 0ull) * kFrac, c.contentSeed);
-  return isa::Bytes(l1.bytes.begin() + static_cast<std::ptrdiff_t>(c.start * kFrac),
+  const isa::Segment l1 =
+      filled(Memory::L1, 0, (c.start + c.repeat + 0ull) * isa::kFractalBytes, c.contentSeed);
+  return isa::Bytes(l1.bytes.begin() + static_cast<std::ptrdiff_t>(c.start * isa::kFractalBytes),
                     l1.bytes.end());
 }
 
@@ -520,14 +528,14 @@ isa::Program buildLayoutProgram(const LayoutCase& c) {
   p.profile = c.profile;
   p.segments.push_back({Memory::L1, 0, oracle::encode(stored, oracle::Layout::Nz, c.dtype)});
   const Memory dst = b ? Memory::L0B : Memory::L0A;
-  const std::uint64_t fp = std::uint64_t(m1) * k1 * kFrac;
-  p.segments.push_back(filled(dst, 0, fp + kFrac, subSeed(c.contentSeed, 7)));
+  const std::uint64_t fp = std::uint64_t(m1) * k1 * isa::kFractalBytes;
+  p.segments.push_back(filled(dst, 0, fp + isa::kFractalBytes, subSeed(c.contentSeed, 7)));
   using P = isa::LoadData2DParams;
   switch (c.recipe) {
     case LayoutRecipe::NzToZz:  // spec 4: start_index = i, src_stride = M1, repeat = K1
       for (int i = 0; i < m1; ++i) {
         p.instructions.emplace_back(
-            isa::Load2D{Load2DPath::A1toA2, c.dtype, 0, std::uint64_t(i) * k1 * kFrac,
+            isa::Load2D{Load2DPath::A1toA2, c.dtype, 0, std::uint64_t(i) * k1 * isa::kFractalBytes,
                         P{static_cast<std::uint16_t>(i), static_cast<std::uint8_t>(k1),
                           static_cast<std::uint16_t>(m1), 0, 0, false, 0}});
       }
@@ -535,7 +543,7 @@ isa::Program buildLayoutProgram(const LayoutCase& c) {
     case LayoutRecipe::TransposedNzToZz:  // start_index = i*K1, src_stride = 1, transposed
       for (int i = 0; i < m1; ++i) {
         p.instructions.emplace_back(
-            isa::Load2D{Load2DPath::A1toA2, c.dtype, 0, std::uint64_t(i) * k1 * kFrac,
+            isa::Load2D{Load2DPath::A1toA2, c.dtype, 0, std::uint64_t(i) * k1 * isa::kFractalBytes,
                         P{static_cast<std::uint16_t>(i * k1), static_cast<std::uint8_t>(k1), 1, 0,
                           0, true, 0}});
       }
@@ -546,7 +554,7 @@ isa::Program buildLayoutProgram(const LayoutCase& c) {
                       P{0, static_cast<std::uint8_t>(m1 * k1), 1, 0, 0, false, 0}});
       break;
   }
-  p.observe.push_back({dst, 0, fp + kFrac});
+  p.observe.push_back({dst, 0, fp + isa::kFractalBytes});
   return p;
 }
 

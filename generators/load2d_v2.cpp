@@ -16,8 +16,6 @@ using isa::ProfileId;
 
 namespace {
 
-constexpr std::uint64_t kFrac = 512;
-
 std::uint64_t absStride(const isa::LoadData2DParamsV2& p) {
   return static_cast<std::uint64_t>(p.srcStride < 0 ? -std::int64_t{p.srcStride} : p.srcStride);
 }
@@ -59,9 +57,10 @@ isa::Program programWith(const V2Case& c, isa::Instruction ins) {
     prog.segments.push_back(std::move(s));
   }
   const std::uint64_t cap = prof.capacityOf(dst);
-  const std::uint64_t end = l.dstAddr + (dstTop(l) ? (*dstTop(l) + 1) * kFrac : 0);
-  const std::uint64_t lo = std::min(l.dstAddr >= kFrac ? l.dstAddr - kFrac : 0, cap);
-  const std::uint64_t hi = std::max(lo, std::min(cap, end + kFrac));
+  const std::uint64_t end = l.dstAddr + (dstTop(l) ? (*dstTop(l) + 1) * isa::kFractalBytes : 0);
+  const std::uint64_t lo =
+      std::min(l.dstAddr >= isa::kFractalBytes ? l.dstAddr - isa::kFractalBytes : 0, cap);
+  const std::uint64_t hi = std::max(lo, std::min(cap, end + isa::kFractalBytes));
   prog.segments.push_back(filled(dst, lo, hi, subSeed(c.contentSeed, 1u << 20)));
   prog.instructions.push_back(std::move(ins));
   prog.observe.push_back({dst, lo, hi - lo});
@@ -111,11 +110,11 @@ std::vector<std::string> tagsOf(const V2Case& c) {
   const Memory src = isa::memoryOf(isa::srcOf(l.path));
   const std::uint64_t top =
       (p.kStartPosition + p.kStep - 1ull) * absStride(p) + p.mStartPosition + p.mStep - 1;
-  if (src != Memory::GM && l.srcAddr + (top + 1) * kFrac == prof.capacityOf(src)) {
+  if (src != Memory::GM && l.srcAddr + (top + 1) * isa::kFractalBytes == prof.capacityOf(src)) {
     t.emplace_back("src:last_fractal_of_L1");
   }
   const Memory dst = isa::memoryOf(isa::dstOf(l.path));
-  if (l.dstAddr + (*dstTop(l) + 1) * kFrac == prof.capacityOf(dst)) {
+  if (l.dstAddr + (*dstTop(l) + 1) * isa::kFractalBytes == prof.capacityOf(dst)) {
     t.emplace_back("dst:ends_at_capacity");
   }
   return t;
@@ -138,7 +137,7 @@ rc::Gen<V2Case> legalV2(ProfileId id, bool bitModePaths) {
         isa::canTranspose(l.path) && *rc::gen::weightedElement<bool>({{2, false}, {1, true}});
     const Memory src = isa::memoryOf(isa::srcOf(l.path));
     const Memory dst = isa::memoryOf(isa::dstOf(l.path));
-    const std::uint64_t dstCapFr = prof.capacityOf(dst) / kFrac;
+    const std::uint64_t dstCapFr = prof.capacityOf(dst) / isa::kFractalBytes;
     const std::uint64_t mu = mStepUnit(l.dtype, p.ifTranspose),
                         ku = kStepUnit(l.dtype, p.ifTranspose);
     // Steps: m_step * k_step fractals must fit the destination; 0 is a no-op.
@@ -172,11 +171,13 @@ rc::Gen<V2Case> legalV2(ProfileId id, bool bitModePaths) {
          {3, upTo(std::min(shape.rows, maxStride), maxStride)},
          {1, upTo(1, maxStride)}}));
     const std::uint64_t top = (shape.columns - 1) * p.dstStride + shape.rows - 1;
-    l.dstAddr = prof.alignmentOf(dst) *
-                *edgy(0, (prof.capacityOf(dst) - (top + 1) * kFrac) / prof.alignmentOf(dst));
+    l.dstAddr =
+        prof.alignmentOf(dst) *
+        *edgy(0, (prof.capacityOf(dst) - (top + 1) * isa::kFractalBytes) / prof.alignmentOf(dst));
     // Source: an Nz matrix whose M-fractal count is the stride; start positions inside it.
     const bool fromGM = src == Memory::GM;
-    const std::uint64_t srcCapFr = fromGM ? (1ull << 40) : prof.capacityOf(src) / kFrac;
+    const std::uint64_t srcCapFr =
+        fromGM ? (1ull << 40) : prof.capacityOf(src) / isa::kFractalBytes;
     p.mStartPosition = static_cast<std::uint32_t>(*edgy(0, fromGM ? 65535 : 16));
     const std::uint64_t tight = p.mStartPosition + mStep;
     const std::uint64_t maxSrcStride =
@@ -195,7 +196,7 @@ rc::Gen<V2Case> legalV2(ProfileId id, bool bitModePaths) {
       l.srcAddr = *rc::gen::weightedOneOf<std::uint64_t>(
           {{2, rc::gen::just<std::uint64_t>(0)}, {1, upTo(1, 4095)}});
     } else {
-      l.srcAddr = 32 * *edgy(0, (prof.capacityOf(src) - (srcTop + 1) * kFrac) / 32);
+      l.srcAddr = 32 * *edgy(0, (prof.capacityOf(src) - (srcTop + 1) * isa::kFractalBytes) / 32);
     }
     p.sid = static_cast<std::uint8_t>(*upTo(0, 3));
     c.contentSeed = *rc::gen::arbitrary<std::uint64_t>();
@@ -225,7 +226,7 @@ std::vector<V2Case> v2Boundaries(ProfileId id, bool bitModePaths) {
   add(Load2DPath::GMtoA1, DType::S8, 0, 0, P{65535, 65534, 1, 1, 1, 1, false, 0},
       "start positions at the 16-bit edge, from GM");
   add(Load2DPath::A1toA2, DType::BF16, 0, 0,
-      P{static_cast<std::uint32_t>(l1 / kFrac - 1), 0, 1, 1, 0, 1, false, 0},
+      P{static_cast<std::uint32_t>(l1 / isa::kFractalBytes - 1), 0, 1, 1, 0, 1, false, 0},
       "m_start at the last fractal of L1");
   add(Load2DPath::A1toA2, DType::F16, 0, 0, P{0, 0, 2, 3, 2, 40, false, 0},
       "dst_stride 40, far larger than the 2 fractals of a column");
@@ -305,7 +306,8 @@ rc::Gen<IllegalV2Case> illegalV2(ProfileId id, bool bitMode) {
     } else if (kind == 1) {  // a destination past L0A/L0B/L1
       const Memory dst = isa::memoryOf(isa::dstOf(l.path));
       const isa::V2Shape s = isa::v2Shape(l.dtype, p);
-      l.dstAddr = prof.capacityOf(dst) - ((s.columns - 1) * p.dstStride + s.rows - 1) * kFrac;
+      l.dstAddr =
+          prof.capacityOf(dst) - ((s.columns - 1) * p.dstStride + s.rows - 1) * isa::kFractalBytes;
       ic.expected = V::Capacity;
     } else if (kind == 2) {
       const Memory dst = isa::memoryOf(isa::dstOf(l.path));
@@ -406,7 +408,7 @@ isa::Program buildProgram(const V2LayoutCase& c) {
   isa::Program p;
   p.profile = c.profile;
   p.segments.push_back({Memory::L1, 0, oracle::encode(a, oracle::Layout::Nz, c.dtype)});
-  p.segments.push_back(filled(dst, 0, (fracs + 1) * kFrac, subSeed(c.contentSeed, 5)));
+  p.segments.push_back(filled(dst, 0, (fracs + 1) * isa::kFractalBytes, subSeed(c.contentSeed, 5)));
   isa::LoadData2DParamsV2 v{0,
                             0,
                             static_cast<std::uint16_t>(c.mBlocks),
@@ -420,7 +422,7 @@ isa::Program buildProgram(const V2LayoutCase& c) {
       static_cast<std::uint16_t>(c.transpose ? isa::c0Of(c.dtype) * c.kBlocks / 16 : c.mBlocks);
   p.instructions.emplace_back(
       isa::LoadV2{c.toL0B ? Load2DPath::B1toB2 : Load2DPath::A1toA2, c.dtype, 0, 0, v});
-  p.observe.push_back({dst, 0, (fracs + 1) * kFrac});
+  p.observe.push_back({dst, 0, (fracs + 1) * isa::kFractalBytes});
   return p;
 }
 

@@ -17,8 +17,6 @@ using isa::ProfileId;
 
 namespace {
 
-constexpr std::uint64_t kFrac = 512;
-
 std::uint32_t elementMask(DType t) {
   return isa::bitsOf(t) == 32 ? 0xFFFFFFFFu : (1u << isa::bitsOf(t)) - 1;
 }
@@ -70,8 +68,9 @@ isa::LoadData3DParamsV2 withDecoys(isa::LoadData3DParamsV2 p, DType t) {
 void addDestination(isa::Program& prog, Memory dm, std::uint64_t dst, std::uint64_t bytes,
                     std::uint64_t seed) {
   const std::uint64_t cap = isa::profile(prog.profile).capacityOf(dm);
-  const std::uint64_t lo = dst >= kFrac ? dst - kFrac : 0;
-  const std::uint64_t hi = std::min(cap, dst + std::max(bytes, kFrac) + kFrac);
+  const std::uint64_t lo = dst >= isa::kFractalBytes ? dst - isa::kFractalBytes : 0;
+  const std::uint64_t hi =
+      std::min(cap, dst + std::max(bytes, isa::kFractalBytes) + isa::kFractalBytes);
   prog.segments.push_back(filled(dm, lo, hi, subSeed(seed, 1u << 20)));
   prog.observe.push_back({dm, lo, hi - lo});
 }
@@ -354,8 +353,8 @@ rc::Gen<Load3DCase> legalLoad3D(ProfileId id) {
       }
     }
     const Memory dm = l.path == Load2DPath::A1toA2 ? Memory::L0A : Memory::L0B;
-    const std::uint64_t need = std::max(dstBytes(id, l), kFrac);
-    l.dstAddr = kFrac * *edgy(0, (prof.capacityOf(dm) - need) / kFrac);
+    const std::uint64_t need = std::max(dstBytes(id, l), isa::kFractalBytes);
+    l.dstAddr = isa::kFractalBytes * *edgy(0, (prof.capacityOf(dm) - need) / isa::kFractalBytes);
     const std::uint64_t map = std::max<std::uint64_t>(mapBytes(p, l.dtype), 32);
     l.srcAddr = 32 * *edgy(0, (prof.capacityOf(Memory::L1) - map) / 32);
     c.contentSeed = *rc::gen::arbitrary<std::uint64_t>();
@@ -463,7 +462,7 @@ std::vector<Load3DCase> load3DBoundaries(ProfileId id) {
     p.kExtension = 64;
     const std::uint64_t cap = isa::profile(id).capacityOf(Memory::L0A);
     add(A, DType::F16, p, "destination ends at the last fractal of L0A", RegisterSource::Params,
-        cap - 4 * kFrac);
+        cap - 4 * isa::kFractalBytes);
   }
   for (DType d : load3dDTypes(A)) {
     P p = base(5, 4, static_cast<std::uint16_t>(2 * isa::c0Of(d)), 2, 2);
@@ -540,7 +539,7 @@ isa::Load3DV2 registerWriter(const isa::Load3DV2& l, const isa::Segment& dst) {
   w.path = dst.memory == Memory::L0A ? Load2DPath::A1toA2 : Load2DPath::B1toB2;
   w.dtype = isa::load3dHasDType(w.path, l.dtype) ? l.dtype : DType::F16;
   w.srcAddr = l.srcAddr;
-  w.dstAddr = (dst.addr + kFrac - 1) / kFrac * kFrac;
+  w.dstAddr = (dst.addr + isa::kFractalBytes - 1) / isa::kFractalBytes * isa::kFractalBytes;
   w.params.padList = l.params.padList;
   w.params.l1H = l.params.l1H;
   w.params.l1W = l.params.l1W;
@@ -596,7 +595,7 @@ rc::Gen<IllegalLoad3DCase> illegalLoad3D(ProfileId id, bool asV2Pro) {
     auto fit = [&] {
       const Memory dm = l.path == Load2DPath::A1toA2 ? Memory::L0A : Memory::L0B;
       const std::uint64_t top = prof.capacityOf(dm) - dstBytes(id, l);
-      if (l.dstAddr > top) l.dstAddr = top / kFrac * kFrac;
+      if (l.dstAddr > top) l.dstAddr = top / isa::kFractalBytes * isa::kFractalBytes;
     };
     fit();
     ic.pro = isa::packV2Pro(p);
@@ -642,14 +641,14 @@ rc::Gen<IllegalLoad3DCase> illegalLoad3D(ProfileId id, bool asV2Pro) {
         break;
       case 5: {
         const Memory dm = l.path == Load2DPath::A1toA2 ? Memory::L0A : Memory::L0B;
-        l.dstAddr =
-            (l.dstAddr >= kFrac ? l.dstAddr - kFrac : 0) + *upTo(1, prof.alignmentOf(dm) - 1);
+        l.dstAddr = (l.dstAddr >= isa::kFractalBytes ? l.dstAddr - isa::kFractalBytes : 0) +
+                    *upTo(1, prof.alignmentOf(dm) - 1);
         ic.expected = V::Alignment;
         break;
       }
       case 6: {  // the destination ends one fractal past the buffer
         const Memory dm = l.path == Load2DPath::A1toA2 ? Memory::L0A : Memory::L0B;
-        l.dstAddr = prof.capacityOf(dm) - dstBytes(id, l) + kFrac;
+        l.dstAddr = prof.capacityOf(dm) - dstBytes(id, l) + isa::kFractalBytes;
         ic.expected = V::Capacity;
         break;
       }
@@ -705,7 +704,8 @@ isa::Program buildProgram(const Load3DV1Case& c) {
   prog.profile = c.profile;
   const isa::LoadData3DParamsV1& p = c.load.params;
   addFeatureMap(prog, c.load.srcAddr, std::uint64_t{c.c1} * p.l1H * p.l1W * 32, c.contentSeed);
-  addDestination(prog, Memory::L0A, c.load.dstAddr, v1DstFractals(p) * kFrac, c.contentSeed);
+  addDestination(prog, Memory::L0A, c.load.dstAddr, v1DstFractals(p) * isa::kFractalBytes,
+                 c.contentSeed);
   prog.instructions.emplace_back(c.load);
   return prog;
 }
@@ -762,8 +762,9 @@ rc::Gen<Load3DV1Case> legalLoad3DV1() {
     }
     p.padValue = std::max<std::uint32_t>(
         1, *rc::gen::arbitrary<std::uint32_t>() & (isa::bitsOf(l.dtype) == 8 ? 0xFFu : 0xFFFFu));
-    const std::uint64_t need = v1DstFractals(p) * kFrac;
-    l.dstAddr = kFrac * *edgy(0, (prof.capacityOf(Memory::L0A) - need) / kFrac);
+    const std::uint64_t need = v1DstFractals(p) * isa::kFractalBytes;
+    l.dstAddr =
+        isa::kFractalBytes * *edgy(0, (prof.capacityOf(Memory::L0A) - need) / isa::kFractalBytes);
     const std::uint64_t map = std::uint64_t{c.c1} * p.l1H * p.l1W * 32;
     l.srcAddr = 32 * *edgy(0, (prof.capacityOf(Memory::L1) - map) / 32);
     c.contentSeed = *rc::gen::arbitrary<std::uint64_t>();
@@ -851,7 +852,7 @@ rc::Gen<IllegalLoad3DV1Case> illegalLoad3DV1() {
         break;
       default:
         l.dstAddr = isa::profile(ProfileId::Legacy).capacityOf(Memory::L0A) -
-                    kFrac * v1DstFractals(p) + kFrac;
+                    isa::kFractalBytes * v1DstFractals(p) + isa::kFractalBytes;
         ic.expected = V::Capacity;
     }
     return ic;

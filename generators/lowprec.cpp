@@ -22,7 +22,6 @@ using oracle::MatrixD;
 
 namespace {
 
-constexpr std::uint64_t kFrac = 512;
 constexpr isa::ProfileId k950 = isa::ProfileId::Ascend950;
 
 std::int64_t uniform(SplitMix64& g, std::int64_t lo, std::int64_t hi) {
@@ -314,7 +313,8 @@ isa::Program buildProgram(const LowMmadCase& c) {
     if (aAt.vector) {
       // A vector of k bytes at aAddr, in a fractal-aligned run (aAddr and L0A's size are
       // multiples of 512, so the run stays inside L0A).
-      const std::uint64_t run = (std::uint64_t{c.k} + kFrac - 1) / kFrac * kFrac;
+      const std::uint64_t run =
+          (std::uint64_t{c.k} + isa::kFractalBytes - 1) / isa::kFractalBytes * isa::kFractalBytes;
       isa::Segment a{Memory::L0A, c.aAddr, isa::Bytes(run, canA)};
       for (Eigen::Index kk = 0; kk < c.k; ++kk) {
         a.bytes[static_cast<std::size_t>(kk)] = static_cast<std::uint8_t>(o.aCodes(0, kk));
@@ -560,8 +560,10 @@ rc::Gen<LowMmadCase> legalLowMmad(LowValues values, Sizes sizes) {
     }
     c.init = drawInit(prof, c.n);
     const isa::Mmad x = lowMmadOf(c);
-    c.aAddr = kFrac * *edgy(0, (prof.capacityOf(Memory::L0A) - aBytesOf(k950, x)) / kFrac);
-    c.bAddr = kFrac * *edgy(0, (prof.capacityOf(Memory::L0B) - bBytesOf(x)) / kFrac);
+    c.aAddr = isa::kFractalBytes *
+              *edgy(0, (prof.capacityOf(Memory::L0A) - aBytesOf(k950, x)) / isa::kFractalBytes);
+    c.bAddr = isa::kFractalBytes *
+              *edgy(0, (prof.capacityOf(Memory::L0B) - bBytesOf(x)) / isa::kFractalBytes);
     const std::uint64_t cBytes = std::max<std::uint64_t>(isa::mmadCBytes(x), 1024);
     c.cAddr = 1024 * *edgy(0, (prof.capacityOf(Memory::L0C) - cBytes) / 1024);
     c.biasAddr = 64 * *upTo(0, (prof.capacityOf(Memory::BiasTable) - 4ull * c.n) / 64);

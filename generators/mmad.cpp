@@ -24,8 +24,6 @@ using oracle::MatrixD;
 
 namespace {
 
-constexpr std::uint64_t kFrac = 512;
-
 bool isInt(DType t) {
   return t == DType::S8 || t == DType::S4;
 }
@@ -368,8 +366,10 @@ isa::Program buildProgram(const MmadCase& c) {
     if (aAt.vector) {
       // A as a 1 x k vector at aAddr, in a fractal-aligned run of random bytes.
       const std::uint64_t bytes = aAt.bytes(c.dtype);
-      isa::Segment a = filled(Memory::L0A, c.aAddr, c.aAddr + (bytes + kFrac - 1) / kFrac * kFrac,
-                              subSeed(c.contentSeed, 1));
+      isa::Segment a = filled(
+          Memory::L0A, c.aAddr,
+          c.aAddr + (bytes + isa::kFractalBytes - 1) / isa::kFractalBytes * isa::kFractalBytes,
+          subSeed(c.contentSeed, 1));
       const oracle::ElemMatrix bits = oracle::bitsOf(o.a, c.dtype);
       for (Eigen::Index kk = 0; kk < c.k; ++kk) {
         oracle::writeElement(a.bytes.data(), static_cast<std::size_t>(kk), c.dtype, bits(0, kk));
@@ -602,8 +602,10 @@ rc::Gen<MmadCase> legalMmad(ProfileId id, MmadValues values, Sizes sizes) {
     }
     c.unitFlag = static_cast<std::uint8_t>(*rc::gen::element<std::uint64_t>(0, 2, 3));
     const isa::Mmad x = mmadOf(c);
-    c.aAddr = kFrac * *edgy(0, (prof.capacityOf(Memory::L0A) - aBytesOf(id, x)) / kFrac);
-    c.bAddr = kFrac * *edgy(0, (prof.capacityOf(Memory::L0B) - bBytesOf(x)) / kFrac);
+    c.aAddr = isa::kFractalBytes *
+              *edgy(0, (prof.capacityOf(Memory::L0A) - aBytesOf(id, x)) / isa::kFractalBytes);
+    c.bAddr = isa::kFractalBytes *
+              *edgy(0, (prof.capacityOf(Memory::L0B) - bBytesOf(x)) / isa::kFractalBytes);
     const std::uint64_t cBytes = std::max<std::uint64_t>(isa::mmadCBytes(x), 1024);
     c.cAddr = 1024 * *edgy(0, (prof.capacityOf(Memory::L0C) - cBytes) / 1024);
     const std::uint64_t biasBytes =
@@ -792,8 +794,9 @@ rc::Gen<IllegalMmadCase> illegalMmad(ProfileId id) {
                       std::uint64_t align) {
       return std::min(addr, (cap - std::min(cap, bytes)) / align * align);
     };
-    c.aAddr = clampTo(c.aAddr, aBytesOf(id, grown), prof.capacityOf(Memory::L0A), kFrac);
-    c.bAddr = clampTo(c.bAddr, bBytesOf(grown), prof.capacityOf(Memory::L0B), kFrac);
+    c.aAddr =
+        clampTo(c.aAddr, aBytesOf(id, grown), prof.capacityOf(Memory::L0A), isa::kFractalBytes);
+    c.bAddr = clampTo(c.bAddr, bBytesOf(grown), prof.capacityOf(Memory::L0B), isa::kFractalBytes);
     c.cAddr = clampTo(c.cAddr, isa::mmadCBytes(grown), prof.capacityOf(Memory::L0C), 1024);
     c.biasAddr = clampTo(c.biasAddr, 4ull * c.n, prof.capacityOf(Memory::BiasTable), 64);
     ic.mmad = mmadOf(c);

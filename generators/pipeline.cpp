@@ -22,15 +22,12 @@ using oracle::MatrixD;
 
 namespace {
 
-constexpr std::uint64_t kFrac = 512;
 // Fixed places: the unit families vary addresses; pipelines vary what travels through them.
 constexpr std::uint64_t kGmA = 0, kGmB = 1 << 20;
 constexpr std::uint64_t kL1A = 0, kL1B = 256 << 10, kL1Idx = 384 << 10;
 constexpr std::uint64_t kBiasTensor = 64;
 
-std::uint64_t ceilDiv(std::uint64_t a, std::uint64_t b) {
-  return (a + b - 1) / b;
-}
+using isa::ceilDiv;
 
 struct ConvShape {
   std::uint64_t c, ho, wo, kdim;
@@ -243,12 +240,12 @@ isa::Program buildProgram(const PipelineCase& c, PipelineKind kind, bool load2dO
   } else {
     p.segments.push_back({Memory::GM, kGmA, oracle::encode(aPad, oracle::Layout::Nz, t)});
   }
-  const std::uint64_t gmAFr = p.segments.back().bytes.size() / kFrac;
+  const std::uint64_t gmAFr = p.segments.back().bytes.size() / isa::kFractalBytes;
   std::uint64_t dFr = 0;  // dense fractals of a sparse B
   isa::Bytes index;
   if (kind == PipelineKind::Sparse) {
     const PackedB packed = packB(densify(b.cast<std::int8_t>()));
-    dFr = packed.dense.size() / kFrac;
+    dFr = packed.dense.size() / isa::kFractalBytes;
     p.segments.push_back({Memory::GM, kGmB, packed.dense});
     index = packed.index;
   } else {
@@ -258,13 +255,14 @@ isa::Program buildProgram(const PipelineCase& c, PipelineKind kind, bool load2dO
   const std::uint64_t aL0Bytes =
       kind == PipelineKind::Conv
           ? oracle::img2colDestination(c.profile, Load2DPath::A1toA2, t, false, m, k).bytes(t)
-          : aFr * kFrac;
-  p.segments.push_back(filled(Memory::L1, kL1A, kL1A + gmAFr * kFrac, subSeed(c.contentSeed, 13)));
+          : aFr * isa::kFractalBytes;
   p.segments.push_back(
-      filled(Memory::L1, kL1B, kL1B + std::max(bFr, dFr) * kFrac, subSeed(c.contentSeed, 14)));
+      filled(Memory::L1, kL1A, kL1A + gmAFr * isa::kFractalBytes, subSeed(c.contentSeed, 13)));
+  p.segments.push_back(filled(Memory::L1, kL1B, kL1B + std::max(bFr, dFr) * isa::kFractalBytes,
+                              subSeed(c.contentSeed, 14)));
   p.segments.push_back(filled(Memory::L0A, 0, aL0Bytes, subSeed(c.contentSeed, 15)));
   p.segments.push_back(
-      filled(Memory::L0B, 0, std::max(bFr, dFr) * kFrac, subSeed(c.contentSeed, 16)));
+      filled(Memory::L0B, 0, std::max(bFr, dFr) * isa::kFractalBytes, subSeed(c.contentSeed, 16)));
   if (kind == PipelineKind::Sparse) {
     p.segments.push_back({Memory::L1, kL1Idx, index});
     p.segments.push_back(filled(Memory::SparseIndex, 0, dFr * 128, subSeed(c.contentSeed, 17)));
@@ -331,7 +329,8 @@ isa::Program buildProgram(const PipelineCase& c, PipelineKind kind, bool load2dO
       ins.emplace_back(v2(Load2DPath::A1toA2, t, kL1A, 0, f0, m1, w, m1, m1));
     } else {
       for (std::uint64_t i = 0; i < m1; ++i) {
-        ins.emplace_back(load2d(Load2DPath::A1toA2, t, kL1A, i * w * kFrac, f0 * m1 + i, w, m1));
+        ins.emplace_back(
+            load2d(Load2DPath::A1toA2, t, kL1A, i * w * isa::kFractalBytes, f0 * m1 + i, w, m1));
       }
     }
   };
@@ -359,7 +358,7 @@ isa::Program buildProgram(const PipelineCase& c, PipelineKind kind, bool load2dO
       for (std::uint64_t i = 0; i < m1; ++i) {
         for (std::uint64_t kb = 0; kb < k1; ++kb) {
           const std::uint64_t nzFractal = kb * m1 + i;
-          ins.emplace_back(load2d(Load2DPath::A1toA2, t, kL1A, (i * k1 + kb) * kFrac,
+          ins.emplace_back(load2d(Load2DPath::A1toA2, t, kL1A, (i * k1 + kb) * isa::kFractalBytes,
                                   gmAFr - 1 - nzFractal, 1, 0));
         }
       }
@@ -373,8 +372,8 @@ isa::Program buildProgram(const PipelineCase& c, PipelineKind kind, bool load2dO
       } else {
         // Spec 4's recipe: m-block i of A is column block i of A^T, K1 fractals from i*K1.
         for (std::uint64_t i = 0; i < m1; ++i) {
-          ins.emplace_back(
-              load2d(Load2DPath::A1toA2, t, kL1A, i * k1 * kFrac, i * k1, k1, 1, true));
+          ins.emplace_back(load2d(Load2DPath::A1toA2, t, kL1A, i * k1 * isa::kFractalBytes, i * k1,
+                                  k1, 1, true));
         }
       }
       loadB(0, k1);

@@ -14,8 +14,6 @@
 
 namespace cubecheck::isa {
 
-inline constexpr std::uint64_t kFractalBytes = 512;
-
 /// LoadData2DParams, fields in the order the constructor takes them (the C++ struct declares them
 /// in another order; spec 4).
 struct LoadData2DParams {

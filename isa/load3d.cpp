@@ -5,10 +5,6 @@
 namespace cubecheck::isa {
 namespace {
 
-std::uint64_t ceilDiv(std::uint64_t a, std::uint64_t b) {
-  return (a + b - 1) / b;
-}
-
 Violation range(const std::string& what) {
   return {ViolationCode::Range, what};
 }

@@ -7,6 +7,15 @@
 
 namespace cubecheck::isa {
 
+/// The bytes of one L0A/L0B/L1 fractal: what a load moves per repeat (spec 2, 4). The one home of
+/// this number: nothing else spells 512.
+inline constexpr std::uint64_t kFractalBytes = 512;
+
+/// a / b rounded up: how many fractals, blocks or bytes hold a things of b.
+constexpr std::uint64_t ceilDiv(std::uint64_t a, std::uint64_t b) {
+  return (a + b - 1) / b;
+}
+
 /// A physical memory: what a Program's images and observed regions are addressed in. A1 and B1
 /// are both L1; A2 is L0A, B2 is L0B, CO1 is L0C.
 enum class Memory : std::uint8_t {

@@ -7,10 +7,6 @@
 namespace cubecheck::isa {
 namespace {
 
-std::uint64_t ceilDiv(std::uint64_t a, std::uint64_t b) {
-  return (a + b - 1) / b;
-}
-
 std::optional<Violation> fits(const Profile& profile, Memory mem, std::uint64_t addr,
                               std::uint64_t bytes, const char* what) {
   const std::uint64_t align = profile.alignmentOf(mem);

@@ -62,9 +62,4 @@ std::optional<Violation> validate(const Profile& profile, const MmadSparse& mmad
 std::string describe(const LoadSparse& load);
 std::string describe(const MmadSparse& mmad);
 
-/// Fractal counts of spec 8 as MmadWithSparse addresses its operands.
-constexpr std::uint64_t ceilDiv(std::uint64_t a, std::uint64_t b) {
-  return (a + b - 1) / b;
-}
-
 }  // namespace cubecheck::isa

@@ -1,11 +1,7 @@
 #include "oracle/layout.hpp"
 
 namespace cubecheck::oracle {
-namespace {
-std::uint64_t ceilDiv(std::uint64_t a, std::uint64_t b) {
-  return (a + b - 1) / b;
-}
-}  // namespace
+using isa::ceilDiv;
 
 std::uint64_t elementOffset(Layout layout, isa::DType t, std::uint64_t rows, std::uint64_t cols,
                             std::uint64_t r, std::uint64_t c) {

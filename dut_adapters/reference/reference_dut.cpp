@@ -22,7 +22,8 @@ namespace {
 using isa::Memory;
 using isa::ViolationCode;
 
-constexpr std::uint64_t kFractal = 512;  // bytes moved per repeat (spec 4)
+using isa::ceilDiv;
+using isa::kFractalBytes;  // bytes moved per repeat (spec 4)
 
 /// Mutable copies of the program's segments: the reference's whole machine state.
 class State {
@@ -80,18 +81,18 @@ std::optional<isa::Violation> execLoad2D(State& state, const isa::Load2D& load, 
   if (fault == Fault::Load2DRepeatZeroAsOne && repeats == 0) repeats = 1;
   if (fault == Fault::Load2DLastRepeatDropped && repeats > 0) repeats -= 1;
 
-  std::array<std::uint8_t, kFractal> buf{};
+  std::array<std::uint8_t, kFractalBytes> buf{};
   for (unsigned i = 0; i < repeats; ++i) {
     const std::uint64_t walk = std::uint64_t{i} * p.srcStride;
     // A decrement below fractal 0 is rejected by validation; the mutant that decrements on
     // every path may still get here, and then reads below the source base.
-    const std::uint64_t srcByte = decrement ? load.srcAddr + (start - walk) * kFractal
-                                            : load.srcAddr + (start + walk) * kFractal;
-    const std::uint64_t dstByte = load.dstAddr + i * dstStepFractals * kFractal;
-    const std::uint8_t* from = state.at(src, srcByte, kFractal);
-    if (from == nullptr) return undefined(src, srcByte, kFractal, "reads");
+    const std::uint64_t srcByte = decrement ? load.srcAddr + (start - walk) * kFractalBytes
+                                            : load.srcAddr + (start + walk) * kFractalBytes;
+    const std::uint64_t dstByte = load.dstAddr + i * dstStepFractals * kFractalBytes;
+    const std::uint8_t* from = state.at(src, srcByte, kFractalBytes);
+    if (from == nullptr) return undefined(src, srcByte, kFractalBytes, "reads");
     if (!transpose) {
-      std::memcpy(buf.data(), from, kFractal);
+      std::memcpy(buf.data(), from, kFractalBytes);
     } else {
       // 16x16 two-byte elements: dst[r*16+c] = src[c*16+r] (spec 4).
       for (int r = 0; r < 16; ++r) {
@@ -103,10 +104,10 @@ std::optional<isa::Violation> execLoad2D(State& state, const isa::Load2D& load, 
       }
     }
     const bool stray = fault == Fault::Load2DStrayWriteAfterLast && i + 1 == repeats;
-    std::uint8_t* to = state.at(dst, dstByte, kFractal + (stray ? 1 : 0));
-    if (to == nullptr) return undefined(dst, dstByte, kFractal, "writes");
-    std::memcpy(to, buf.data(), kFractal);
-    if (stray) to[kFractal] ^= 0xFF;
+    std::uint8_t* to = state.at(dst, dstByte, kFractalBytes + (stray ? 1 : 0));
+    if (to == nullptr) return undefined(dst, dstByte, kFractalBytes, "writes");
+    std::memcpy(to, buf.data(), kFractalBytes);
+    if (stray) to[kFractalBytes] ^= 0xFF;
   }
   return std::nullopt;
 }
@@ -136,24 +137,21 @@ std::optional<isa::Violation> execLoadSparse(State& state, const isa::LoadSparse
     const std::uint64_t step =
         fault == Fault::SparseLoadHonoursStride && l.params.srcStride > 0 ? l.params.srcStride : 1;
     const std::uint64_t f = first + i * step;
-    const std::uint64_t dst = l.dstAddr + i * kFractal;
-    const std::uint8_t* dense = state.at(Memory::L1, l.srcAddr + f * kFractal, kFractal);
-    if (dense == nullptr) return undefined(Memory::L1, l.srcAddr + f * kFractal, kFractal, "reads");
+    const std::uint64_t dst = l.dstAddr + i * kFractalBytes;
+    const std::uint8_t* dense = state.at(Memory::L1, l.srcAddr + f * kFractalBytes, kFractalBytes);
+    if (dense == nullptr)
+      return undefined(Memory::L1, l.srcAddr + f * kFractalBytes, kFractalBytes, "reads");
     const std::uint8_t* idx = state.at(Memory::L1, l.idxAddr + f * 128, 128);
     if (idx == nullptr) return undefined(Memory::L1, l.idxAddr + f * 128, 128, "reads");
-    std::uint8_t* to = state.at(Memory::L0B, dst, kFractal);
-    if (to == nullptr) return undefined(Memory::L0B, dst, kFractal, "writes");
-    std::memcpy(to, dense, kFractal);
+    std::uint8_t* to = state.at(Memory::L0B, dst, kFractalBytes);
+    if (to == nullptr) return undefined(Memory::L0B, dst, kFractalBytes, "writes");
+    std::memcpy(to, dense, kFractalBytes);
     const std::uint64_t at = indexByteOf(dst, fault);
     std::uint8_t* toIdx = state.at(Memory::SparseIndex, at, 128);
     if (toIdx == nullptr) return undefined(Memory::SparseIndex, at, 128, "writes");
     std::memcpy(toIdx, idx, 128);
   }
   return std::nullopt;
-}
-
-std::uint64_t ceilDiv(std::uint64_t a, std::uint64_t b) {
-  return (a + b - 1) / b;
 }
 
 /// The V2 fields as the hardware sees them.
@@ -164,26 +162,26 @@ struct V2Fields {
 
 V2Fields fieldsOf(const isa::LoadData2DParamsV2& p) {
   const std::int64_t stride = p.srcStride;
-  return {p.mStartPosition,
-          p.kStartPosition,
-          p.mStep,
-          p.kStep,
-          static_cast<std::uint64_t>(stride < 0 ? -stride : stride),
-          p.dstStride,
-          p.ifTranspose};
+  return {.mStart = p.mStartPosition,
+          .kStart = p.kStartPosition,
+          .mStep = p.mStep,
+          .kStep = p.kStep,
+          .srcStride = static_cast<std::uint64_t>(stride < 0 ? -stride : stride),
+          .dstStride = p.dstStride,
+          .transpose = p.ifTranspose};
 }
 
 /// Load2DBitModeParam decoded from the words themselves (spec 5's table), not from a struct.
 V2Fields fieldsOf(const isa::Load2DBitModeParam& b, Fault fault) {
   const std::uint64_t w0 = b.config0(), w1 = b.config1();
   const int stepShift = fault == Fault::V2BitFieldsShifted ? 1 : 0;
-  return {w0 & 0xFFFF,
-          (w0 >> 16) & 0xFFFF,
-          (w0 >> (32 + stepShift)) & 0xFF,
-          (w0 >> (40 + stepShift)) & 0xFF,
-          w1 & 0xFFFF,
-          (w1 >> 16) & 0xFFFF,
-          b.ifTranspose()};
+  return {.mStart = w0 & 0xFFFF,
+          .kStart = (w0 >> 16) & 0xFFFF,
+          .mStep = (w0 >> (32 + stepShift)) & 0xFF,
+          .kStep = (w0 >> (40 + stepShift)) & 0xFF,
+          .srcStride = w1 & 0xFFFF,
+          .dstStride = (w1 >> 16) & 0xFFFF,
+          .transpose = b.ifTranspose()};
 }
 
 /// Element `index` (storage order) of a `bits`-wide type; int4/fp4 even elements in the low
@@ -248,19 +246,19 @@ std::optional<isa::Violation> execV2(State& state, isa::Load2DPath path, isa::DT
       for (std::uint64_t n = 0; n < inner; ++n) {
         const std::uint64_t j = byRow ? n : o, i = byRow ? o : n;
         const std::uint64_t from =
-            srcAddr + ((f.kStart + j) * f.srcStride + f.mStart + i) * kFractal;
-        const std::uint64_t to = dstAddr + (j * f.dstStride + i) * kFractal;
-        const std::uint8_t* s = state.at(src, from, kFractal);
-        if (s == nullptr) return undefined(src, from, kFractal, "reads");
-        std::uint8_t* d = state.at(dst, to, kFractal);
-        if (d == nullptr) return undefined(dst, to, kFractal, "writes");
-        std::memcpy(d, s, kFractal);
+            srcAddr + ((f.kStart + j) * f.srcStride + f.mStart + i) * kFractalBytes;
+        const std::uint64_t to = dstAddr + (j * f.dstStride + i) * kFractalBytes;
+        const std::uint8_t* s = state.at(src, from, kFractalBytes);
+        if (s == nullptr) return undefined(src, from, kFractalBytes, "reads");
+        std::uint8_t* d = state.at(dst, to, kFractalBytes);
+        if (d == nullptr) return undefined(dst, to, kFractalBytes, "writes");
+        std::memcpy(d, s, kFractalBytes);
       }
     }
     return std::nullopt;
   }
   const std::uint64_t rows = c0 * f.kStep / 16, cols = 16 * f.mStep / c0;
-  std::array<std::uint8_t, kFractal> tile{};
+  std::array<std::uint8_t, kFractalBytes> tile{};
   for (std::uint64_t o = 0; o < (byRow ? rows : cols); ++o) {
     for (std::uint64_t n = 0; n < (byRow ? cols : rows); ++n) {
       const std::uint64_t c = byRow ? n : o, r = byRow ? o : n;
@@ -268,18 +266,20 @@ std::optional<isa::Violation> execV2(State& state, isa::Load2DPath path, isa::DT
         for (std::uint64_t cc = 0; cc < c0; ++cc) {
           const std::uint64_t row = 16 * f.mStart + c0 * c + cc;
           const std::uint64_t col = c0 * f.kStart + 16 * r + rr;
-          const std::uint64_t from = srcAddr + ((col / c0) * f.srcStride + row / 16) * kFractal;
-          const std::uint8_t* s = state.at(src, from, kFractal);
-          if (s == nullptr) return undefined(src, from, kFractal, "reads");
+          const std::uint64_t from =
+              srcAddr + ((col / c0) * f.srcStride + row / 16) * kFractalBytes;
+          const std::uint8_t* s = state.at(src, from, kFractalBytes);
+          if (s == nullptr) return undefined(src, from, kFractalBytes, "reads");
           putElement(tile.data(), rr * c0 + cc, bits,
                      getElement(s, (row % 16) * c0 + col % c0, bits));
         }
       }
       const std::uint64_t slot =
           fault == Fault::V2TransposedRowMajor ? r * cols + c : c * f.dstStride + r;
-      std::uint8_t* d = state.at(dst, dstAddr + slot * kFractal, kFractal);
-      if (d == nullptr) return undefined(dst, dstAddr + slot * kFractal, kFractal, "writes");
-      std::memcpy(d, tile.data(), kFractal);
+      std::uint8_t* d = state.at(dst, dstAddr + slot * kFractalBytes, kFractalBytes);
+      if (d == nullptr)
+        return undefined(dst, dstAddr + slot * kFractalBytes, kFractalBytes, "writes");
+      std::memcpy(d, tile.data(), kFractalBytes);
     }
   }
   return std::nullopt;
@@ -298,12 +298,12 @@ std::optional<isa::Violation> execMmadSparse(State& state, const isa::MmadSparse
   if (x.m == 0 || x.k == 0 || x.n == 0) return std::nullopt;
   const std::uint64_t m1 = ceilDiv(x.m, 16), n1 = ceilDiv(x.n, 16), k1 = ceilDiv(x.k, 32);
   const std::uint64_t kd1 = ceilDiv(x.k, 64);
-  const std::uint8_t* a = state.at(Memory::L0A, x.aAddr, m1 * k1 * kFractal);
-  if (a == nullptr) return undefined(Memory::L0A, x.aAddr, m1 * k1 * kFractal, "reads");
-  const std::uint8_t* b = state.at(Memory::L0B, x.bAddr, kd1 * n1 * kFractal);
-  if (b == nullptr) return undefined(Memory::L0B, x.bAddr, kd1 * n1 * kFractal, "reads");
+  const std::uint8_t* a = state.at(Memory::L0A, x.aAddr, m1 * k1 * kFractalBytes);
+  if (a == nullptr) return undefined(Memory::L0A, x.aAddr, m1 * k1 * kFractalBytes, "reads");
+  const std::uint8_t* b = state.at(Memory::L0B, x.bAddr, kd1 * n1 * kFractalBytes);
+  if (b == nullptr) return undefined(Memory::L0B, x.bAddr, kd1 * n1 * kFractalBytes, "reads");
   const std::uint64_t idxLo = indexByteOf(x.bAddr, fault);
-  const std::uint64_t idxLen = indexByteOf(x.bAddr + kd1 * n1 * kFractal, fault) - idxLo;
+  const std::uint64_t idxLen = indexByteOf(x.bAddr + kd1 * n1 * kFractalBytes, fault) - idxLo;
   const std::uint8_t* idx = state.at(Memory::SparseIndex, idxLo, idxLen);
   if (idx == nullptr) return undefined(Memory::SparseIndex, idxLo, idxLen, "reads");
   std::uint8_t* c = state.at(Memory::L0C, x.cAddr, m1 * n1 * 1024);
@@ -323,7 +323,8 @@ std::optional<isa::Violation> execMmadSparse(State& state, const isa::MmadSparse
   std::vector<std::int32_t> bValue(halfK * x.n);
   for (std::uint64_t n = 0; n < x.n; ++n) {
     for (std::uint64_t kd = 0; kd < halfK; ++kd) {
-      const std::uint64_t bOff = ((kd / 32) * n1 + n / 16) * kFractal + (n % 16) * 32 + kd % 32;
+      const std::uint64_t bOff =
+          ((kd / 32) * n1 + n / 16) * kFractalBytes + (n % 16) * 32 + kd % 32;
       const std::uint64_t at = x.bAddr + bOff;
       const std::uint8_t ib = idx[indexByteOf(at, fault) - idxLo];
       const unsigned field = static_cast<unsigned>(at & 3);
@@ -340,8 +341,8 @@ std::optional<isa::Violation> execMmadSparse(State& state, const isa::MmadSparse
   std::vector<std::int32_t> aRow(k1 * 32);
   for (std::uint64_t m = 0; m < x.m; ++m) {
     for (std::uint64_t k = 0; k < k1 * 32; ++k) {
-      aRow[k] =
-          static_cast<std::int8_t>(a[((m / 16) * k1 + k / 32) * kFractal + (m % 16) * 32 + k % 32]);
+      aRow[k] = static_cast<std::int8_t>(
+          a[((m / 16) * k1 + k / 32) * kFractalBytes + (m % 16) * 32 + k % 32]);
     }
     for (std::uint64_t n = 0; n < x.n; ++n) {
       const std::uint64_t fractal =
@@ -445,7 +446,7 @@ std::optional<isa::Violation> execImg2Col(State& state, const isa::Profile& prof
   if (map == nullptr) return undefined(Memory::L1, srcAddr, mapBytes, "reads");
   const Memory dm = path == isa::Load2DPath::A1toA2 ? Memory::L0A : Memory::L0B;
   const std::uint64_t dstBytes =
-      isa::load3dDstFractals(path, dtype, f.transpose, f.mExt, f.kExt) * kFractal;
+      isa::load3dDstFractals(path, dtype, f.transpose, f.mExt, f.kExt) * kFractalBytes;
   std::uint8_t* out = state.at(dm, dstAddr, dstBytes);
   if (out == nullptr) return undefined(dm, dstAddr, dstBytes, "writes");
   const std::uint32_t pad = fault == Fault::Load3DPadZero ? 0 : *state.padding;
@@ -520,12 +521,21 @@ std::optional<isa::Violation> execLoad3DV2(State& state, const isa::Profile& pro
                        std::uint64_t{p.padList[2]} << 48 | std::uint64_t{p.padList[3]} << 56;
   }
   if (l.reset.isSetPadding) state.padding = p.padValue;
-  const Img2ColFields f{
-      p.channelSize,     p.kExtension,      p.mExtension,
-      p.kStartPt,        p.mStartPt,        p.strideW,
-      p.strideH,         p.filterW,         p.filterH,
-      p.dilationFilterW, p.dilationFilterH, p.enTranspose && l.path == isa::Load2DPath::A1toA2,
-      p.filterSizeW,     p.filterSizeH,     p.fMatrixCtrl};
+  const Img2ColFields f{.channelSize = p.channelSize,
+                        .kExt = p.kExtension,
+                        .mExt = p.mExtension,
+                        .kStart = p.kStartPt,
+                        .mStart = p.mStartPt,
+                        .strideW = p.strideW,
+                        .strideH = p.strideH,
+                        .filterW = p.filterW,
+                        .filterH = p.filterH,
+                        .dilW = p.dilationFilterW,
+                        .dilH = p.dilationFilterH,
+                        .transpose = p.enTranspose && l.path == isa::Load2DPath::A1toA2,
+                        .sizeW = p.filterSizeW,
+                        .sizeH = p.filterSizeH,
+                        .right = p.fMatrixCtrl};
   return execImg2Col(state, prof, l.path, l.dtype, l.srcAddr, l.dstAddr, f, fault);
 }
 
@@ -540,21 +550,21 @@ std::optional<isa::Violation> execLoad3DV2Pro(State& state, const isa::Profile& 
     std::swap(mStart, kStart);
     std::swap(mExt, kExt);
   }
-  const Img2ColFields f{p.channelSize,
-                        kExt,
-                        mExt,
-                        kStart,
-                        mStart,
-                        fc & 0xFF,
-                        fc >> 8 & 0xFF,
-                        fc >> 16 & 0xFF,
-                        fc >> 24 & 0xFF,
-                        fc >> 32 & 0xFF,
-                        fc >> 40 & 0xFF,
-                        p.enTranspose && l.path == isa::Load2DPath::A1toA2,
-                        p.filterSizeW,
-                        p.filterSizeH,
-                        p.fMatrixCtrl};
+  const Img2ColFields f{.channelSize = p.channelSize,
+                        .kExt = kExt,
+                        .mExt = mExt,
+                        .kStart = kStart,
+                        .mStart = mStart,
+                        .strideW = fc & 0xFF,
+                        .strideH = fc >> 8 & 0xFF,
+                        .filterW = fc >> 16 & 0xFF,
+                        .filterH = fc >> 24 & 0xFF,
+                        .dilW = fc >> 32 & 0xFF,
+                        .dilH = fc >> 40 & 0xFF,
+                        .transpose = p.enTranspose && l.path == isa::Load2DPath::A1toA2,
+                        .sizeW = p.filterSizeW,
+                        .sizeH = p.filterSizeH,
+                        .right = p.fMatrixCtrl};
   return execImg2Col(state, prof, l.path, l.dtype, l.srcAddr, l.dstAddr, f, fault);
 }
 
@@ -570,7 +580,7 @@ std::optional<isa::Violation> execLoad3DV1(State& state, const isa::Load3DV1& l,
   const std::int64_t spanW = std::int64_t{p.l1W} + p.padList[0] + p.padList[1] - kwd;
   const std::int64_t wo = spanW / p.strideW + 1;
   const std::uint64_t slice = std::uint64_t{p.l1H} * p.l1W * 32;
-  std::array<std::uint8_t, kFractal> tile{};
+  std::array<std::uint8_t, kFractalBytes> tile{};
   for (std::uint64_t r = 0; r < p.repeatTime; ++r) {
     std::uint64_t kw = p.fetchFilterW, kh = p.fetchFilterH, ci = p.c1Index, first = 0, slot = r;
     if (p.repeatMode == 1) {
@@ -604,10 +614,10 @@ std::optional<isa::Violation> execLoad3DV1(State& state, const isa::Load3DV1& l,
         putElement(tile.data(), px * c0 + c, bits, v);
       }
     }
-    std::uint8_t* to = state.at(Memory::L0A, l.dstAddr + slot * kFractal, kFractal);
+    std::uint8_t* to = state.at(Memory::L0A, l.dstAddr + slot * kFractalBytes, kFractalBytes);
     if (to == nullptr)
-      return undefined(Memory::L0A, l.dstAddr + slot * kFractal, kFractal, "writes");
-    std::memcpy(to, tile.data(), kFractal);
+      return undefined(Memory::L0A, l.dstAddr + slot * kFractalBytes, kFractalBytes, "writes");
+    std::memcpy(to, tile.data(), kFractalBytes);
   }
   return std::nullopt;
 }
@@ -694,7 +704,7 @@ std::optional<isa::Violation> execMmad(State& state, isa::ProfileId profile, con
   const std::uint64_t aRow = isa::mmadARowFractals(profile, x);
   const std::uint64_t aBytes =
       gemv ? ceilDiv(std::uint64_t{x.k} * static_cast<std::uint64_t>(bits), 8)
-           : m1 * aRow * kFractal;
+           : m1 * aRow * kFractalBytes;
   const std::uint8_t* a = state.at(Memory::L0A, x.aAddr, aBytes);
   if (a == nullptr) return undefined(Memory::L0A, x.aAddr, aBytes, "reads");
   const std::uint64_t bBytes = isa::mmadBBytes(x);
