@@ -67,26 +67,6 @@ std::vector<Range> fractalCover(std::vector<Range> rs) {
   return out;
 }
 
-/// The lowest `align`-aligned address where `size` bytes overlap no segment of m, inside its
-/// capacity.
-std::optional<std::uint64_t> findGap(const std::vector<Segment>& segments, Memory m,
-                                     std::uint64_t size, std::uint64_t align,
-                                     std::uint64_t capacity) {
-  std::vector<Range> used;
-  for (const Segment& s : segments) {
-    if (s.memory == m) used.push_back({s.addr, s.bytes.size()});
-  }
-  std::sort(used.begin(), used.end(),
-            [](const Range& a, const Range& b) { return a.addr < b.addr; });
-  std::uint64_t at = 0;
-  for (const Range& r : used) {
-    if (at + size <= r.addr) break;
-    at = std::max(at, (r.addr + r.size + align - 1) / align * align);
-  }
-  if (at + size > capacity) return std::nullopt;
-  return at;
-}
-
 /// `size` bytes of m the appended steps may overwrite after the original program: a new segment
 /// in a gap, or else every segment of m merged into one over the whole memory (the program's
 /// bytes kept; bytes it never defined are ones a legal program never touches).
@@ -104,39 +84,6 @@ std::uint64_t scratch(Program& p, Memory m, std::uint64_t size, std::uint64_t al
   });
   p.segments.push_back(std::move(whole));
   return 0;
-}
-
-/// The plain L1 -> L0A/L0B copy of whole fractals the profile has: load2d (repeat_times fractals,
-/// src_stride 1, dst_gap 0: spec 4) on a2 and legacy; load2d_v2 on 950 (m_step fractals, k_step 1,
-/// which reads and writes them in order, spec 5; the load2d emulation there is OPEN-9).
-std::string_view plainLoadOpcode(isa::ProfileId prof) {
-  return prof == isa::ProfileId::Ascend950 ? isa::LoadV2::kOpcode : isa::Load2D::kOpcode;
-}
-
-void appendPlainLoads(Program& p, Memory dst, std::uint64_t src, std::uint64_t dstAddr,
-                      std::uint64_t bytes, bool fromGM) {
-  const isa::Load2DPath path =
-      fromGM ? (dst == Memory::L0A ? isa::Load2DPath::GMtoA2 : isa::Load2DPath::GMtoB2)
-             : (dst == Memory::L0A ? isa::Load2DPath::A1toA2 : isa::Load2DPath::B1toB2);
-  for (std::uint64_t done = 0; done < bytes / kFrac;) {
-    const auto n = static_cast<std::uint8_t>(std::min(bytes / kFrac - done, kMaxFractalsPerMmad));
-    const std::uint64_t s = src + done * kFrac;
-    const std::uint64_t d = dstAddr + done * kFrac;
-    if (p.profile == isa::ProfileId::Ascend950) {
-      isa::LoadData2DParamsV2 v;
-      v.mStep = n;
-      v.kStep = 1;
-      v.srcStride = n;
-      v.dstStride = n;
-      p.instructions.push_back(isa::LoadV2{path, isa::DType::S8, s, d, v});
-    } else {
-      isa::LoadData2DParams v;
-      v.repeatTimes = n;
-      v.srcStride = 1;
-      p.instructions.push_back(isa::Load2D{path, isa::DType::S8, s, d, v});
-    }
-    done += n;
-  }
 }
 
 oracle::Layout l0aLayout(isa::ProfileId prof) {
@@ -327,6 +274,54 @@ std::optional<dut::RunResult> observeChunks(dut::Dut& inner, const Base& base, M
 
 bool reachableIndirectly(Memory m) {
   return std::find(kIndirect.begin(), kIndirect.end(), m) != kIndirect.end();
+}
+
+std::optional<std::uint64_t> findGap(const std::vector<Segment>& segments, Memory m,
+                                     std::uint64_t size, std::uint64_t align,
+                                     std::uint64_t capacity) {
+  std::vector<Range> used;
+  for (const Segment& s : segments) {
+    if (s.memory == m) used.push_back({s.addr, s.bytes.size()});
+  }
+  std::sort(used.begin(), used.end(),
+            [](const Range& a, const Range& b) { return a.addr < b.addr; });
+  std::uint64_t at = 0;
+  for (const Range& r : used) {
+    if (at + size <= r.addr) break;
+    at = std::max(at, (r.addr + r.size + align - 1) / align * align);
+  }
+  if (at + size > capacity) return std::nullopt;
+  return at;
+}
+
+std::string_view plainLoadOpcode(isa::ProfileId prof) {
+  return prof == isa::ProfileId::Ascend950 ? isa::LoadV2::kOpcode : isa::Load2D::kOpcode;
+}
+
+void appendPlainLoads(Program& p, Memory dst, std::uint64_t src, std::uint64_t dstAddr,
+                      std::uint64_t bytes, bool fromGM) {
+  const isa::Load2DPath path =
+      fromGM ? (dst == Memory::L0A ? isa::Load2DPath::GMtoA2 : isa::Load2DPath::GMtoB2)
+             : (dst == Memory::L0A ? isa::Load2DPath::A1toA2 : isa::Load2DPath::B1toB2);
+  for (std::uint64_t done = 0; done < bytes / kFrac;) {
+    const auto n = static_cast<std::uint8_t>(std::min(bytes / kFrac - done, kMaxFractalsPerMmad));
+    const std::uint64_t s = src + done * kFrac;
+    const std::uint64_t d = dstAddr + done * kFrac;
+    if (p.profile == isa::ProfileId::Ascend950) {
+      isa::LoadData2DParamsV2 v;
+      v.mStep = n;
+      v.kStep = 1;
+      v.srcStride = n;
+      v.dstStride = n;
+      p.instructions.push_back(isa::LoadV2{path, isa::DType::S8, s, d, v});
+    } else {
+      isa::LoadData2DParams v;
+      v.repeatTimes = n;
+      v.srcStride = 1;
+      p.instructions.push_back(isa::Load2D{path, isa::DType::S8, s, d, v});
+    }
+    done += n;
+  }
 }
 
 IndirectObservation::IndirectObservation(dut::Dut& inner) : inner_(inner) {

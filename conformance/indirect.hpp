@@ -2,12 +2,14 @@
 // hardware), still gets every load family certified. docs/hardware.md explains the method.
 #pragma once
 
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "dut_adapters/dut.hpp"
 #include "isa/memory.hpp"
+#include "isa/program.hpp"
 
 namespace cubecheck::conf {
 
@@ -15,6 +17,22 @@ namespace cubecheck::conf {
 /// them observable is taken not to honour initial images there either (a board fills L0A/L0B
 /// only by loads), so both its images and its observed regions go through the rewrite.
 bool reachableIndirectly(isa::Memory m);
+
+/// The lowest `align`-aligned address where `size` bytes overlap no segment of m, inside its
+/// capacity.
+std::optional<std::uint64_t> findGap(const std::vector<isa::Segment>& segments, isa::Memory m,
+                                     std::uint64_t size, std::uint64_t align,
+                                     std::uint64_t capacity);
+
+/// The plain copy of whole fractals into L0A/L0B the profile has: load2d (repeat_times fractals,
+/// src_stride 1, dst_gap 0: spec 4) on a2 and legacy; load2d_v2 on 950 (m_step fractals, k_step 1,
+/// which reads and writes them in order, spec 5; the load2d emulation there is OPEN-9).
+std::string_view plainLoadOpcode(isa::ProfileId prof);
+
+/// Appends the plain loads copying `bytes` (whole fractals, as s8) from `src` in L1, or in GM when
+/// `fromGM`, to `dstAddr` in `dst` (L0A or L0B).
+void appendPlainLoads(isa::Program& p, isa::Memory dst, std::uint64_t src, std::uint64_t dstAddr,
+                      std::uint64_t bytes, bool fromGM);
 
 /// A view of a DUT that observes (and initialises) L0A/L0B the DUT cannot, with instructions the
 /// suite certifies elsewhere. A legal program that touches such a memory is rewritten:

@@ -3,7 +3,8 @@
 # shim proves"): export the golden vectors, compile the project's kernel and host program with
 # this machine's compiler against tests/ascendc_shim (which runs each Ascend C call on the
 # reference model), run it, and feed the results to `vectors verify`. Against the reference the
-# verdict must be conformant (exit 0); against a mutant (a wrong LoadData) it must not (exit 1).
+# verdict must be conformant (exit 0); against each mutant (a wrong LoadData, a wrong Mmad) it must
+# not (exit 1).
 #
 # Usage: ascendc_export_test.sh CUBECHECK CXX SOURCE_DIR WORK_DIR INCLUDE_DIRS LIBRARIES [FLAGS]
 #   INCLUDE_DIRS, LIBRARIES and FLAGS are ':'-separated lists: the reference model's include
@@ -31,9 +32,12 @@ for dir in "${includes[@]}"; do
   [[ -n $dir ]] && include_flags+=(-isystem "$dir")
 done
 
-# profile, NPU architecture, a mutant the golden cases of that profile must kill
-for target in "a2 2201 load2d-dst-gap-ignored" "950 3510 load3d-v2pro-ext-swapped"; do
-  read -r profile arch mutant <<<"$target"
+# profile, NPU architecture, mutants the golden cases of that profile must kill (comma-separated):
+# on 950 one of them breaks an Mmad that accumulates and one the low-precision decode, families
+# whose initial L0C image the board writes by f32 Mmad before the case runs.
+for target in "a2 2201 load2d-dst-gap-ignored,mmad-init-ignored" \
+  "950 3510 load3d-v2pro-ext-swapped,mmad-init-ignored,lowprec-hif8-as-e4m3"; do
+  read -r profile arch mutants <<<"$target"
   board=$work/board-$profile
   "$cxx" -std=c++20 -O1 -Wall -Wextra -Werror "${flags[@]}" -DCUBECHECK_CPU_SHIM -DCCK_NPU_ARCH="$arch" \
     -I "$src/tests/ascendc_shim" -I "$project" -I "$src" "${include_flags[@]}" \
@@ -48,18 +52,22 @@ for target in "a2 2201 load2d-dst-gap-ignored" "950 3510 load3d-v2pro-ext-swappe
     tail -40 "$work/verify-$profile.txt"
     exit 1
   fi
-
-  (cd "$project" && CUBECHECK_SHIM_DUT="mutant:$mutant" "$board" --out "$work/out-mutant") \
-    >"$work/run-$profile-mutant.txt" 2>&1
-  rc=0
-  "$cubecheck" vectors verify --results "$work/out-mutant/results-$profile.csv" "${files[@]}" \
-    --report-dir '' >"$work/verify-$profile-mutant.txt" || rc=$?
-  if [[ $rc -ne 1 ]]; then
-    echo "FAIL: the exported $profile project on mutant:$mutant verified with exit $rc, not 1"
-    tail -40 "$work/verify-$profile-mutant.txt"
-    exit 1
-  fi
   echo "$profile: $(cat "$work/run-$profile.txt")"
-  echo "$profile: conformant on the reference; mutant:$mutant caught ($(grep -c '^FAILED' \
-    "$work/verify-$profile-mutant.txt") failing cases)"
+
+  IFS=',' read -r -a list <<<"$mutants"
+  for mutant in "${list[@]}"; do
+    out=$work/out-$profile-$mutant
+    (cd "$project" && CUBECHECK_SHIM_DUT="mutant:$mutant" "$board" --out "$out") \
+      >"$work/run-$profile-$mutant.txt" 2>&1
+    rc=0
+    "$cubecheck" vectors verify --results "$out/results-$profile.csv" "${files[@]}" \
+      --report-dir '' >"$work/verify-$profile-$mutant.txt" || rc=$?
+    if [[ $rc -ne 1 ]]; then
+      echo "FAIL: the exported $profile project on mutant:$mutant verified with exit $rc, not 1"
+      tail -40 "$work/verify-$profile-$mutant.txt"
+      exit 1
+    fi
+    echo "$profile: mutant:$mutant caught ($(grep -c '^FAILED' \
+      "$work/verify-$profile-$mutant.txt") failing cases)"
+  done
 done

@@ -147,8 +147,9 @@ std::string writeRun(const isa::Program& run, const fs::path& root, const std::s
   // Initial images. BT and L0C pass through L1 (there is no GM -> BT or GM -> L0C copy), so they
   // go first and L1's own images after them. L0A/L0B segments of a run are placeholders the
   // rewrite's loads write before anything reads them; the index buffer's image is never read
-  // (planForBoard); on dav-3510 the run's L0C segments are the rewrite's C areas, which its
-  // zero-initialised Mmads write whole before they are observed, so nothing stages them there.
+  // (planForBoard); on dav-3510 a run's L0C segments are zeros, not staged: its own f32 Mmads
+  // write the initial image (planForBoard), and the rewrite's C areas are written whole before
+  // they are observed.
   isa::Bytes stage;
   std::vector<std::pair<Memory, HarnessKind>> staged{{Memory::BiasTable, kStageBT},
                                                      {Memory::L1, kStageL1}};
@@ -353,16 +354,17 @@ std::string ascendcLayoutHeader() {
 std::string summaryTable(const AscendcExportSummary& summary) {
   std::ostringstream os;
   os << "| family | profile | exported | rewritten for L0A/L0B | of which observed through Mmad "
-        "| left out |\n"
-     << "|---|---|---|---|---|---|\n";
+        "| L0C image written by Mmad | of which adjusted | left out |\n"
+     << "|---|---|---|---|---|---|---|---|\n";
   std::size_t exported = 0, skipped = 0;
   for (const AscendcFamilyCount& c : summary.counts) {
     os << "| " << c.family << " | " << c.profile << " | " << c.exported << " | " << c.rewritten
-       << " | " << c.throughMmad << " | " << c.skipped << " |\n";
+       << " | " << c.throughMmad << " | " << c.l0cByMmad << " | " << c.l0cAdjusted << " | "
+       << c.skipped << " |\n";
     exported += c.exported;
     skipped += c.skipped;
   }
-  os << "| all | | " << exported << " | | | " << skipped << " |\n";
+  os << "| all | | " << exported << " | | | | | " << skipped << " |\n";
   std::map<std::string, std::size_t> reasons;
   for (const AscendcSkip& s : summary.skipped) {
     ++reasons[s.family + "." + s.profile + ": " + s.reason];
@@ -401,10 +403,24 @@ AscendcExportSummary exportAscendC(const AscendcExportOptions& options) {
             "): hardware does not reject, it runs what it is given");
         continue;
       }
+      const std::string originalId = row.caseId;
+      const L0cAdjustment adjusted = adjustL0cForBoard(row.c);
+      if (adjusted.skip) {
+        leaveOut(*adjusted.skip);
+        continue;
+      }
       const BoardPlan plan = planForBoard(row.c.program);
       if (plan.skip) {
         leaveOut(*plan.skip);
         continue;
+      }
+      if (adjusted.replacedWords != 0) {
+        // A different program: its own id, and the row says what it was made from.
+        row.caseId = caseIdOf(family, profile, row.c.program);
+        row.why += " [board variant of " + originalId + ": " +
+                   std::to_string(adjusted.replacedWords) +
+                   " initial L0C words no f32 Mmad writes replaced]";
+        ++count.l0cAdjusted;
       }
       const std::string dir = "cases/" + profile + "/" + family + "/" + row.caseId;
       manifest << "case " << row.caseId << ' ' << profile << ' ' << family << ' '
@@ -424,6 +440,7 @@ AscendcExportSummary exportAscendC(const AscendcExportOptions& options) {
       ++count.exported;
       count.rewritten += plan.rewritten ? 1 : 0;
       count.throughMmad += plan.throughMmad ? 1 : 0;
+      count.l0cByMmad += plan.l0cByMmad ? 1 : 0;
       exported.push_back(std::move(row));
     }
     summary.counts.push_back(count);

@@ -32,6 +32,8 @@ struct AscendcFamilyCount {
   std::size_t skipped = 0;
   std::size_t rewritten = 0;    ///< exported cases run in the indirect rewrite (L0A/L0B)
   std::size_t throughMmad = 0;  ///< of those, the ones observing L0A/L0B through Mmad
+  std::size_t l0cByMmad = 0;    ///< dav-3510: initial L0C image written by f32 Mmads of an identity
+  std::size_t l0cAdjusted = 0;  ///< of those, variants with words no f32 Mmad writes replaced
 };
 
 struct AscendcExportSummary {

@@ -1,11 +1,14 @@
 #include "vectors/ascendc_plan.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <functional>
+#include <iterator>
 #include <random>
 #include <stdexcept>
 
 #include "conformance/indirect.hpp"
+#include "oracle/layout.hpp"
 #include "vectors/ascendc_api.hpp"
 
 namespace cubecheck::vec {
@@ -124,6 +127,154 @@ bool readsIndexImage(const Program& p) {
   return false;
 }
 
+std::uint32_t wordAt(const isa::Bytes& b, std::size_t at) {
+  return std::uint32_t{b[at]} | std::uint32_t{b[at + 1]} << 8 | std::uint32_t{b[at + 2]} << 16 |
+         std::uint32_t{b[at + 3]} << 24;
+}
+
+void putWord(isa::Bytes& b, std::size_t at, std::uint32_t w) {
+  for (int i = 0; i < 4; ++i)
+    b[at + static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(w >> (8 * i));
+}
+
+/// The writable word put in place of an unwritable one: the exponent moved off 0 (subnormals; -0
+/// becomes the negative least normal) or off 255 (infinities and NaNs), sign and fraction kept.
+std::uint32_t writableNeighbour(std::uint32_t w) {
+  const std::uint32_t exponent = w >> 23 & 0xFF;
+  if (exponent == 0) return w | 1u << 23;
+  if (exponent == 0xFF) return w & ~(1u << 23);
+  return w;
+}
+
+/// An f32 Mmad writes one 1024-byte L0C fractal (16 x 16 f32) per 16 columns of n.
+constexpr std::uint64_t kCFractal = 1024;
+/// The f32 identity A: 16 x 16, two 512-byte fractals.
+constexpr std::uint64_t kF32IdentityBytes = 16 * 16 * 4;
+
+/// Makes [lo, hi) of m defined in p: the segments of m it overlaps or touches become one, their
+/// bytes kept and the rest zero (bytes the original program never defined, which it never reads).
+void define(Program& p, Memory m, std::uint64_t lo, std::uint64_t hi) {
+  std::uint64_t from = lo, to = hi;
+  for (const isa::Segment& s : p.segments) {
+    if (s.memory == m && s.addr <= to && s.addr + s.bytes.size() >= from) {
+      from = std::min(from, s.addr);
+      to = std::max<std::uint64_t>(to, s.addr + s.bytes.size());
+    }
+  }
+  isa::Segment merged{m, from, isa::Bytes(to - from, 0)};
+  std::erase_if(p.segments, [&](const isa::Segment& s) {
+    if (s.memory != m || s.addr > to || s.addr + s.bytes.size() < from) return false;
+    std::copy(s.bytes.begin(), s.bytes.end(),
+              merged.bytes.begin() + static_cast<long>(s.addr - from));
+    return true;
+  });
+  p.segments.push_back(std::move(merged));
+}
+
+/// Prefixes `run` with what writes the initial L0C image `l0c` (the original program's segments)
+/// on dav-3510: SetHF32 off, then per chunk of whole C fractals
+/// a plain load of a 16 x 16 f32 identity into L0A and of the chunk's words, as B (16 x 16F, Zn),
+/// into L0B, and an f32 Mmad (m = k = 16, zero init) writing them at their address. Every word
+/// must be writableByF32Mmad. The run's L0C segments become zeros: a board is not given them.
+/// The run's own loads come after and refill L0A/L0B. Returns why it cannot be done (no free L1
+/// room for the images), or nullopt.
+std::optional<std::string> writeL0cByMmad(Program& run, const std::vector<isa::Segment>& l0c) {
+  const isa::Profile& prof = isa::profile(run.profile);
+  std::vector<std::pair<std::uint64_t, isa::Bytes>> covers;  // 1024-aligned, merged, sorted
+  {
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> spans;
+    for (const isa::Segment& s : l0c) {
+      spans.emplace_back(s.addr / kCFractal * kCFractal,
+                         isa::ceilDiv(s.addr + s.bytes.size(), kCFractal) * kCFractal);
+    }
+    std::sort(spans.begin(), spans.end());
+    for (const auto& [lo, hi] : spans) {
+      if (!covers.empty() && lo <= covers.back().first + covers.back().second.size()) {
+        const std::uint64_t end =
+            std::max<std::uint64_t>(hi, covers.back().first + covers.back().second.size());
+        covers.back().second.resize(end - covers.back().first, 0);
+      } else {
+        covers.emplace_back(lo, isa::Bytes(hi - lo, 0));
+      }
+    }
+    for (const isa::Segment& s : l0c) {
+      for (auto& [addr, bytes] : covers) {
+        if (s.addr < addr || s.addr + s.bytes.size() > addr + bytes.size()) continue;
+        std::copy(s.bytes.begin(), s.bytes.end(), bytes.begin() + static_cast<long>(s.addr - addr));
+      }
+    }
+  }
+  // L0C stays defined (the program's address space), but its bytes are the Mmads'.
+  for (isa::Segment& s : run.segments) {
+    if (s.memory == Memory::L0C) std::fill(s.bytes.begin(), s.bytes.end(), 0);
+  }
+  if (covers.empty()) return std::nullopt;
+
+  const oracle::Layout aLayout = prof.l0aIsNz ? oracle::Layout::Nz : oracle::Layout::Zz;
+  isa::Bytes image(kF32IdentityBytes, 0);
+  for (std::uint64_t t = 0; t < 16; ++t) {
+    putWord(image, 4 * oracle::elementOffset(aLayout, isa::DType::F32, 16, 16, t, t),
+            std::bit_cast<std::uint32_t>(1.0f));
+  }
+  struct Chunk {
+    std::uint64_t cAddr, fractals, bAt;
+  };
+  std::vector<Chunk> chunks;
+  const std::uint64_t perMmad =
+      std::min<std::uint64_t>(prof.capacityOf(Memory::L0B) / kCFractal, 4095 / 16);
+  for (const auto& [addr, bytes] : covers) {
+    for (std::uint64_t done = 0; done < bytes.size() / kCFractal;) {
+      const std::uint64_t f = std::min(bytes.size() / kCFractal - done, perMmad);
+      const std::uint64_t n = 16 * f;
+      Chunk ch{addr + done * kCFractal, f, image.size()};
+      image.resize(image.size() + kCFractal * f, 0);
+      for (std::uint64_t i = 0; i < 16; ++i) {
+        for (std::uint64_t j = 0; j < n; ++j) {
+          const std::uint64_t from =
+              done * kCFractal + 4 * oracle::elementOffsetC0(oracle::Layout::Nz, 16, 16, n, i, j);
+          putWord(
+              image,
+              ch.bAt + 4 * oracle::elementOffset(oracle::Layout::Zn, isa::DType::F32, 16, n, i, j),
+              wordAt(bytes, from));
+        }
+      }
+      chunks.push_back(ch);
+      done += f;
+    }
+  }
+  const std::optional<std::uint64_t> at = conf::findGap(
+      run.segments, Memory::L1, image.size(), isa::kFractalBytes, prof.capacityOf(Memory::L1));
+  if (!at) {
+    return "no free L1 room to stage the " + std::to_string(image.size()) +
+           " bytes that write its initial L0C image by Mmad (dav-3510 writes L0C only so)";
+  }
+  Program pre;
+  pre.profile = run.profile;
+  pre.segments.push_back({Memory::L1, *at, image});
+  pre.instructions.push_back(isa::SetHF32{false, 0});
+  conf::appendPlainLoads(pre, Memory::L0A, *at, 0, kF32IdentityBytes, false);
+  for (const Chunk& ch : chunks) {
+    conf::appendPlainLoads(pre, Memory::L0B, *at + ch.bAt, 0, kCFractal * ch.fractals, false);
+    isa::Mmad x;
+    x.dtype = isa::DType::F32;
+    x.cAddr = ch.cAddr;
+    x.m = 16;
+    x.k = 16;
+    x.n = static_cast<std::uint16_t>(16 * ch.fractals);
+    x.cmatrixInitVal = true;
+    pre.instructions.push_back(x);
+  }
+  if (!legal(pre)) throw std::logic_error("the L0C-writing prefix is not a legal program");
+  run.segments.push_back(pre.segments.front());
+  define(run, Memory::L0A, 0, kF32IdentityBytes);
+  std::uint64_t bBytes = 0;
+  for (const Chunk& ch : chunks) bBytes = std::max(bBytes, kCFractal * ch.fractals);
+  define(run, Memory::L0B, 0, bBytes);
+  run.instructions.insert(run.instructions.begin(), pre.instructions.begin(),
+                          pre.instructions.end());
+  return std::nullopt;
+}
+
 /// Why the original program cannot be run on a board whatever the rewrite does, or nullopt.
 std::optional<std::string> boardLimit(const Program& p) {
   const bool on950 = p.profile == isa::ProfileId::Ascend950;
@@ -136,10 +287,19 @@ std::optional<std::string> boardLimit(const Program& p) {
       return "observes L1, which dav-3510 cannot copy out (its L1 -> GM path was removed)";
     }
   }
-  for (const isa::Segment& s : p.segments) {
-    if (s.memory == Memory::L0C && on950) {
-      return "needs an initial L0C image, and no documented call writes L0C on dav-3510 "
-             "(asc_copy_l12l0c, L1 -> L0C, is dav-2201 only)";
+  if (on950) {
+    for (const isa::Segment& s : p.segments) {
+      if (s.memory != Memory::L0C) continue;
+      if (s.addr % 4 != 0 || s.bytes.size() % 4 != 0) {
+        return "needs an initial L0C image that is not whole words, and dav-3510 writes L0C "
+               "only by Mmad";
+      }
+      for (std::size_t i = 0; i < s.bytes.size(); i += 4) {
+        if (!writableByF32Mmad(wordAt(s.bytes, i))) {
+          return "needs initial L0C words no f32 Mmad writes (-0, subnormal, infinity or NaN "
+                 "patterns), and dav-3510 writes L0C only by Mmad";
+        }
+      }
     }
   }
   if (readsIndexImage(p)) {
@@ -262,6 +422,7 @@ BoardPlan planForBoard(const Program& program) {
   auto skip = [&plan](std::string why) {
     plan.runs.clear();
     plan.gather.clear();
+    plan.l0cByMmad = false;
     plan.skip = std::move(why);
     return plan;
   };
@@ -291,6 +452,16 @@ BoardPlan planForBoard(const Program& program) {
   if (first.status == dut::RunStatus::Unsupported) return skip(first.message);
   if (first.status != dut::RunStatus::Ok) {
     throw std::logic_error("the indirect rewrite failed on a probe: " + first.message);
+  }
+  std::vector<isa::Segment> l0c;
+  if (program.profile == isa::ProfileId::Ascend950) {
+    std::copy_if(program.segments.begin(), program.segments.end(), std::back_inserter(l0c),
+                 [](const isa::Segment& s) { return s.memory == Memory::L0C; });
+  }
+  for (Program& run : probe.runs) {
+    if (l0c.empty()) break;
+    if (auto why = writeL0cByMmad(run, l0c)) return skip(*why);
+    plan.l0cByMmad = true;
   }
   for (const Program& run : probe.runs) {
     if (auto why = runLimit(run)) return skip(*why);
@@ -377,6 +548,109 @@ BoardPlan planForBoard(const Program& program) {
     throw std::logic_error("the gather map read off the indirect rewrite does not reproduce it");
   }
   return plan;
+}
+
+bool writableByF32Mmad(std::uint32_t word) {
+  const std::uint32_t exponent = word >> 23 & 0xFF;
+  return word == 0 || (exponent != 0 && exponent != 0xFF);
+}
+
+L0cAdjustment adjustL0cForBoard(conf::VectorCase& c) {
+  L0cAdjustment out;
+  if (c.program.profile != isa::ProfileId::Ascend950 || c.rejection) return out;
+  // The L0C bytes an instruction reads: the C areas of Mmads that accumulate (spec 7.4, 8). No
+  // other instruction reads L0C.
+  std::vector<Interval> reads;
+  for (const isa::Instruction& ins : c.program.instructions) {
+    if (const auto* x = std::get_if<isa::Mmad>(&ins)) {
+      if (isa::initOf(*x) == isa::MmadInit::Accumulate) {
+        reads.push_back({x->cAddr, x->cAddr + isa::mmadCBytes(*x)});
+      }
+    } else if (const auto* y = std::get_if<isa::MmadSparse>(&ins)) {
+      if (!y->cmatrixInitVal && !y->cmatrixSource) {
+        isa::Mmad shape;
+        shape.m = y->m;
+        shape.n = y->n;
+        reads.push_back({y->cAddr, y->cAddr + isa::mmadCBytes(shape)});
+      }
+    }
+  }
+  // An Mmad adds into C element by element, and nothing moves L0C elsewhere: a word read as an
+  // init reaches no byte of the result but its own four. So a replaced word read that way matters
+  // only where those bytes are compared (observed, written, not don't-care).
+  auto compared = [&c](std::uint64_t at) {
+    const oracle::Expected* e = c.expected               ? &*c.expected
+                                : c.alternatives.empty() ? nullptr
+                                                         : &c.alternatives.front().second;
+    if (e == nullptr) return false;
+    for (std::size_t r = 0; r < c.program.observe.size(); ++r) {
+      const isa::Region& region = c.program.observe[r];
+      if (region.memory != Memory::L0C) continue;
+      for (std::uint64_t a = at; a < at + 4; ++a) {
+        if (a < region.addr || a >= region.addr + region.size) continue;
+        const std::uint64_t b = a - region.addr;
+        const bool dontCare =
+            !e->dontCare.empty() && !e->dontCare.at(r).empty() && e->dontCare[r].at(b) != 0;
+        if (e->written.at(r).at(b) != 0 && !dontCare) return true;
+      }
+    }
+    return false;
+  };
+  Program p = c.program;
+  bool readsReplaced = false;
+  for (isa::Segment& s : p.segments) {
+    if (s.memory != Memory::L0C || s.addr % 4 != 0 || s.bytes.size() % 4 != 0) continue;
+    for (std::size_t i = 0; i < s.bytes.size(); i += 4) {
+      const std::uint32_t w = wordAt(s.bytes, i);
+      if (writableByF32Mmad(w)) continue;
+      putWord(s.bytes, i, writableNeighbour(w));
+      ++out.replacedWords;
+      const std::uint64_t at = s.addr + i;
+      const bool read = std::any_of(reads.begin(), reads.end(),
+                                    [at](Interval r) { return at + 4 > r.lo && at < r.hi; });
+      readsReplaced = readsReplaced || (read && compared(at));
+    }
+  }
+  if (out.replacedWords == 0) return out;
+  if (readsReplaced) {
+    out.skip =
+        "an Mmad accumulates onto initial L0C words no f32 Mmad writes (-0, subnormal, infinity "
+        "or NaN patterns), and dav-3510 writes L0C only by Mmad";
+    return out;
+  }
+  // Every compared byte an instruction writes comes out as before; a byte none writes keeps its
+  // initial value, which is now the new one.
+  conf::VectorCase adjusted = c;
+  adjusted.program = std::move(p);
+  const Program& now = adjusted.program;
+  auto carry = [&](oracle::Expected& e) {
+    for (std::size_t r = 0; r < e.regions.size(); ++r) {
+      const isa::Region& region = now.observe.at(r);
+      if (region.memory != Memory::L0C) continue;
+      for (std::size_t b = 0; b < e.regions[r].size(); ++b) {
+        if (e.written.at(r).at(b) != 0) continue;
+        const std::uint64_t addr = region.addr + b;
+        for (std::size_t k = 0; k < now.segments.size(); ++k) {
+          const isa::Segment& is = now.segments[k];
+          if (is.memory != Memory::L0C || addr < is.addr || addr >= is.addr + is.bytes.size()) {
+            continue;
+          }
+          const isa::Segment& was = c.program.segments[k];
+          if (e.regions[r][b] != was.bytes[addr - was.addr]) return false;
+          e.regions[r][b] = is.bytes[addr - is.addr];
+        }
+      }
+    }
+    return true;
+  };
+  bool ok = !adjusted.expected || carry(*adjusted.expected);
+  for (auto& [name, e] : adjusted.alternatives) ok = ok && carry(e);
+  if (!ok) {
+    throw std::logic_error(
+        "a vector's expectation does not keep the initial L0C bytes no instruction writes");
+  }
+  c = std::move(adjusted);
+  return out;
 }
 
 }  // namespace cubecheck::vec

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "conformance/vector_case.hpp"
 #include "isa/program.hpp"
 
 namespace cubecheck::vec {
@@ -41,6 +42,8 @@ struct BoardPlan {
   std::vector<GatherRun> gather;   ///< how their outputs make the case's observed regions
   bool rewritten = false;          ///< L0A/L0B images or regions: the indirect rewrite runs
   bool throughMmad = false;        ///< some run observes L0A/L0B through Mmad
+  /// dav-3510: the runs write the initial L0C image with f32 Mmads of an identity first.
+  bool l0cByMmad = false;
   /// Why the case cannot run on a board through the exported kernel; then runs is empty.
   std::optional<std::string> skip;
 };
@@ -49,6 +52,29 @@ struct BoardPlan {
 /// leaves them out). Throws std::logic_error when the gather map read off the rewrite does not
 /// reproduce it (a defect of this code, never of the case).
 BoardPlan planForBoard(const isa::Program& program);
+
+/// dav-3510 has no documented call that writes L0C, so a board run there starts with f32 Mmads of
+/// an identity that write the case's initial L0C image (planForBoard). Those write exactly the
+/// words whose bits, read as f32, are +0 or a normal number: products 1 * v and 0 * v are exact and
+/// adding zeros to v changes nothing. The other words (-0, subnormal, infinity and NaN patterns)
+/// cannot be written.
+bool writableByF32Mmad(std::uint32_t word);
+
+/// What adjustL0cForBoard did to a case.
+struct L0cAdjustment {
+  std::size_t replacedWords = 0;    ///< initial L0C words replaced by writable ones
+  std::optional<std::string> skip;  ///< why the case cannot run on a board this way
+};
+
+/// Makes a dav-3510 case's initial L0C image one a board can write. Each unwritable word becomes a
+/// writable neighbour (the exponent moved off 0 or 255; -0 becomes the negative least normal),
+/// which is sound only where no instruction's result depends on it: the oracle must give the same
+/// bytes for every byte an instruction writes (canaries and C areas a zero-initialised Mmad
+/// overwrites qualify; a C area an Mmad accumulates onto does not, and the case is then left out
+/// with the reason). Bytes no instruction writes keep their initial value, so the expectation
+/// takes the new words there. The program and expectation of `c` are changed in place only when
+/// the adjustment succeeds; other profiles and cases without L0C images are untouched.
+L0cAdjustment adjustL0cForBoard(conf::VectorCase& c);
 
 /// The GM a run addresses, 512-byte aligned below: its GM images and every GM operand address.
 /// The host allocates [origin, end) and the kernel addresses GM relative to origin.
