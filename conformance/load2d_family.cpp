@@ -122,7 +122,7 @@ Family load2dFamily(isa::ProfileId profile) {
       [](const Load2DCase& c) { return gen::tagsOf(c); }));
 
   add(TypedProperty<IllegalLoad2DCase>::fromVector(
-      "RejectsIllegal",
+      std::string(kRejectsIllegal),
       "a program that breaks one documented rule (alignment, capacity, range, transpose "
       "type, path, decrement underflow) is rejected with that rule's violation code "
       "instead of being executed",

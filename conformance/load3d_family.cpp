@@ -68,7 +68,7 @@ Family load3dV2Family(isa::ProfileId profile) {
       [](const Load3DCase& c) { return oracleVector(gen::buildProgram(c, false)); },
       [](const Load3DCase& c) { return gen::tagsOf(c); }));
   f.properties.push_back(TypedProperty<IllegalLoad3DCase>::fromVector(
-      "RejectsIllegal",
+      std::string(kRejectsIllegal),
       "a load that breaks one rule (strides, dilation, k_start, dtype, transpose, "
       "alignment, capacity, a window larger than the padded map) is rejected with that "
       "rule's violation code instead of being executed",
@@ -109,7 +109,7 @@ Family load3dV2ProFamily(isa::ProfileId profile) {
       },
       [](const Load3DCase&) { return std::vector<std::string>{"equals_v2"}; }));
   f.properties.push_back(TypedProperty<IllegalLoad3DCase>::fromVector(
-      "RejectsIllegal",
+      std::string(kRejectsIllegal),
       "an illegal en_small_k, non-zero unused filter_config bits, or unpacked fields "
       "that break a V2 rule get the load rejected with that rule's violation code "
       "instead of executed",
@@ -151,7 +151,7 @@ Family load3dV1Family(isa::ProfileId profile) {
       [](const Load3DV1Case& c) { return oracleVector(gen::buildProgram(c)); },
       [](const Load3DV1Case& c) { return gen::tagsOf(c); }));
   f.properties.push_back(TypedProperty<IllegalLoad3DV1Case>::fromVector(
-      "RejectsIllegal",
+      std::string(kRejectsIllegal),
       "a load with a field out of range, a tap outside the kernel, an unsupported dtype "
       "or path, or an operand over capacity is rejected with that rule's violation code "
       "instead of being executed",

@@ -132,7 +132,8 @@ Family mmadLowPrecisionFamily(isa::ProfileId profile, gen::Sizes sizes) {
       std::vector<LowMmadCase>{}, gen::legalLowMmad(LowValues::Bounded, sizes), 30, checkBoundedLow,
       lowTags));
   f.properties.push_back(TypedProperty<IllegalLowMmadCase>::fromVector(
-      "RejectsIllegal", "spec 8.1.2: every other type pair (hif8 x fp8, fp4, s4, mixed f16/bf16)",
+      std::string(kRejectsIllegal),
+      "spec 8.1.2: every other type pair (hif8 x fp8, fp4, s4, mixed f16/bf16)",
       std::vector<IllegalLowMmadCase>{}, gen::illegalLowMmad(), 20,
       [](const IllegalLowMmadCase& c) {
         isa::Program p = gen::buildProgram(c.c);

@@ -192,7 +192,7 @@ Family mmadFamily(isa::ProfileId profile, gen::Sizes sizes) {
       std::vector<MmadCase>{}, gen::legalMmad(gp, MmadValues::Bounded, sizes), 100, checkBounded,
       mmadTags));
   f.properties.push_back(TypedProperty<IllegalMmadCase>::fromVector(
-      "RejectsIllegal",
+      std::string(kRejectsIllegal),
       "an Mmad that breaks one rule (dimensions, odd k for s4, unit_flag, dtype, "
       "alignment, capacity) is rejected with that rule's violation code instead of "
       "being executed",

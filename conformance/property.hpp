@@ -18,6 +18,10 @@
 
 namespace cubecheck::conf {
 
+/// The property every family has that draws illegal programs and expects their rejection. Its
+/// passes show that the DUT validates, not that it computes anything (FamilyResult::verdict).
+inline constexpr std::string_view kRejectsIllegal = "RejectsIllegal";
+
 using Clock = std::chrono::steady_clock;
 
 /// One checked case as the report shows it.

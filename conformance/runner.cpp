@@ -166,6 +166,11 @@ std::string FamilyResult::notCertifiedWhy() const {
   if (counts.failures() > 0 || !coverageGaps.empty()) return {};
   if (counts.of(Outcome::Pass) == 0) return "nothing inside the envelope ran";
   if (counts.workPasses() == 0) return "only no-op cases passed";
+  // Rejections show that the DUT validates; a family is certified for what it computes.
+  const bool computed = std::any_of(properties.begin(), properties.end(), [](const auto& p) {
+    return p.name != kRejectsIllegal && p.counts.workPasses() > 0;
+  });
+  if (!computed) return "only the rejection of illegal programs passed";
   return {};
 }
 

@@ -134,7 +134,7 @@ Family loadSparseFamily(isa::ProfileId profile) {
       [](const LoadSparseCase& c) { return oracleVector(gen::buildProgram(c)); },
       [](const LoadSparseCase& c) { return gen::tagsOf(c); }));
   f.properties.push_back(TypedProperty<IllegalLoadSparseCase>::fromVector(
-      "RejectsIllegal",
+      std::string(kRejectsIllegal),
       "a load that transposes, is not int8, is misaligned or over capacity is rejected "
       "with that rule's violation code instead of being executed",
       std::vector<IllegalLoadSparseCase>{}, gen::illegalLoadSparse(gp), 100,
@@ -169,7 +169,7 @@ Family mmadSparseFamily(isa::ProfileId profile, gen::Sizes sizes) {
       gen::sparseMmadBoundaries(gp), gen::legalSparseMmad(gp, true, sizes), 150,
       sparsePipelineVector, [](const SparseMmadCase& c) { return gen::tagsOf(c); }));
   f.properties.push_back(TypedProperty<IllegalSparseMmadCase>::fromVector(
-      "RejectsIllegal",
+      std::string(kRejectsIllegal),
       "an MmadWithSparse with m = 1, a bad unit_flag, k > 4095, or misaligned or "
       "oversized operands is rejected with that rule's violation code instead of being "
       "executed",

@@ -66,7 +66,7 @@ Family load2dV2Family(isa::ProfileId profile) {
       [](const V2Case& c) { return oracleVector(gen::buildProgram(c)); },
       [](const V2Case& c) { return gen::tagsOf(c); }));
   f.properties.push_back(TypedProperty<IllegalV2Case>::fromVector(
-      "RejectsIllegal",
+      std::string(kRejectsIllegal),
       "a load that breaks one rule (square-block steps when transposing, field widths, "
       "dtype, alignment, capacity) is rejected with that rule's violation code instead "
       "of being executed",
@@ -126,7 +126,7 @@ Family load2dBitModeFamily(isa::ProfileId profile) {
       },
       [](const WideV2Case&) { return std::vector<std::string>{"wide_fields"}; }));
   f.properties.push_back(TypedProperty<IllegalV2Case>::fromVector(
-      "RejectsIllegal",
+      std::string(kRejectsIllegal),
       "a load that breaks one rule (step rules, non-zero unused bits, dtype, path, "
       "alignment, capacity) is rejected with that rule's violation code instead of "
       "being executed",

@@ -205,6 +205,28 @@ TEST(Indirect, BoardRehearsalCertifiesLoadFamiliesAndNamesWhatItRestsOn) {
   }
 }
 
+// A board that cannot observe the sparse index buffer only gets load_sparse's rejections to pass:
+// that shows it validates, not that it loads anything, so the family is not certified (and says
+// why) instead of conformant on rejections alone.
+TEST(Indirect, RejectionsAloneCertifyNothing) {
+  auto ref = dut::makeDut("reference");
+  NarrowedDut board(*ref, kBoard);
+  RunOptions o;
+  o.level = Level::Smoke;
+  o.seed = 5;
+  o.families = {"load_sparse"};
+  const CertifyResult r = certify(board, o);
+  const FamilyResult& f = r.families.at(0);
+  std::size_t rejectionPasses = 0;
+  for (const PropertyResult& p : f.properties) {
+    if (p.name == kRejectsIllegal) rejectionPasses += p.counts.workPasses();
+  }
+  ASSERT_GT(rejectionPasses, 0u) << "the rejection cases did not run";
+  EXPECT_EQ(f.verdict(), "not certified");
+  EXPECT_EQ(f.notCertifiedWhy(), "only the rejection of illegal programs passed");
+  EXPECT_EQ(r.verdict(), "not certified") << r.headline();
+}
+
 TEST(Indirect, ALoadMutantIsStillKilledThroughIt) {
   for (const char* name : {"load2d-dst-gap-ignored", "load2d-stray-write"}) {
     auto mutant = dut::makeDut(std::string("mutant:") + name);
