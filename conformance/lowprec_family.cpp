@@ -37,6 +37,34 @@ VectorCase subnormalProbeVector(const LowMmadCase& c) {
   return v;
 }
 
+/// OPEN-12 (a) and (b). A ladder rung W passes as "exact" (the accumulator keeps at least W bits)
+/// or as 2^(W-1) + 1 rounded to W - 1 bits either way (it keeps fewer); anything else is wrong.
+/// Init preservation has one reading: C = init. The notes name the rung, so the report lists the
+/// largest W the DUT keeps.
+VectorCase widthProbeVector(const LowMmadCase& c) {
+  VectorCase v;
+  v.program = gen::buildProgram(c);
+  const gen::LowOperands o = gen::lowOperandsOf(c);
+  const oracle::ElemMatrix exact = gen::expectedC(c, o);
+  if (c.values == LowValues::InitKeep) {
+    v.alternatives.emplace_back("OPEN-12: the init keeps all 24 bits (default)",
+                                oracle::expectC(v.program, 0, exact, c.cAddr));
+    return v;
+  }
+  const std::string w = std::to_string(c.ladderW);
+  v.alternatives.emplace_back(
+      "OPEN-12: ladder rung W = " + w + " exact: at least " + w + " accumulator bits",
+      oracle::expectC(v.program, 0, exact, c.cAddr));
+  const double top = std::ldexp(1.0, c.ladderW - 1);
+  for (double rounded : {top, top + 2}) {
+    const oracle::MatrixD values = oracle::MatrixD::Constant(c.m, c.n, rounded);
+    v.alternatives.emplace_back(
+        "OPEN-12: ladder rung W = " + w + " not exact: fewer than " + w + " accumulator bits",
+        oracle::expectC(v.program, 0, oracle::bitsOf(values, isa::DType::F32), c.cAddr));
+  }
+  return v;
+}
+
 /// Spec 8.1.6.4. Every product of two decoded values is exact in f32 (at most 4 + 4 significant
 /// bits, magnitudes 2^-44..2^30), so an accumulator of W = 24 bits adding the k products and the
 /// init in any order, each addition rounded to an adjacent f32, satisfies (Higham, recursive
@@ -148,6 +176,24 @@ Family mmadLowPrecisionFamily(isa::ProfileId profile, gen::Sizes sizes) {
       "OPEN-13: the decode probe on subnormal codes only: reports honoured or flushed",
       gen::lowSubnormalProbes(), gen::legalLowMmad(LowValues::Exact), 0, subnormalProbeVector,
       [](const LowMmadCase&) { return std::vector<std::string>{"probe:subnormal"}; }));
+  f.properties.push_back(TypedProperty<LowMmadCase>::fromVector(
+      "AccumulatorWidthProbe",
+      "OPEN-12: a ladder of sums exact only with W = 11, 14, 17, 20 and 24 accumulator bits, and "
+      "an init that needs all 24: reports the widths the accumulator keeps",
+      gen::lowWidthProbes(),
+      // A random draw is a table case with other canaries (and, for init preservation, inits).
+      rc::gen::map(rc::gen::pair(rc::gen::elementOf(gen::lowWidthProbes()),
+                                 rc::gen::arbitrary<std::uint64_t>()),
+                   [](std::pair<LowMmadCase, std::uint64_t> d) {
+                     d.first.contentSeed = d.second;
+                     d.first.why.clear();
+                     return d.first;
+                   }),
+      0, widthProbeVector, [](const LowMmadCase& c) {
+        return std::vector<std::string>{c.values == LowValues::Ladder
+                                            ? "probe:ladder_w" + std::to_string(c.ladderW)
+                                            : "probe:init_keep"};
+      }));
   return f;
 }
 

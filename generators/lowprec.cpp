@@ -129,6 +129,10 @@ std::string_view nameOf(LowValues v) {
       return "exact";
     case LowValues::Bounded:
       return "bounded";
+    case LowValues::Ladder:
+      return "ladder";
+    case LowValues::InitKeep:
+      return "init_keep";
   }
   return "?";
 }
@@ -159,6 +163,7 @@ std::ostream& operator<<(std::ostream& os, const LowMmadCase& c) {
     what += std::string(" probe_side=") + (c.probeA ? "a" : "b");
     if (c.subnormalOnly) what += " subnormal_codes";
   }
+  if (c.values == LowValues::Ladder) what += " w=" + std::to_string(c.ladderW);
   if (c.values == LowValues::Exact) {
     what += " window_a=" + std::to_string(c.loA) + "+" + std::to_string(c.widthA) +
             " window_b=" + std::to_string(c.loB) + "+" + std::to_string(c.widthB);
@@ -248,9 +253,31 @@ LowOperands lowOperandsOf(const LowMmadCase& c) {
       o.aCodes = codeMatrix(m, k, g, finiteRandom(ea));
       o.bCodes = codeMatrix(k, n, g, finiteRandom(eb));
       break;
+    case LowValues::Ladder: {
+      // A(i, kk) = B(kk, j) = 2^(e/2) for kk < t, 1 at kk = t, 0 after: C = t 2^e + 1.
+      const int e = ladderBigExponent(c.ladderW);
+      const std::int64_t t = std::int64_t{1} << (c.ladderW - 1 - e);
+      auto side = [&](DType type) {
+        const std::uint32_t big = oracle::lowPrecisionCode(type, std::ldexp(1.0, e / 2)),
+                            one = oracle::lowPrecisionCode(type, 1.0);
+        return [=](std::int64_t kk) { return kk < t ? big : kk == t ? one : 0u; };
+      };
+      const auto a = side(ea), b = side(eb);
+      o.aCodes =
+          codeMatrix(m, k, g, [&](SplitMix64&, Eigen::Index, Eigen::Index kk) { return a(kk); });
+      o.bCodes =
+          codeMatrix(k, n, g, [&](SplitMix64&, Eigen::Index kk, Eigen::Index) { return b(kk); });
+      break;
+    }
+    case LowValues::InitKeep:
+      o.aCodes = oracle::ElemMatrix::Zero(m, k);
+      o.bCodes = oracle::ElemMatrix::Zero(k, n);
+      break;
   }
   // Never vacuous (spec 9): C(0, 0) must move, so A(0, :) B(:, 0) needs a nonzero product.
-  if (m > 0 && k > 0 && n > 0 && c.values != LowValues::DecodeProbe) {
+  const bool crafted = c.values == LowValues::DecodeProbe || c.values == LowValues::Ladder ||
+                       c.values == LowValues::InitKeep;
+  if (m > 0 && k > 0 && n > 0 && !crafted) {
     const std::uint32_t oneA = oracle::lowPrecisionCode(ea, 1.0),
                         oneB = oracle::lowPrecisionCode(eb, 1.0);
     if (c.values == LowValues::Exact) {
@@ -290,6 +317,15 @@ LowOperands lowOperandsOf(const LowMmadCase& c) {
         MatrixD::NullaryExpr(m, n, [&](Eigen::Index, Eigen::Index) { return initDraw(g, 0, 0); });
     o.bias =
         MatrixD::NullaryExpr(1, n, [&](Eigen::Index, Eigen::Index) { return initDraw(g, 0, 0); });
+  } else if (c.values == LowValues::InitKeep) {
+    // Odd 24-bit significands (the last bit set) in binades -8..8, either sign: a narrower
+    // accumulator rounds every one of them.
+    o.c0 = MatrixD::NullaryExpr(m, n, [&](Eigen::Index, Eigen::Index) {
+      const std::int64_t significand = uniform(g, 1 << 22, (1 << 23) - 1) * 2 + 1;
+      const double v =
+          std::ldexp(static_cast<double>(significand), static_cast<int>(uniform(g, -31, -15)));
+      return (g.next() & 1) != 0 ? -v : v;
+    });
   } else if (c.values == LowValues::Bounded) {
     o.c0 =
         MatrixD::NullaryExpr(m, n, [&](Eigen::Index, Eigen::Index) { return smallF32(g, 0, 0); });
@@ -445,6 +481,41 @@ std::vector<LowMmadCase> lowSubnormalProbes() {
             c.why.substr(c.why.find("of ") + 3, c.why.find(" on ") - c.why.find("of ") - 3) +
             " subnormal codes only: honoured or flushed";
     t.push_back(c);
+  }
+  return t;
+}
+
+int ladderBigExponent(int w) {
+  // Products 2^e with e even (each side 2^(e/2), at most 2^8: finite in every 8-bit format) and
+  // few enough of them: 2^(w - 1 - e) <= 128.
+  return std::min(16, (w - 1) / 2 * 2);
+}
+
+std::vector<LowMmadCase> lowWidthProbes() {
+  std::vector<LowMmadCase> t;
+  std::uint64_t seed = 0x12A0;
+  for (auto [a, b] : lowPrecisionPairs()) {
+    LowMmadCase c;
+    c.aType = a;
+    c.bType = b;
+    c.values = LowValues::Ladder;
+    for (int w : {11, 14, 17, 20, 24}) {
+      c.ladderW = w;
+      c.k = static_cast<std::uint16_t>((1 << (w - 1 - ladderBigExponent(w))) + 1);
+      c.contentSeed = seed++;
+      c.why = "OPEN-12 ladder: " + pairName(a, b) + ", C = 2^" + std::to_string(w - 1) +
+              " + 1, exact with " + std::to_string(w) + " accumulator bits, not with fewer";
+      t.push_back(c);
+    }
+    LowMmadCase keep;
+    keep.aType = a;
+    keep.bType = b;
+    keep.values = LowValues::InitKeep;
+    keep.init = MmadInit::Accumulate;
+    keep.contentSeed = seed++;
+    keep.why = "OPEN-12 init preservation: " + pairName(a, b) +
+               ", A = B = 0 onto L0C values with 24 significant bits: C = init";
+    t.push_back(keep);
   }
   return t;
 }

@@ -20,6 +20,13 @@ enum class LowValues : std::uint8_t {
   DecodeProbe,  ///< 8.1.6.1: a selector operand times one enumerating every code
   Exact,        ///< 8.1.6.3: values in exponent windows such that every partial sum is exact
   Bounded,      ///< 8.1.6.4: every finite code, compared within the derived bound
+  /// OPEN-12 (a), the W ladder: every C element is 2^(W-1) + 1 (W = ladderW), a sum of products
+  /// that are powers of two and one product 1 x 1: exact in any accumulator of W bits or more, in
+  /// any order, and representable in none narrower.
+  Ladder,
+  /// OPEN-12 (b), init preservation: A = B = 0 accumulating onto L0C values that need all 24
+  /// significant bits; C must equal the init.
+  InitKeep,
 };
 std::string_view nameOf(LowValues v);
 
@@ -36,6 +43,7 @@ struct LowMmadCase {
   bool subnormalOnly = false;  ///< decode probe: only subnormal codes (OPEN-13's probe)
   /// Exact regime: the binade windows [lo, lo + width - 1] the A and B values come from.
   int loA = 0, widthA = 1, loB = 0, widthB = 1;
+  int ladderW = 0;  ///< Ladder: the rung, 11..24
   std::uint64_t aAddr = 0, bAddr = 0, cAddr = 0, biasAddr = 0;
   std::uint64_t contentSeed = 0;
   std::string why;
@@ -76,6 +84,11 @@ std::vector<LowMmadCase> lowBoundaries();
 rc::Gen<LowMmadCase> legalLowMmad(LowValues values, Sizes sizes = Sizes::Mixed);
 /// OPEN-13: the decode probe on the subnormal codes of one format.
 std::vector<LowMmadCase> lowSubnormalProbes();
+/// OPEN-12's probes for every pair: the W ladder (rungs 11, 14, 17, 20, 24) and init
+/// preservation.
+std::vector<LowMmadCase> lowWidthProbes();
+/// The Ladder case's big products: 2^bigExponent each, 2^(W - 1 - bigExponent) of them.
+int ladderBigExponent(int w);
 
 struct IllegalLowMmadCase {
   LowMmadCase c;

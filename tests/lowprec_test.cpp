@@ -6,11 +6,13 @@
 #include <cmath>
 #include <cstdio>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "conformance/runner.hpp"
 #include "dut_adapters/reference/lowprec_decode.hpp"
 #include "dut_adapters/registry.hpp"
 #include "generators/lowprec.hpp"
@@ -264,6 +266,74 @@ TEST(LowPrecisionMmad, ExactRegimeIsOrderIndependent) {
     }
   }
   EXPECT_GT(checked, 100);
+}
+
+/// Significant bits of a finite double: the span from its highest to its lowest set bit.
+int significantBits(double v) {
+  if (v == 0) return 0;
+  int e = 0;
+  const double m = std::frexp(std::fabs(v), &e);  // m in [0.5, 1)
+  auto bits = static_cast<std::uint64_t>(std::ldexp(m, 53));
+  return 53 - std::countr_zero(bits);
+}
+
+// OPEN-12 (a): each ladder rung's C is one value needing exactly W significant bits, built from
+// values the emitted codes decode to; (b): the init values need all 24.
+TEST(LowPrecisionMmad, WidthProbesNeedTheBitsTheyClaim) {
+  int ladders = 0, keeps = 0;
+  for (const gen::LowMmadCase& c : gen::lowWidthProbes()) {
+    const gen::LowOperands o = gen::lowOperandsOf(c);
+    const oracle::MatrixD sum = o.init(c.init) + o.a * o.b;
+    if (c.values == gen::LowValues::Ladder) {
+      ++ladders;
+      EXPECT_EQ(sum.minCoeff(), sum.maxCoeff()) << c;
+      EXPECT_EQ(sum(0, 0), std::ldexp(1.0, c.ladderW - 1) + 1) << c;
+      EXPECT_EQ(significantBits(sum(0, 0)), c.ladderW) << c;
+    } else {
+      ++keeps;
+      EXPECT_EQ(o.a.cwiseAbs().maxCoeff(), 0.0) << c;
+      for (Eigen::Index i = 0; i < sum.size(); ++i) {
+        EXPECT_EQ(significantBits(sum(i)), 24) << c;
+      }
+    }
+  }
+  EXPECT_EQ(ladders, 25);
+  EXPECT_EQ(keeps, 5);
+}
+
+// The probe tells the reference (24 bits) from an accumulator kept to 17 significant bits: the
+// first is exact on every rung, the second on rungs 11, 14, 17 only, and it loses the init.
+TEST(LowPrecisionMmad, WidthProbeReadsTheAccumulatorWidth) {
+  auto notesOf = [](const char* spec) {
+    auto d = dut::makeDut(spec);
+    conf::RunOptions o;
+    o.profile = isa::ProfileId::Ascend950;
+    o.level = conf::Level::Smoke;
+    o.seed = 1;
+    o.families = {"mmad_lowprec"};
+    const conf::CertifyResult r = conf::certify(*d, o);
+    std::map<std::string, std::size_t> probes;
+    std::size_t failures = 0;
+    for (const auto& [note, n] : r.families.at(0).probes) {
+      if (note.rfind("AccumulatorWidthProbe: ", 0) == 0) probes[note.substr(23)] = n;
+    }
+    for (const conf::PropertyResult& p : r.families.at(0).properties) {
+      if (p.name == "AccumulatorWidthProbe") failures = p.counts.failures();
+    }
+    return std::make_pair(probes, failures);
+  };
+  const auto [ref, refFailures] = notesOf("reference");
+  const auto [narrow, narrowFailures] = notesOf("mutant:lowprec-narrow-accumulator");
+  EXPECT_EQ(refFailures, 0u);
+  EXPECT_EQ(narrowFailures, 5u) << "the init preservation case of each pair";
+  for (int w : {11, 14, 17, 20, 24}) {
+    const std::string rung = "OPEN-12: ladder rung W = " + std::to_string(w);
+    const std::string exact = rung + " exact: at least " + std::to_string(w) + " accumulator bits";
+    const std::string not_ =
+        rung + " not exact: fewer than " + std::to_string(w) + " accumulator bits";
+    EXPECT_EQ(ref.count(exact), 1u) << exact;
+    EXPECT_EQ(narrow.count(w <= 17 ? exact : not_), 1u) << w;
+  }
 }
 
 }  // namespace
