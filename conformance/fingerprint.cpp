@@ -291,22 +291,35 @@ nlohmann::ordered_json toJson(const Fingerprint& f) {
   return j;
 }
 
-std::string toMarkdown(const Fingerprint& f) {
-  std::ostringstream os;
-  os << "| dtype | products | accumulator bits | order | rounding | subnormal inputs | "
-        "subnormal results | special values |\n|---|---|---|---|---|---|---|---|\n";
+std::vector<std::vector<std::string>> fingerprintTable(const Fingerprint& f) {
+  std::vector<std::vector<std::string>> out{{"dtype", "products", "accumulator bits", "order",
+                                             "rounding", "subnormal inputs", "subnormal results",
+                                             "special values"}};
   for (const DTypeFingerprint& d : f.dtypes) {
     if (!d.notMeasured.empty()) {
-      os << "| " << d.dtype << " | not measured: " << d.notMeasured << " ||||||| \n";
+      out.push_back({d.dtype, "not measured: " + d.notMeasured, "", "", "", "", "", ""});
     } else if (d.inputFractionBits) {
-      os << "| " << d.dtype << " | inputs keep " << *d.inputFractionBits
-         << " fraction bits ||||||| \n";
+      out.push_back({d.dtype,
+                     "inputs keep " + std::to_string(*d.inputFractionBits) + " fraction bits", "",
+                     "", "", "", "", ""});
     } else {
-      os << "| " << d.dtype << " | " << d.products << " | "
-         << (d.accumulatorBits ? std::to_string(d.accumulatorBits) : std::string("not found"))
-         << " | " << d.order << " | " << d.rounding << " | " << d.subnormalInputs << " | "
-         << d.subnormalResults << " | " << d.specialValues << " |\n";
+      out.push_back(
+          {d.dtype, d.products,
+           d.accumulatorBits ? std::to_string(d.accumulatorBits) : std::string("not found"),
+           d.order, d.rounding, d.subnormalInputs, d.subnormalResults, d.specialValues});
     }
+  }
+  return out;
+}
+
+std::string toMarkdown(const Fingerprint& f) {
+  std::ostringstream os;
+  const std::vector<std::vector<std::string>> table = fingerprintTable(f);
+  for (std::size_t i = 0; i < table.size(); ++i) {
+    os << '|';
+    for (const std::string& cell : table[i]) os << ' ' << cell << " |";
+    os << '\n';
+    if (i == 0) os << "|---|---|---|---|---|---|---|---|\n";
   }
   return os.str();
 }
