@@ -141,6 +141,8 @@ DTypeFingerprint measure(Lab& lab, const std::string& name) {
   // Accumulator width. With sequential ascending order [1, 2^-j, -1] keeps 2^-j while j <= p - 1
   // and [-1, 2^-j, 1] while j <= p (1 - 2^-j has j significant bits); descending order swaps the
   // two; a sum of the first two terms first (pairwise) behaves as ascending. p is the larger.
+  // Kept means the result is 2^-j exactly: rounded toward zero (or down), -1 + 2^-j past p bits
+  // becomes -(1 - 2^-(p-1)) and leaves 2^-(p-1), not 0, which is not 2^-j kept.
   int jUp = 0, jDown = 0;
   const int jMax = -minProductExponent(t);
   for (int j = 1; j <= jMax; ++j) {
@@ -148,8 +150,8 @@ DTypeFingerprint measure(Lab& lab, const std::string& name) {
     auto up = lab.dot({{1, 1}, small, {-1, 1}});
     auto down = lab.dot({{-1, 1}, small, {1, 1}});
     if (!up || !down) return fail();
-    if (*up != 0) jUp = j;
-    if (*down != 0) jDown = j;
+    if (*up == std::ldexp(1.0, -j)) jUp = j;
+    if (*down == std::ldexp(1.0, -j)) jDown = j;
   }
   const int p = std::max(jUp, jDown);
   f.accumulatorBits = p >= jMax ? 0 : p;
