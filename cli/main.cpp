@@ -125,8 +125,27 @@ bool resolve(const CommonOptions& c, conf::RunOptions& o, std::string& error) {
   return true;
 }
 
+/// The waivers of --waivers FILE for `command`, or an error message naming the file and field;
+/// no file: none.
+std::optional<std::vector<conf::Waiver>> loadWaivers(const std::string& file, std::string& error) {
+  if (file.empty()) return std::vector<conf::Waiver>{};
+  std::ifstream in(file);
+  if (!in) {
+    error = "--waivers " + file + ": cannot be read";
+    return std::nullopt;
+  }
+  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  try {
+    return conf::parseWaivers(text, file);
+  } catch (const conf::WaiverError& e) {
+    error = std::string("--waivers ") + e.what();
+    return std::nullopt;
+  }
+}
+
 int runCertify(const std::string& dutSpec, conf::RunOptions o, const std::string& reportDir,
-               bool quiet, long long timeoutMs, const std::string& regressionDir) {
+               bool quiet, long long timeoutMs, const std::string& regressionDir,
+               std::vector<conf::Waiver> waivers) {
   std::string error;
   if (!cli::checkExecProgram(dutSpec, error)) return usageError("certify", error);
   std::unique_ptr<dut::Dut> dut;
@@ -163,6 +182,9 @@ int runCertify(const std::string& dutSpec, conf::RunOptions o, const std::string
     }
   }
   o.dutSpec = dutSpec;
+  conf::WaiverSet waiverSet(std::move(waivers), conf::todayUtc(), dutSpec,
+                            dut->capabilities().name);
+  if (!waiverSet.empty()) o.waivers = &waiverSet;
   o.progress = progressPrinter(quiet);
   // Each failing case goes into the regression corpus as soon as it is found: the file is
   // rewritten whole (temporary name, then rename), so a killed run leaves a readable corpus.
@@ -275,7 +297,9 @@ int runMutants(conf::RunOptions o, bool list, const std::string& reportDir) {
 /// Replays vector rows against a DUT; reports as certify does, one "family" per file.
 int replayVectors(dut::Dut& dut, const std::string& dutSpec,
                   const std::vector<std::filesystem::path>& files, const std::string& caseFilter,
-                  const std::string& reportDir, const std::string& reproducePrefix) {
+                  const std::string& reportDir, const std::string& reproducePrefix,
+                  std::vector<conf::Waiver> waivers = {}) {
+  conf::WaiverSet waiverSet(std::move(waivers), conf::todayUtc(), dutSpec, dut.capabilities().name);
   conf::CertifyResult r;
   r.command =
       reproducePrefix.find("verify") != std::string::npos ? "vectors verify" : "vectors check";
@@ -325,12 +349,14 @@ int replayVectors(dut::Dut& dut, const std::string& dutSpec,
                               0,
                               std::nullopt};
         failure.caseId = row.caseId;
+        waiverSet.apply(row.family, fr, *prop, failure);
         fr.keep(std::move(failure));
       }
       if (!r.stoppedEarly.empty()) break;
     }
     r.families.push_back(std::move(fr));
   }
+  waiverSet.report(r);
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   conf::printReport(std::cout, r);
   for (const std::string& e : fileErrors) std::cout << "FILE ERROR " << e << '\n';
@@ -353,7 +379,7 @@ std::vector<std::filesystem::path> filesOf(const std::string& dir,
 int runFuzz(const std::string& dutSpec, const conf::RunOptions& base, double seconds,
             long long cases, const std::string& shard, std::optional<unsigned> shardCount,
             const std::string& reportDir, const std::string& regressionDir, bool quiet,
-            long long timeoutMs) {
+            long long timeoutMs, std::vector<conf::Waiver> waivers) {
   conf::FuzzOptions o;
   o.profile = base.profile;
   o.seed = base.seed;
@@ -390,6 +416,9 @@ int runFuzz(const std::string& dutSpec, const conf::RunOptions& base, double sec
     std::cerr << "cubecheck fuzz: " << e.what() << '\n';
     return kExitUsage;
   }
+  conf::WaiverSet waiverSet(std::move(waivers), conf::todayUtc(), dutSpec,
+                            dut->capabilities().name);
+  if (!waiverSet.empty()) o.waivers = &waiverSet;
   o.progress = progressPrinter(quiet);
   // Every distinct failure becomes a regression vector at once, one row per signature (the
   // smallest case found for it replaces a larger one); the file is rewritten whole under a
@@ -540,8 +569,9 @@ int runMerge(const std::vector<std::string>& named, const std::string& out,
   }
   conf::printReport(std::cout, merged);
   std::string verdict = merged.verdict();
-  std::transform(verdict.begin(), verdict.end(), verdict.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+  std::transform(verdict.begin(), verdict.end(), verdict.begin(), [](unsigned char c) {
+    return c == '_' ? ' ' : static_cast<char>(std::toupper(c));
+  });
   std::cout << "\nmerged " << inputs.size() << " reports into "
             << (out.empty()         ? reportDir
                 : reportDir.empty() ? out
@@ -605,6 +635,10 @@ int main(int argc, char** argv) {
   certify->add_option("--regression-dir", regressionDir,
                       "write every failing case as a vector row here, as it is found "
                       "('cubecheck vectors check --dir DIR' replays them)");
+  std::string waiversFile;
+  const char* waiversHelp =
+      "JSON file of waivers: failures reported as waived with their reason (docs/report.md)";
+  certify->add_option("--waivers", waiversFile, waiversHelp);
   std::string observable;
   certify->add_option("--observable", observable,
                       "narrow the memories the DUT observes and may be given images of, e.g. "
@@ -666,6 +700,7 @@ int main(int argc, char** argv) {
   check->add_option("--report-dir", reportDir, "report.json and junit.xml here; '' for none")
       ->capture_default_str();
   check->add_option("--timeout-ms", timeoutMs, "per-program limit for exec: DUTs");
+  check->add_option("--waivers", waiversFile, waiversHelp);
   CLI::App* exportCmd = vectors->add_subcommand(
       "export", "write the inputs a board harness needs (programs without expectations)");
   exportCmd->add_option("--dir", vecDir, "directory of vector files")->capture_default_str();
@@ -710,6 +745,7 @@ int main(int argc, char** argv) {
   fuzzCmd->add_option("--regression-dir", fuzzRegressions,
                       "where distinct failures go as vector rows (default REPORT_DIR/regressions)");
   fuzzCmd->add_option("--timeout-ms", timeoutMs, "per-program limit for exec: DUTs");
+  fuzzCmd->add_option("--waivers", waiversFile, waiversHelp);
   fuzzCmd->add_flag("--quiet", quiet, "no progress lines on stderr");
   CLI::App* fingerprintCmd = app.add_subcommand(
       "fingerprint",
@@ -762,7 +798,9 @@ int main(int argc, char** argv) {
       std::cerr << "cubecheck: " << error << '\n';
       return kExitUsage;
     }
-    // Values no run can use are usage errors before anything runs (cli/args.hpp).
+    // Values no run can use are usage errors before anything runs (cli/args.hpp), a bad waiver
+    // file among them.
+    std::vector<conf::Waiver> waivers;
     for (CLI::App* sub : {certify, check, fuzzCmd}) {
       if (!*sub) continue;
       const std::string name = sub == check ? "vectors check" : sub->get_name();
@@ -770,6 +808,9 @@ int main(int argc, char** argv) {
           !cli::checkRange("--shrink-ms", shrinkMs, 0, cli::kMaxTimeoutMs, error)) {
         return usageError(name, error);
       }
+      std::optional<std::vector<conf::Waiver>> loaded = loadWaivers(waiversFile, error);
+      if (!loaded) return usageError(name, error);
+      waivers = std::move(*loaded);
     }
     if (*certify && certify->count("--case") > 0 &&
         !cli::checkRange("--case", caseIndex, 0, std::numeric_limits<long long>::max(), error)) {
@@ -783,7 +824,7 @@ int main(int argc, char** argv) {
     if (*fuzzCmd) {
       o.families = families;
       return runFuzz(dutSpec, o, fuzzSeconds, fuzzCases, shard, shardCount, reportDir,
-                     fuzzRegressions, quiet, timeoutMs);
+                     fuzzRegressions, quiet, timeoutMs, std::move(waivers));
     }
     if (*fingerprintCmd) {
       return cli::runFingerprint(dutSpec, o.profile, reportDir,
@@ -842,7 +883,7 @@ int main(int argc, char** argv) {
         return kExitUsage;
       }
       return replayVectors(*d, dutSpec, files, caseId, reportDir,
-                           "cubecheck vectors check --dut '" + dutSpec + "'");
+                           "cubecheck vectors check --dut '" + dutSpec + "'", std::move(waivers));
     }
     if (*exportCmd) {
       const auto files = vec::vectorFiles(vecDir);
@@ -890,7 +931,7 @@ int main(int argc, char** argv) {
       o.observable = observable;
       // A reproduce run must not write over the real certificate: no report unless asked.
       if (o.caseIndex && certify->get_option("--report-dir")->count() == 0) reportDir.clear();
-      return runCertify(dutSpec, o, reportDir, quiet, timeoutMs, regressionDir);
+      return runCertify(dutSpec, o, reportDir, quiet, timeoutMs, regressionDir, std::move(waivers));
     }
     if (!list) std::cerr << "cubecheck: seed " << o.seed << '\n';
     return runMutants(o, list, mutantsReportDir);

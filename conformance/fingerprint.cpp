@@ -141,6 +141,8 @@ DTypeFingerprint measure(Lab& lab, const std::string& name) {
   // Accumulator width. With sequential ascending order [1, 2^-j, -1] keeps 2^-j while j <= p - 1
   // and [-1, 2^-j, 1] while j <= p (1 - 2^-j has j significant bits); descending order swaps the
   // two; a sum of the first two terms first (pairwise) behaves as ascending. p is the larger.
+  // Kept means the result is 2^-j exactly: rounded toward zero (or down), -1 + 2^-j past p bits
+  // becomes -(1 - 2^-(p-1)) and leaves 2^-(p-1), not 0, which is not 2^-j kept.
   int jUp = 0, jDown = 0;
   const int jMax = -minProductExponent(t);
   for (int j = 1; j <= jMax; ++j) {
@@ -148,8 +150,8 @@ DTypeFingerprint measure(Lab& lab, const std::string& name) {
     auto up = lab.dot({{1, 1}, small, {-1, 1}});
     auto down = lab.dot({{-1, 1}, small, {1, 1}});
     if (!up || !down) return fail();
-    if (*up != 0) jUp = j;
-    if (*down != 0) jDown = j;
+    if (*up == std::ldexp(1.0, -j)) jUp = j;
+    if (*down == std::ldexp(1.0, -j)) jDown = j;
   }
   const int p = std::max(jUp, jDown);
   f.accumulatorBits = p >= jMax ? 0 : p;
@@ -291,22 +293,35 @@ nlohmann::ordered_json toJson(const Fingerprint& f) {
   return j;
 }
 
-std::string toMarkdown(const Fingerprint& f) {
-  std::ostringstream os;
-  os << "| dtype | products | accumulator bits | order | rounding | subnormal inputs | "
-        "subnormal results | special values |\n|---|---|---|---|---|---|---|---|\n";
+std::vector<std::vector<std::string>> fingerprintTable(const Fingerprint& f) {
+  std::vector<std::vector<std::string>> out{{"dtype", "products", "accumulator bits", "order",
+                                             "rounding", "subnormal inputs", "subnormal results",
+                                             "special values"}};
   for (const DTypeFingerprint& d : f.dtypes) {
     if (!d.notMeasured.empty()) {
-      os << "| " << d.dtype << " | not measured: " << d.notMeasured << " ||||||| \n";
+      out.push_back({d.dtype, "not measured: " + d.notMeasured, "", "", "", "", "", ""});
     } else if (d.inputFractionBits) {
-      os << "| " << d.dtype << " | inputs keep " << *d.inputFractionBits
-         << " fraction bits ||||||| \n";
+      out.push_back({d.dtype,
+                     "inputs keep " + std::to_string(*d.inputFractionBits) + " fraction bits", "",
+                     "", "", "", "", ""});
     } else {
-      os << "| " << d.dtype << " | " << d.products << " | "
-         << (d.accumulatorBits ? std::to_string(d.accumulatorBits) : std::string("not found"))
-         << " | " << d.order << " | " << d.rounding << " | " << d.subnormalInputs << " | "
-         << d.subnormalResults << " | " << d.specialValues << " |\n";
+      out.push_back(
+          {d.dtype, d.products,
+           d.accumulatorBits ? std::to_string(d.accumulatorBits) : std::string("not found"),
+           d.order, d.rounding, d.subnormalInputs, d.subnormalResults, d.specialValues});
     }
+  }
+  return out;
+}
+
+std::string toMarkdown(const Fingerprint& f) {
+  std::ostringstream os;
+  const std::vector<std::vector<std::string>> table = fingerprintTable(f);
+  for (std::size_t i = 0; i < table.size(); ++i) {
+    os << '|';
+    for (const std::string& cell : table[i]) os << ' ' << cell << " |";
+    os << '\n';
+    if (i == 0) os << "|---|---|---|---|---|---|---|---|\n";
   }
   return os.str();
 }

@@ -43,6 +43,9 @@ struct Fingerprint {
 Fingerprint fingerprint(dut::Dut& dut, isa::ProfileId profile);
 
 nlohmann::ordered_json toJson(const Fingerprint& f);
+/// The fingerprint as a table, one row per data type: the header, then the rows. What toMarkdown
+/// prints and the certificate's section shows.
+std::vector<std::vector<std::string>> fingerprintTable(const Fingerprint& f);
 /// A Markdown table, one row per data type.
 std::string toMarkdown(const Fingerprint& f);
 

@@ -174,12 +174,13 @@ CertifyResult fuzz(dut::Dut& dut, const FuzzOptions& o) {
         const std::string sig = signatureOf(fr.name, cr, &view);
         const std::size_t bytes =
             cr.vector ? caseBytes(*cr.vector) : std::numeric_limits<std::size_t>::max();
+        Failure f{prop.name(),       index,     cr.verdict.outcome, cr.caseText,
+                  cr.verdict.detail, cmd.str(), cr.shrinkSteps,     std::move(cr.vector)};
+        f.signature = sig;
+        if (o.waivers != nullptr) o.waivers->apply(fr.name, fr, pr, f, cr.tags);
         const auto [known, isNew] = seen.emplace(sig, bytes);
         if (isNew || bytes < known->second) {
           known->second = bytes;
-          Failure f{prop.name(),       index,     cr.verdict.outcome, cr.caseText,
-                    cr.verdict.detail, cmd.str(), cr.shrinkSteps,     std::move(cr.vector)};
-          f.signature = sig;
           if (o.onNewFailure) o.onNewFailure(fr.name, f);
           auto kept = std::find_if(fr.failures.begin(), fr.failures.end(),
                                    [&sig](const Failure& x) { return x.signature == sig; });
@@ -204,6 +205,7 @@ CertifyResult fuzz(dut::Dut& dut, const FuzzOptions& o) {
     }
     if (stopped) break;
   }
+  if (o.waivers != nullptr) o.waivers->report(result);
   result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   return result;
 }

@@ -32,6 +32,8 @@ struct FuzzOptions {
   std::function<void(const std::string&, const Failure&)> onNewFailure;
   /// Set from a signal handler: the run stops after the current case.
   const std::atomic<bool>* stop = nullptr;
+  /// --waivers: applied to every failing case as it is recorded; may be null.
+  WaiverSet* waivers = nullptr;
 };
 
 /// A failure's dedup key, meant to name a root cause. For a legal program, given the DUT: the

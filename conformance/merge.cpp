@@ -35,9 +35,13 @@ void addFamily(FamilyResult& into, const FamilyResult& f, std::vector<std::strin
       it = into.properties.end() - 1;
     }
     it->counts.add(p.counts);
+    it->waived.add(p.waived);
     it->seconds += p.seconds;
   }
   into.counts.add(f.counts);
+  into.waived.add(f.waived);
+  addCounts(into.waivedReasons, f.waivedReasons);
+  addCounts(into.coverageWaived, f.coverageWaived);
   addCounts(into.coverage, f.coverage);
   addCounts(into.coverageNotRun, f.coverageNotRun);
   addCounts(into.coveragePassed, f.coveragePassed);
@@ -169,7 +173,23 @@ CertifyResult mergeResults(std::vector<CertifyResult> shards,
     out.seconds = std::max(out.seconds, s.seconds);  // shards run side by side
     out.reruns += s.reruns;
     out.rerunsDiffering += s.rerunsDiffering;
+    // One DUT, one fingerprint: the first shard's that has one.
+    if (!out.fingerprint && s.fingerprint) out.fingerprint = s.fingerprint;
+    if (out.fingerprintWhyNot.empty()) out.fingerprintWhyNot = s.fingerprintWhyNot;
+    // The same waiver in several shards: the cases it waived summed.
+    for (const WaiverResult& w : s.waivers) {
+      auto it = std::find_if(out.waivers.begin(), out.waivers.end(),
+                             [&w](const WaiverResult& x) { return x.waiver == w.waiver; });
+      if (it == out.waivers.end()) {
+        out.waivers.push_back(w);
+      } else {
+        it->cases += w.cases;
+        it->expired = it->expired || w.expired;
+        it->otherDut = it->otherDut || w.otherDut;
+      }
+    }
   }
+  if (out.fingerprint) out.fingerprintWhyNot.clear();
   out.stoppedEarly = joined(stoppedEarly);
   out.internalError = joined(internalErrors);
   for (FamilyResult& f : out.families) {

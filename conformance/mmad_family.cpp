@@ -130,6 +130,24 @@ std::vector<std::string> illegalTags(const IllegalMmadCase& c) {
   return {"illegal:" + std::string(isa::nameOf(c.expected))};
 }
 
+/// BoundedError's table case: sums that each land 0.75 ulp above a float (MmadValues::
+/// RoundingProbe), so additions rounded toward zero fall outside spec 9's bound where nearest
+/// rounding stays inside; random values leave it by chance only.
+MmadCase roundingProbe(isa::ProfileId profile) {
+  MmadCase c;
+  c.profile = profile;
+  c.dtype = isa::DType::F32;
+  c.m = 16;
+  c.k = 16;
+  c.n = 16;
+  c.init = isa::MmadInit::Accumulate;
+  c.values = MmadValues::RoundingProbe;
+  c.why =
+      "additions that each round a 0.75 ulp step (nearest gains 0.25 ulp, toward zero loses "
+      "0.75)";
+  return c;
+}
+
 }  // namespace
 
 Family mmadFamily(isa::ProfileId profile, gen::Sizes sizes) {
@@ -189,8 +207,8 @@ Family mmadFamily(isa::ProfileId profile, gen::Sizes sizes) {
       "BoundedError",
       "with unrestricted float values every element of C lies within spec 9's derived "
       "error bound of the exact result; the worst error in ULPs is reported",
-      std::vector<MmadCase>{}, gen::legalMmad(gp, MmadValues::Bounded, sizes), 100, checkBounded,
-      mmadTags));
+      std::vector<MmadCase>{roundingProbe(gp)}, gen::legalMmad(gp, MmadValues::Bounded, sizes), 100,
+      checkBounded, mmadTags));
   f.properties.push_back(TypedProperty<IllegalMmadCase>::fromVector(
       std::string(kRejectsIllegal),
       "an Mmad that breaks one rule (dimensions, odd k for s4, unit_flag, dtype, "

@@ -67,6 +67,28 @@ nlohmann::ordered_json countsJson(const Counts& c) {
   return j;
 }
 
+/// The failing cases a waiver waived, by outcome: countsJson's keys of the failing outcomes.
+nlohmann::ordered_json waivedJson(const Counts& c) {
+  nlohmann::ordered_json j = countsJson(c);
+  for (const char* key : {"cases", "passed", "passed_no_op", "not_supported"}) j.erase(key);
+  return j;
+}
+
+/// Whether a waiver that matched nothing is stale: only a whole run that finished can say.
+bool judgesWaivers(const CertifyResult& r) {
+  return r.scope.complete && !r.interrupted && r.stoppedEarly.empty() && r.internalError.empty();
+}
+
+/// A waiver as the reports name it: "dut D, family F, property P, signature S, outcome O".
+std::string waiverScope(const Waiver& w) {
+  std::string s = "dut " + w.dut + ", family " + w.family;
+  if (!w.property.empty()) s += ", property " + w.property;
+  if (!w.signature.empty()) s += ", signature '" + w.signature + "'";
+  s += ", outcome " + std::string(w.outcome ? waivedOutcomeName(*w.outcome) : "mismatch");
+  if (!w.until.empty()) s += ", until " + w.until;
+  return s;
+}
+
 std::string row(std::string_view a, std::string_view b, const Counts& c, int width) {
   std::ostringstream os;
   os << "  " << std::left << std::setw(width) << a << std::setw(22) << b << std::right;
@@ -179,6 +201,7 @@ std::string toJson(const CertifyResult& r) {
       pj["summary"] = p.summary;
       pj.update(countsJson(p.counts));
       pj["seconds"] = p.seconds;
+      if (p.waived.failures() > 0) pj["waived"] = waivedJson(p.waived);
       fj["properties"].push_back(pj);
     }
     fj["coverage"] = f.coverage;
@@ -211,9 +234,15 @@ std::string toJson(const CertifyResult& r) {
       xj["detail"] = x.detail;
       xj["shrink_steps"] = x.shrinkSteps;
       xj["reproduce"] = x.reproduce;
+      if (!x.waiver.empty()) xj["waived"] = x.waiver;
       fj["failures"].push_back(xj);
     }
     fj["failures_not_listed"] = f.failuresDropped;
+    if (f.waived.failures() > 0) {
+      fj["waived"] = waivedJson(f.waived);
+      fj["waived_reasons"] = f.waivedReasons;
+      fj["coverage_waived"] = f.coverageWaived;
+    }
     j["families"].push_back(fj);
   }
   j["not_implemented"] = r.notImplemented;
@@ -221,17 +250,42 @@ std::string toJson(const CertifyResult& r) {
   if (!r.stoppedEarly.empty()) j["stopped_early"] = r.stoppedEarly;
   if (!r.internalError.empty()) j["internal_error"] = r.internalError;
   j["determinism"] = {{"rerun", r.reruns}, {"differing", r.rerunsDiffering}};
+  if (r.fingerprint) {
+    j["fingerprint"] = toJson(*r.fingerprint);
+  } else if (!r.fingerprintWhyNot.empty()) {
+    j["fingerprint"] = {{"not_measured", r.fingerprintWhyNot}};
+  }
+  if (!r.waivers.empty()) {
+    auto& list = j["waivers"] = nlohmann::ordered_json::array();
+    for (const WaiverResult& w : r.waivers) {
+      nlohmann::ordered_json wj;
+      wj["dut"] = w.waiver.dut;
+      wj["family"] = w.waiver.family;
+      if (!w.waiver.property.empty()) wj["property"] = w.waiver.property;
+      if (!w.waiver.signature.empty()) wj["signature"] = w.waiver.signature;
+      if (w.waiver.outcome) wj["outcome"] = waivedOutcomeName(*w.waiver.outcome);
+      wj["reason"] = w.waiver.reason;
+      if (!w.waiver.until.empty()) wj["until"] = w.waiver.until;
+      wj["cases"] = w.cases;
+      wj["status"] = w.status(judgesWaivers(r));
+      list.push_back(std::move(wj));
+    }
+  }
   j["seconds"] = r.seconds;
   // Invalid UTF-8 from a DUT's message must not abort the report: replace it.
   return j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
 }
 
 std::string toJUnit(const CertifyResult& r) {
+  // Waived failures are not counted as failures or errors: each testcase says what it waived.
+  auto unwaived = [](Counts c, const Counts& waived) {
+    for (std::size_t i = 0; i < c.byOutcome.size(); ++i) {
+      if (i != static_cast<std::size_t>(Outcome::Pass)) c.byOutcome[i] -= waived.byOutcome[i];
+    }
+    return c;
+  };
   Counts all;
-  for (const FamilyResult& f : r.families) {
-    for (std::size_t i = 0; i < all.byOutcome.size(); ++i)
-      all.byOutcome[i] += f.counts.byOutcome[i];
-  }
+  for (const FamilyResult& f : r.families) all.add(unwaived(f.counts, f.waived));
   std::ostringstream os;
   os << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   auto attrs = [](const Counts& c, std::size_t tests) {
@@ -245,14 +299,20 @@ std::string toJUnit(const CertifyResult& r) {
   os << "<testsuites name=\"cubecheck " << xmlEscape(r.dutSpec) << ' '
      << isa::profile(r.profile).name << "\"" << attrs(all, all.total()) << ">\n";
   for (const FamilyResult& f : r.families) {
-    os << "  <testsuite name=\"" << xmlEscape(f.name) << "\"" << attrs(f.counts, f.counts.total())
-       << ">\n";
+    os << "  <testsuite name=\"" << xmlEscape(f.name) << "\""
+       << attrs(unwaived(f.counts, f.waived), f.counts.total()) << ">\n";
     for (const PropertyResult& p : f.properties) {
       os << "    <testcase classname=\"" << xmlEscape(f.name) << "\" name=\"" << xmlEscape(p.name)
          << "\" time=\"" << p.seconds << "\">\n";
       bool failed = false;
+      std::map<std::string, std::size_t> waived;  // reason -> listed cases it waived
       for (const Failure& x : f.failures) {
         if (x.property != p.name) continue;
+        if (!x.waiver.empty()) {
+          waived[x.waiver] += 1;
+          continue;
+        }
+        if (failed) continue;
         const char* tag = x.outcome == Outcome::Mismatch || x.outcome == Outcome::Declined ||
                                   x.outcome == Outcome::Nondeterministic
                               ? "failure"
@@ -262,8 +322,14 @@ std::string toJUnit(const CertifyResult& r) {
            << xmlEscape((x.signature.empty() ? "" : "root cause: " + x.signature + "\n") +
                         x.caseText + "\n" + x.detail + "\nreproduce: " + x.reproduce)
            << "</" << tag << ">\n";
-        failed = true;
-        break;  // one per testcase: JUnit readers show the first
+        failed = true;  // one per testcase: JUnit readers show the first
+      }
+      if (p.waived.failures() > 0) {
+        os << "      <system-out>" << p.waived.failures() << " failing case(s) waived";
+        for (const auto& [reason, n] : waived) {
+          os << "\nwaived (" << n << " listed): " << xmlEscape(reason);
+        }
+        os << "</system-out>\n";
       }
       if (!failed && p.counts.of(Outcome::Pass) == 0 && p.counts.of(Outcome::NotSupported) > 0) {
         os << "      <skipped message=\"all " << p.counts.of(Outcome::NotSupported)
@@ -387,18 +453,23 @@ std::vector<Section> familySections(const CertifyResult& r) {
     for (const auto& [why, n] : f.declinedReasons) {
       s.blocks.push_back(alert("Declined", std::to_string(n) + " case(s): " + why));
     }
+    for (const auto& [why, n] : f.waivedReasons) {
+      s.blocks.push_back(note("Waived", std::to_string(n) + " failing case(s): " + why));
+    }
     if (!f.properties.empty()) {
       Block t;
       t.kind = Block::Kind::Table;
       t.label = "Properties checked";
-      t.header = {"property", "claim", "cases", "passed", "failed", "declined", "not supported"};
+      t.header = {"property", "claim",    "cases",         "passed",
+                  "failed",   "declined", "not supported", "waived"};
       for (const PropertyResult& p : f.properties) {
         t.rows.push_back({p.name, p.summary, std::to_string(p.counts.total()),
                           std::to_string(p.counts.of(Outcome::Pass)),
                           std::to_string(p.counts.failures() - p.counts.of(Outcome::Declined)),
                           std::to_string(p.counts.of(Outcome::Declined)),
-                          std::to_string(p.counts.of(Outcome::NotSupported))});
-        t.flagged.push_back(p.counts.failures() > 0);
+                          std::to_string(p.counts.of(Outcome::NotSupported)),
+                          std::to_string(p.waived.failures())});
+        t.flagged.push_back(p.counts.failures() > p.waived.failures());
       }
       s.blocks.push_back(std::move(t));
     }
@@ -445,8 +516,10 @@ std::vector<Section> familySections(const CertifyResult& r) {
     for (const Failure& x : f.failures) {
       Block b;
       b.kind = Block::Kind::Code;
-      b.heading = std::string(nameOf(x.outcome)) + " in " + x.property + ", " + x.label();
-      b.text = (x.signature.empty() ? "" : "root cause: " + x.signature + "\n") + x.caseText +
+      b.heading = (x.waiver.empty() ? "" : "WAIVED ") + std::string(nameOf(x.outcome)) + " in " +
+                  x.property + ", " + x.label();
+      b.text = (x.waiver.empty() ? "" : "waived: " + x.waiver + "\n") +
+               (x.signature.empty() ? "" : "root cause: " + x.signature + "\n") + x.caseText +
                "\n" + x.detail;
       b.reproduce = x.reproduce;
       s.blocks.push_back(std::move(b));
@@ -460,13 +533,55 @@ std::vector<Section> familySections(const CertifyResult& r) {
   return out;
 }
 
+/// The sections after the families': the waivers the run was given and what became of each.
+std::vector<Section> runSections(const CertifyResult& r) {
+  std::vector<Section> out;
+  if (r.fingerprint || !r.fingerprintWhyNot.empty()) {
+    Section s;
+    s.heading = "Arithmetic fingerprint";
+    s.blocks.push_back(note("What it is",
+                            "how the DUT computes float Mmad, found with crafted products; "
+                            "reported, never a verdict (OPEN-7; docs/report.md)"));
+    if (r.fingerprint) {
+      std::vector<std::vector<std::string>> table = fingerprintTable(*r.fingerprint);
+      Block t;
+      t.kind = Block::Kind::Table;
+      t.label = "Float Mmad, per data type";
+      t.header = std::move(table.front());
+      t.rows.assign(std::make_move_iterator(table.begin() + 1),
+                    std::make_move_iterator(table.end()));
+      s.blocks.push_back(std::move(t));
+    } else {
+      s.blocks.push_back(note("Not measured", r.fingerprintWhyNot));
+    }
+    out.push_back(std::move(s));
+  }
+  if (!r.waivers.empty()) {
+    Section s;
+    s.heading = "Waivers";
+    Block t;
+    t.kind = Block::Kind::Table;
+    t.label = judgesWaivers(r) ? "Waivers (--waivers) and what became of each"
+                               : "Waivers (--waivers): a partial run cannot tell a stale one";
+    t.header = {"waiver", "reason", "status"};
+    for (const WaiverResult& w : r.waivers) {
+      const std::string status = w.status(judgesWaivers(r));
+      t.rows.push_back({waiverScope(w.waiver), w.waiver.reason, status});
+      t.flagged.push_back(status == "stale" || status == "expired");
+    }
+    s.blocks.push_back(std::move(t));
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
 /// The run's summary table: one row per family.
 Block summaryTable(const CertifyResult& r) {
   Block t;
   t.kind = Block::Kind::Table;
-  t.header = {"family",           "verdict",    "cases",         "passed",         "passed (no-op)",
-              "failed",           "declined",   "not supported", "adapter errors", "timeouts",
-              "nondeterministic", "open points"};
+  t.header = {"family",           "verdict",  "cases",         "passed",         "passed (no-op)",
+              "failed",           "declined", "not supported", "adapter errors", "timeouts",
+              "nondeterministic", "waived",   "open points"};
   for (const FamilyResult& f : r.families) {
     std::string open;
     for (const std::string& p : f.openPoints) open += (open.empty() ? "" : " ") + p;
@@ -478,7 +593,8 @@ Block summaryTable(const CertifyResult& r) {
                       std::to_string(f.counts.of(Outcome::NotSupported)),
                       std::to_string(f.counts.of(Outcome::AdapterError)),
                       std::to_string(f.counts.of(Outcome::Timeout)),
-                      std::to_string(f.counts.of(Outcome::Nondeterministic)), open});
+                      std::to_string(f.counts.of(Outcome::Nondeterministic)),
+                      std::to_string(f.waived.failures()), open});
     t.flagged.push_back(f.verdict().rfind("conformant", 0) != 0);
   }
   return t;
@@ -674,9 +790,10 @@ void printReport(std::ostream& out, const CertifyResult& r) {
     std::size_t shown = 0;
     for (const Failure& x : f.failures) {
       if (shown++ == kFailuresPrinted) break;
-      os << "\nFAILED " << f.name << '/' << x.property << ' ' << x.label() << ": "
-         << nameOf(x.outcome);
+      os << (x.waiver.empty() ? "\nFAILED " : "\nWAIVED ") << f.name << '/' << x.property << ' '
+         << x.label() << ": " << nameOf(x.outcome);
       if (x.shrinkSteps > 0) os << " (shrunk in " << x.shrinkSteps << " steps)";
+      if (!x.waiver.empty()) os << "\n  waived: " << x.waiver;
       if (!x.signature.empty()) os << "\n  root cause: " << x.signature;
       os << "\n  case: " << x.caseText << '\n' << "  " << x.detail;
       if (x.detail.empty() || x.detail.back() != '\n') os << '\n';
@@ -694,6 +811,28 @@ void printReport(std::ostream& out, const CertifyResult& r) {
     for (const std::string& n : r.notImplemented) os << ' ' << n;
     os << '\n';
   }
+  if (r.fingerprint) {
+    os << "\narithmetic fingerprint (float Mmad; reported, never a verdict):\n";
+    for (const DTypeFingerprint& d : r.fingerprint->dtypes) {
+      os << "  " << d.dtype << ": ";
+      if (!d.notMeasured.empty()) {
+        os << "not measured: " << d.notMeasured << '\n';
+      } else if (d.inputFractionBits) {
+        os << "inputs keep " << *d.inputFractionBits << " fraction bits\n";
+      } else {
+        os << d.accumulatorBits << "-bit accumulator, " << d.order << ", " << d.rounding
+           << ", subnormal inputs " << d.subnormalInputs << ", results " << d.subnormalResults
+           << '\n';
+      }
+    }
+  } else if (!r.fingerprintWhyNot.empty()) {
+    os << "\narithmetic fingerprint not measured: " << r.fingerprintWhyNot << '\n';
+  }
+  for (const WaiverResult& w : r.waivers) {
+    os << "\nwaiver (" << waiverScope(w.waiver) << "): " << w.status(judgesWaivers(r)) << ": "
+       << w.waiver.reason;
+  }
+  if (!r.waivers.empty()) os << '\n';
   if (!partialRun(r).empty()) os << '\n' << partialRun(r) << '\n';
   os << "\nverdict: " << r.headline() << " (" << std::fixed << std::setprecision(2) << r.seconds
      << " s)\n";
@@ -716,7 +855,9 @@ std::string toMarkdown(const CertifyResult& r) {
     for (const std::string& n : r.notImplemented) os << ' ' << mdText(n);
     os << "\n";
   }
-  for (const Section& s : familySections(r)) {
+  std::vector<Section> sections = familySections(r);
+  for (Section& s : runSections(r)) sections.push_back(std::move(s));
+  for (const Section& s : sections) {
     os << "\n## " << mdText(s.heading) << "\n";
     for (const Block& b : s.blocks) markdownBlock(os, b);
   }
@@ -749,7 +890,9 @@ std::string toHtml(const CertifyResult& r) {
     for (const std::string& n : r.notImplemented) os << ' ' << xmlEscape(n);
     os << "</p>\n";
   }
-  for (const Section& s : familySections(r)) {
+  std::vector<Section> sections = familySections(r);
+  for (Section& s : runSections(r)) sections.push_back(std::move(s));
+  for (const Section& s : sections) {
     os << "<h2>" << xmlEscape(s.heading) << "</h2>\n";
     for (const Block& b : s.blocks) htmlBlock(os, b);
   }

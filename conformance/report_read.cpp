@@ -17,7 +17,10 @@ using Json = nlohmann::ordered_json;
 
 /// How bad a verdict word is: a written verdict is never read as better than it says.
 int severity(const std::string& verdict) {
-  if (verdict == "conformant" || verdict == "conformant (provisional)") return 0;
+  if (verdict == "conformant" || verdict == "conformant (provisional)" ||
+      verdict == "conformant_with_waivers") {
+    return 0;
+  }
   if (verdict == "not certified") return 1;
   if (verdict == "nonconformant") return 2;
   return 3;  // a verdict this version does not know
@@ -29,6 +32,16 @@ std::optional<Outcome> parseOutcome(std::string_view name) {
   }
   return std::nullopt;
 }
+
+/// The count keys of report.json, each with its outcome.
+constexpr std::pair<const char*, Outcome> kOutcomeKeys[] = {
+    {"passed", Outcome::Pass},
+    {"failed", Outcome::Mismatch},
+    {"declined", Outcome::Declined},
+    {"not_supported", Outcome::NotSupported},
+    {"adapter_errors", Outcome::AdapterError},
+    {"timeouts", Outcome::Timeout},
+    {"nondeterministic", Outcome::Nondeterministic}};
 
 /// Reads one report.json; every error names the file and the field.
 class Reader {
@@ -167,21 +180,83 @@ class Reader {
 
   Counts counts(const Field& object) const {
     Counts c;
-    const std::pair<const char*, Outcome> keys[] = {
-        {"passed", Outcome::Pass},
-        {"failed", Outcome::Mismatch},
-        {"declined", Outcome::Declined},
-        {"not_supported", Outcome::NotSupported},
-        {"adapter_errors", Outcome::AdapterError},
-        {"timeouts", Outcome::Timeout},
-        {"nondeterministic", Outcome::Nondeterministic}};
-    for (const auto& [key, outcome] : keys) {
+    for (const auto& [key, outcome] : kOutcomeKeys) {
       c.byOutcome[static_cast<std::size_t>(outcome)] = count(object, key);
     }
     c.trivialPasses = count(object, "passed_no_op");
     if (c.trivialPasses > c.of(Outcome::Pass))
       fail(at(object, "passed_no_op").name, "is above passed");
     return c;  // "cases" is their sum: derived
+  }
+
+  /// The waived cases of a family or property: written only when there are some.
+  Counts waived(const Field& object, const Counts& of) const {
+    Counts c;
+    if (!has(object, "waived")) return c;
+    const Field w = at(object, "waived");
+    for (const auto& [key, outcome] : kOutcomeKeys) {
+      if (outcome == Outcome::Pass || outcome == Outcome::NotSupported) continue;  // never waived
+      const std::size_t n = count(w, key);
+      if (n > of.of(outcome)) fail(w.name + "." + key, "is above the cases of that outcome");
+      c.byOutcome[static_cast<std::size_t>(outcome)] = n;
+    }
+    return c;
+  }
+
+  WaiverResult waiver(const Field& w) const {
+    WaiverResult r;
+    r.waiver.dut = text(w, "dut");
+    r.waiver.family = text(w, "family");
+    r.waiver.property = optionalText(w, "property");
+    r.waiver.signature = optionalText(w, "signature");
+    if (has(w, "outcome")) {
+      r.waiver.outcome = *named(at(w, "outcome"), parseWaivedOutcome, "a waived outcome");
+    }
+    r.waiver.reason = text(w, "reason");
+    r.waiver.until = optionalText(w, "until");
+    r.cases = count(w, "cases");
+    // What the status says beyond the count: written for another DUT, or expired.
+    const std::string status = text(w, "status");
+    r.expired = status == "expired";
+    r.otherDut = status == "not for this DUT";
+    return r;
+  }
+
+  /// certify's arithmetic fingerprint (toJson(Fingerprint)), or why it was not measured.
+  void fingerprint(const Field& root, CertifyResult& r) const {
+    if (!has(root, "fingerprint")) return;
+    const Field fp = at(root, "fingerprint");
+    if (has(fp, "not_measured")) {
+      r.fingerprintWhyNot = text(fp, "not_measured");
+      return;
+    }
+    Fingerprint f;
+    f.dut = text(fp, "dut");
+    f.profile = *named(at(fp, "profile"), isa::parseProfile, "a profile");
+    auto bits = [this](const Field& d, const char* key) {
+      const std::int64_t v = integer(d, key);
+      if (v < 0 || v > 64) fail(d.name + "." + key, "is out of range");
+      return static_cast<int>(v);
+    };
+    for (const Field& d : elements(fp, "dtypes")) {
+      DTypeFingerprint x;
+      x.dtype = text(d, "dtype");
+      if (has(d, "not_measured")) {
+        x.notMeasured = text(d, "not_measured");
+      } else if (has(d, "input_fraction_bits")) {
+        x.inputFractionBits = bits(d, "input_fraction_bits");
+      } else {
+        x.products = text(d, "products");
+        x.accumulatorBits = bits(d, "accumulator_bits");
+        x.order = text(d, "order");
+        x.rounding = text(d, "rounding");
+        x.subnormalInputs = text(d, "subnormal_inputs");
+        x.subnormalResults = text(d, "subnormal_results");
+        x.specialValues = text(d, "special_values");
+      }
+      f.dtypes.push_back(std::move(x));
+    }
+    r.fingerprint = std::move(f);
   }
 
   dut::Capabilities capabilities(const Field& caps, const Field& envelope) const {
@@ -240,6 +315,7 @@ class Reader {
     if (steps < 0 || steps > INT_MAX) fail(x.name + ".shrink_steps", "is out of range");
     f.shrinkSteps = static_cast<int>(steps);
     f.reproduce = text(x, "reproduce");
+    f.waiver = optionalText(x, "waived");
     return f;
   }
 
@@ -250,8 +326,9 @@ class Reader {
     f.openPoints = texts(fj, "open_points");
     f.provisional = optionalText(fj, "provisional");
     for (const Field& p : elements(fj, "properties")) {
-      f.properties.push_back(
-          {text(p, "name"), text(p, "summary"), counts(p), number(p, "seconds")});
+      const Counts c = counts(p);
+      f.properties.push_back({text(p, "name"), text(p, "summary"), c, number(p, "seconds")});
+      f.properties.back().waived = waived(p, c);
     }
     f.coverage = countMap(fj, "coverage");
     f.coveragePassed = countMap(fj, "coverage_passed");
@@ -267,6 +344,9 @@ class Reader {
     reach(fj, f.reach);
     for (const Field& x : elements(fj, "failures")) f.failures.push_back(failure(x));
     f.failuresDropped = count(fj, "failures_not_listed");
+    f.waived = waived(fj, f.counts);
+    if (has(fj, "waived_reasons")) f.waivedReasons = countMap(fj, "waived_reasons");
+    if (has(fj, "coverage_waived")) f.coverageWaived = countMap(fj, "coverage_waived");
     checkVerdict(at(fj, "verdict"), f.verdict());
     return f;
   }
@@ -300,6 +380,10 @@ class Reader {
     const Field determinism = at(root, "determinism");
     r.reruns = count(determinism, "rerun");
     r.rerunsDiffering = count(determinism, "differing");
+    fingerprint(root, r);
+    if (has(root, "waivers")) {
+      for (const Field& w : elements(root, "waivers")) r.waivers.push_back(waiver(w));
+    }
     r.seconds = number(root, "seconds");
     checkVerdict(at(root, "verdict"), r.verdict());
     return r;

@@ -154,7 +154,9 @@ void FamilyResult::findCoverageGaps() {
   coverageGaps.clear();
   for (const auto& [bin, quota] : coverageRequired) {
     const auto passed = coveragePassed.find(bin);
-    const std::size_t hits = passed == coveragePassed.end() ? 0 : passed->second;
+    const auto waivedHits = coverageWaived.find(bin);
+    const std::size_t hits = (passed == coveragePassed.end() ? 0 : passed->second) +
+                             (waivedHits == coverageWaived.end() ? 0 : waivedHits->second);
     // Exempt only when every case of the bin was NotSupported: the bin lies outside the
     // envelope. A bin with cases inside it must pass the quota, whatever else happened.
     const bool outside = coverage.count(bin) == 0 && coverageNotRun.count(bin) > 0;
@@ -163,8 +165,11 @@ void FamilyResult::findCoverageGaps() {
 }
 
 std::string FamilyResult::notCertifiedWhy() const {
-  if (counts.failures() > 0 || !coverageGaps.empty()) return {};
-  if (counts.of(Outcome::Pass) == 0) return "nothing inside the envelope ran";
+  if (unwaivedFailures() > 0 || !coverageGaps.empty()) return {};
+  if (counts.of(Outcome::Pass) == 0) {
+    return waived.failures() > 0 ? "nothing inside the envelope passed; every failure waived"
+                                 : "nothing inside the envelope ran";
+  }
   if (counts.workPasses() == 0) return "only no-op cases passed";
   // Rejections show that the DUT validates; a family is certified for what it computes.
   const bool computed = std::any_of(properties.begin(), properties.end(), [](const auto& p) {
@@ -175,9 +180,10 @@ std::string FamilyResult::notCertifiedWhy() const {
 }
 
 std::string FamilyResult::verdict() const {
-  if (counts.failures() > 0) return "nonconformant";
+  if (unwaivedFailures() > 0) return "nonconformant";
   if (!coverageGaps.empty()) return "nonconformant";
   if (!notCertifiedWhy().empty()) return "not certified";
+  if (waived.failures() > 0) return "conformant_with_waivers";
   return provisional.empty() ? "conformant" : "conformant (provisional)";
 }
 
@@ -214,7 +220,14 @@ std::string CertifyResult::verdict() const {
   for (const FamilyResult& f : families) {
     if (f.verdict() == "nonconformant") return "nonconformant";
   }
-  return conformant() ? "conformant" : "not certified";
+  if (!conformant()) return "not certified";
+  return waivedCases() > 0 ? "conformant_with_waivers" : "conformant";
+}
+
+std::size_t CertifyResult::waivedCases() const {
+  std::size_t n = 0;
+  for (const FamilyResult& f : families) n += f.waived.failures();
+  return n;
 }
 
 std::string CertifyResult::headline() const {
@@ -229,7 +242,8 @@ std::string CertifyResult::headline() const {
   } else if (verdict() == "nonconformant") {
     out = "NONCONFORMANT";
   } else if (conformant()) {
-    out = "CONFORMANT for " + join(certifiedFamilies());
+    out = (waivedCases() > 0 ? "CONFORMANT WITH WAIVERS for " : "CONFORMANT for ") +
+          join(certifiedFamilies());
   } else {
     out = "NOT CERTIFIED";
   }
@@ -238,6 +252,13 @@ std::string CertifyResult::headline() const {
     if (f.verdict() == "nonconformant") bad.push_back(f.name);
   }
   if (!bad.empty()) out += "; nonconformant: " + join(bad);
+  if (const std::size_t waived = waivedCases(); waived > 0) {
+    std::vector<std::string> names;
+    for (const FamilyResult& f : families) {
+      if (f.waived.failures() > 0) names.push_back(f.name);
+    }
+    out += "; " + std::to_string(waived) + " failing case(s) waived in " + join(names);
+  }
   if (scope.complete && verdict() == "nonconformant" && !certifiedFamilies().empty()) {
     out += "; conformant: " + join(certifiedFamilies());
   }
@@ -283,6 +304,24 @@ std::optional<CaseReport> runCase(const std::string& family, const Property& pro
 }
 
 namespace {
+
+/// Why certify does not measure the arithmetic fingerprint, or empty when it does: only for a run
+/// that includes the mmad family and a DUT that declares float Mmad.
+std::string noFingerprint(const dut::Capabilities& caps, const RunOptions& o, bool halted) {
+  if (halted) return "the run did not finish";
+  if (o.caseIndex || o.property) return "a run filtered by --property or --case";
+  if (!o.families.empty() &&
+      std::find(o.families.begin(), o.families.end(), "mmad") == o.families.end()) {
+    return "the run left out the mmad family (--family)";
+  }
+  const bool mmad = std::find(caps.instructions.begin(), caps.instructions.end(),
+                              isa::Mmad::kOpcode) != caps.instructions.end();
+  const bool floats = std::any_of(caps.dtypes.begin(), caps.dtypes.end(), [](isa::DType t) {
+    return t == isa::DType::F16 || t == isa::DType::BF16 || t == isa::DType::F32;
+  });
+  if (!mmad || !floats) return "the DUT declares no float Mmad (mmad with f16, bf16 or f32)";
+  return {};
+}
 
 std::string reproduceCommand(const RunOptions& o, const std::string& family,
                              const std::string& property, std::size_t index) {
@@ -370,10 +409,13 @@ CertifyResult certify(dut::Dut& dut, const RunOptions& o) {
                           cr.verdict.outcome, cr.caseText,
                           cr.verdict.detail,  reproduceCommand(o, fr.name, prop->name(), i),
                           cr.shrinkSteps,     std::move(cr.vector)};
-          // The root cause is looked for in the failures a report shows, not in every one.
-          if (fr.failures.size() < FamilyResult::kKeptFailures) {
+          // The root cause is looked for in the failures a report shows, not in every one, unless
+          // a waiver needs it.
+          if (fr.failures.size() < FamilyResult::kKeptFailures ||
+              (o.waivers != nullptr && o.waivers->wantsSignature(fr.name))) {
             failure.signature = signatureOf(fr.name, cr, &view);
           }
+          if (o.waivers != nullptr) o.waivers->apply(fr.name, fr, pr, failure, cr.tags);
           if (o.onFailure) o.onFailure(fr.name, failure);
           fr.keep(std::move(failure));
         }
@@ -410,6 +452,19 @@ CertifyResult certify(dut::Dut& dut, const RunOptions& o) {
       fr.findCoverageGaps();
     }
     result.families.push_back(std::move(fr));
+  }
+  if (o.waivers != nullptr) o.waivers->report(result);
+  // The arithmetic fingerprint: reported beside the verdict, never part of it. The mutant zoo
+  // (stopAtFirstFailure) only times kills and leaves it out.
+  if (!o.stopAtFirstFailure) {
+    result.fingerprintWhyNot = noFingerprint(result.capabilities, o, halt);
+    if (result.fingerprintWhyNot.empty()) {
+      try {
+        result.fingerprint = fingerprint(dut, o.profile);
+      } catch (const std::exception& e) {
+        result.fingerprintWhyNot = std::string("the experiments could not run: ") + e.what();
+      }
+    }
   }
   result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   return result;

@@ -11,9 +11,11 @@
 #include <string>
 #include <vector>
 
+#include "conformance/fingerprint.hpp"
 #include "conformance/outcome.hpp"
 #include "conformance/property.hpp"
 #include "conformance/reach.hpp"
+#include "conformance/waivers.hpp"
 #include "dut_adapters/dut.hpp"
 #include "generators/common.hpp"
 #include "isa/profile.hpp"
@@ -39,6 +41,7 @@ struct Failure {
   std::optional<VectorCase> vector;  ///< the case as a vector row, when it has one
   std::string signature{};  ///< the root cause it is keyed on (signatureOf); fuzz dedups by it
   std::string caseId{};     ///< vector replay: the row's case_id, which names the case
+  std::string waiver{};     ///< the reason of the waiver that waived it; empty: not waived
   /// "case 0017fabda5dfb4c1" for a vector row, else "case 12" (its index in the property).
   std::string label() const {
     return "case " + (caseId.empty() ? std::to_string(caseIndex) : caseId);
@@ -66,6 +69,8 @@ struct RunOptions {
   std::function<void(const std::string&, const Failure&)> onFailure;
   /// Set from a signal handler: the run stops before the next case and is marked interrupted.
   const std::atomic<bool>* stop = nullptr;
+  /// --waivers: applied to every failing case as it is recorded; may be null.
+  WaiverSet* waivers = nullptr;
 };
 
 struct Counts {
@@ -88,6 +93,7 @@ struct PropertyResult {
   std::string summary;
   Counts counts;
   double seconds = 0;
+  Counts waived{};  ///< the failing cases of `counts` a waiver waived, by outcome
 };
 
 struct FamilyResult {
@@ -109,6 +115,14 @@ struct FamilyResult {
   /// every Mismatch, Declined, AdapterError and Timeout (first 50 kept)
   std::vector<Failure> failures;
   std::size_t failuresDropped = 0;
+  /// The failing cases of `counts` a waiver waived (--waivers), by outcome, and by reason.
+  Counts waived;
+  std::map<std::string, std::size_t> waivedReasons;
+  /// tag -> waived failing cases: they count toward a bin's quota, as passes do (a known,
+  /// waived failure is not a hole in what the run tested).
+  std::map<std::string, std::size_t> coverageWaived;
+  /// counts.failures() less the waived ones: what makes the family nonconformant.
+  std::size_t unwaivedFailures() const { return counts.failures() - waived.failures(); }
   /// Cases run up to and including the first failure; 0 when nothing failed.
   std::size_t casesToFirstFailure = 0;
   /// Required bins passed fewer times than the level's quota: (bin, passes). Only a bin whose
@@ -125,8 +139,8 @@ struct FamilyResult {
   /// merge-reports apply.
   void findCoverageGaps();
   Reach reach;  ///< per instruction field, what the legal instructions the family ran held
-  /// conformant / conformant (provisional) / nonconformant / not certified (nothing inside the
-  /// envelope passed, or only no-op cases did)
+  /// conformant / conformant (provisional) / conformant_with_waivers (every failure waived) /
+  /// nonconformant / not certified (nothing inside the envelope passed, or only no-op cases did)
   std::string verdict() const;
   /// Why the family is "not certified"; empty when it is not.
   std::string notCertifiedWhy() const;
@@ -176,10 +190,19 @@ struct CertifyResult {
   /// case).
   std::size_t reruns = 0;
   std::size_t rerunsDiffering = 0;
+  /// certify: how the DUT computes float Mmad (conformance/fingerprint.hpp), reported, never a
+  /// verdict; or why it was not measured (fingerprintWhyNot). Neither for other commands.
+  std::optional<Fingerprint> fingerprint;
+  std::string fingerprintWhyNot;
+  /// The waivers the run was given (--waivers) and what became of each.
+  std::vector<WaiverResult> waivers;
+  /// Failing cases waived over every family.
+  std::size_t waivedCases() const;
   /// No family nonconformant and at least one certified (conformant or provisional). A run
   /// that certified nothing (a DUT that declares nothing, or passes only no-ops) is not.
   bool conformant() const;
-  /// "conformant", "nonconformant" or "not certified" (nothing nonconformant, nothing certified).
+  /// "conformant", "conformant_with_waivers" (conformant once the waived failures are set aside),
+  /// "nonconformant" or "not certified" (nothing nonconformant, nothing certified).
   std::string verdict() const;
   std::vector<std::string> certifiedFamilies() const;
   std::vector<std::string> notCertifiedFamilies() const;

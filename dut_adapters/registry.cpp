@@ -100,6 +100,12 @@ const std::vector<Mutant>& mutants() {
        "accumulation not carried across calls: every Mmad after a program's first starts C from "
        "zero, so a K split over several Mmads keeps only its last tile",
        Fault::MmadLaterCallsFromZero},
+      {"mmad-adds-toward-zero", "mmad", isa::ProfileId::A2,
+       "float additions rounded toward zero (truncated) instead of to nearest, ties to even",
+       Fault::MmadAddsTowardZero},
+      {"mmad-subnormals-flushed", "mmad", isa::ProfileId::A2,
+       "float subnormals flushed to zero: subnormal inputs, products and partial sums read as 0",
+       Fault::MmadSubnormalsFlushed},
       {"lowprec-hif8-as-e4m3", "mmad_lowprec", isa::ProfileId::Ascend950,
        "hifloat8 codes decoded as fp8_e4m3fn", Fault::LowHiF8AsE4M3},
       {"lowprec-subnormals-flushed", "mmad_lowprec", isa::ProfileId::Ascend950,
@@ -176,6 +182,11 @@ const std::vector<Reading>& readings() {
         "OPEN-7 reading: int32 saturated after every partial sum, k ascending",
         Fault::MmadSaturateEachSum},
        "every partial sum"},
+      // Within spec 9's bound on every case: certify's arithmetic fingerprint names it.
+      {{"mmad-pairwise-sum", "mmad", isa::ProfileId::A2,
+        "OPEN-7 reading: float products summed as a tree (pairwise), not one by one in ascending k",
+        Fault::MmadPairwiseSum},
+       "pairwise"},
   };
   return kReadings;
 }

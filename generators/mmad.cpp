@@ -112,6 +112,8 @@ std::string_view nameOf(MmadValues v) {
       return "hf32_probe";
     case MmadValues::Special:
       return "special";
+    case MmadValues::RoundingProbe:
+      return "rounding_probe";
   }
   return "?";
 }
@@ -318,6 +320,12 @@ MmadOperands operandsOf(const MmadCase& c) {
       break;
     case MmadValues::Special:
       setSpecialRows(c, o);
+      break;
+    case MmadValues::RoundingProbe:
+      o.a.setConstant(0x3p-25);  // 0.75 ulp of 1 in f32
+      o.b.setConstant(1);
+      o.c0.setConstant(1);
+      o.bias.setZero();
       break;
   }
   // A C equal to its init would make the case vacuous (spec 9: never trivially true): make

@@ -32,6 +32,11 @@ enum class MmadValues : std::uint8_t {
   /// element of those rows is 0 and C starts from zero, so saturating each product or only the
   /// sum gives the same C.
   Special,
+  /// f32 only: C starts at 1 (accumulate), every A element 0.75 x 2^-23, B all 1: each sum lands
+  /// 0.75 ulp above 1 + j ulp, where nearest rounding gains a quarter ulp and rounding toward
+  /// zero loses three quarters. Over k >= 8 terms the second leaves spec 9's bound, the first
+  /// stays within it.
+  RoundingProbe,
 };
 std::string_view nameOf(MmadValues v);
 

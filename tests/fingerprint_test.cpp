@@ -1,6 +1,8 @@
 // The arithmetic fingerprint tells the reference and each float mutant apart.
 #include <gtest/gtest.h>
 
+#include <functional>
+
 #include "conformance/fingerprint.hpp"
 #include "dut_adapters/registry.hpp"
 
@@ -47,6 +49,55 @@ TEST(Fingerprint, TellsF16AccumulationApart) {
   // An f16 accumulator keeps 11 significand bits.
   EXPECT_EQ(of(f, "f16").accumulatorBits, 11);
   EXPECT_EQ(of(f, "f32").accumulatorBits, 11);
+}
+
+/// The fields of a data type's fingerprint that differ between `a` and `b`.
+std::vector<std::string> differences(const DTypeFingerprint& a, const DTypeFingerprint& b) {
+  std::vector<std::string> out;
+  if (a.products != b.products) out.push_back("products");
+  if (a.accumulatorBits != b.accumulatorBits) out.push_back("accumulator_bits");
+  if (a.order != b.order) out.push_back("order");
+  if (a.rounding != b.rounding) out.push_back("rounding");
+  if (a.subnormalInputs != b.subnormalInputs) out.push_back("subnormal_inputs");
+  if (a.subnormalResults != b.subnormalResults) out.push_back("subnormal_results");
+  if (a.specialValues != b.specialValues) out.push_back("special_values");
+  return out;
+}
+
+// Each float mutant of the registry is told apart from the reference by exactly the experiment
+// that measures its fault, and by no other (f32: the type whose products can reach every probe).
+// The reference's figures are those of IdentifiesTheReferenceOnBothProfiles.
+TEST(Fingerprint, IdentifiesEachFloatMutantByItsOwnFault) {
+  const DTypeFingerprint reference = of(ofDut("reference", isa::ProfileId::A2), "f32");
+  struct Expect {
+    const char* mutant;
+    std::vector<std::string> differs;
+    std::function<void(const DTypeFingerprint&)> says;
+  };
+  const Expect expected[] = {
+      {"mmad-pairwise-sum",
+       {"order"},
+       [](const DTypeFingerprint& d) { EXPECT_EQ(d.order, "pairwise"); }},
+      {"mmad-adds-toward-zero",
+       {"rounding"},
+       [](const DTypeFingerprint& d) {
+         EXPECT_EQ(d.rounding, "toward-zero");
+         EXPECT_EQ(d.accumulatorBits, 24) << "still an f32 accumulator";
+       }},
+      {"mmad-subnormals-flushed",
+       {"subnormal_inputs", "subnormal_results"},
+       [](const DTypeFingerprint& d) {
+         EXPECT_EQ(d.subnormalInputs, "flushed");
+         EXPECT_EQ(d.subnormalResults, "flushed");
+       }},
+  };
+  for (const Expect& e : expected) {
+    SCOPED_TRACE(e.mutant);
+    const Fingerprint f = ofDut(std::string("mutant:") + e.mutant, isa::ProfileId::A2);
+    const DTypeFingerprint& d = of(f, "f32");
+    EXPECT_EQ(differences(reference, d), e.differs);
+    e.says(d);
+  }
 }
 
 TEST(Fingerprint, JsonHasTheIssueFields) {

@@ -689,6 +689,29 @@ float toSignificandBits(float v, int bits) {
   return std::bit_cast<float>(u);
 }
 
+/// a + b rounded toward zero (the reference rounds to nearest): the rounded sum stepped one ulp
+/// back toward zero when it went past the exact sum (TwoSum gives the error exactly).
+float addTowardZero(float a, float b) {
+  const float s = a + b;
+  if (!std::isfinite(s)) return s;
+  const float bb = s - a;
+  const float err = (a - (s - bb)) + (b - bb);  // a + b == s + err exactly
+  return err != 0 && (err > 0) != (s > 0) ? std::nextafter(s, 0.0f) : s;
+}
+
+/// A subnormal f32 as zero (flush to zero, denormals are zero), for the mutant.
+float flushed(float v) {
+  return std::fpclassify(v) == FP_SUBNORMAL ? std::copysign(0.0f, v) : v;
+}
+
+/// The float sum of products[lo, hi) as a tree: the first largest power of two below the count
+/// summed, then the rest, then the two added (the first two terms first, like ascending k).
+float pairwiseSum(const std::vector<float>& products, std::size_t lo, std::size_t hi) {
+  if (hi - lo == 1) return products[lo];
+  const std::size_t mid = lo + std::bit_floor(hi - lo - 1);
+  return pairwiseSum(products, lo, mid) + pairwiseSum(products, mid, hi);
+}
+
 /// Spec 8 by addresses: A from L0A (Zz on a2, Nz on 950, a contiguous vector in GEMV), B from
 /// L0B (Zn), init from zero, L0C, the bias table or the bias tensor; integers accumulated in 64
 /// bits and saturated once (OPEN-7), floats accumulated in f32 in ascending k and saturated to
@@ -779,11 +802,24 @@ std::optional<isa::Violation> execMmad(State& state, isa::ProfileId profile, con
         result = static_cast<std::uint32_t>(fault == Fault::MmadWrapNotSaturate ? acc : sat);
       } else {
         float acc = std::bit_cast<float>(start);
+        std::vector<float> products;  // the pairwise mutant's terms
         for (std::uint64_t kk = 0; kk < kEnd; ++kk) {
           float av = static_cast<float>(aVal[row * kEnd + kk]), bv = static_cast<float>(bCol[kk]);
           if (hf32) {
             av = toHf32(av, state.hf32Mode);
             bv = toHf32(bv, state.hf32Mode);
+          }
+          if (fault == Fault::MmadPairwiseSum) {
+            products.push_back(av * bv);
+            continue;
+          }
+          if (fault == Fault::MmadAddsTowardZero) {
+            acc = addTowardZero(acc, av * bv);
+            continue;
+          }
+          if (fault == Fault::MmadSubnormalsFlushed) {
+            acc = flushed(acc + flushed(flushed(av) * flushed(bv)));
+            continue;
           }
           acc += av * bv;
           if (fault == Fault::MmadF16Accumulation) acc = static_cast<float>(Eigen::half(acc));
@@ -791,6 +827,7 @@ std::optional<isa::Violation> execMmad(State& state, isa::ProfileId profile, con
             acc = toSignificandBits(acc, 17);
           }
         }
+        if (!products.empty()) acc += pairwiseSum(products, 0, products.size());
         if (std::isnan(acc)) acc = 0.0f;
         if (std::isinf(acc)) acc = acc > 0 ? FLT_MAX : -FLT_MAX;
         result = std::bit_cast<std::uint32_t>(acc);

@@ -64,6 +64,9 @@ enum class Fault : std::uint8_t {
   LowSubnormalsFlushed,
   LowNarrowAccumulator,
   LowHiF8ModeIgnored,
+  MmadPairwiseSum,
+  MmadAddsTowardZero,
+  MmadSubnormalsFlushed,
   Count,  ///< not a fault: the number of enumerators, for the table test
 };
 
