@@ -809,32 +809,44 @@ std::optional<isa::Violation> execMmad(State& state, isa::ProfileId profile, con
     }
     return std::nullopt;
   }
-  std::vector<float> aF(aVal.size()), bF(bVal.size()), acc(n);
+  std::vector<float> aF(aVal.size()), bF(bVal.size());
   auto toOperand = [&](double v) {
     const auto f = static_cast<float>(v);
     return hf32 ? toHf32(f, state.hf32Mode) : f;
   };
   std::transform(aVal.begin(), aVal.end(), aF.begin(), toOperand);
   std::transform(bVal.begin(), bVal.end(), bF.begin(), toOperand);
+  // C a block of up to kBlock columns of a row at a time, its sums held in registers over k.
+  constexpr std::uint64_t kBlock = 32;
   for (std::uint64_t row = 0; row < x.m; ++row) {
-    for (std::uint64_t col = 0; col < n; ++col) acc[col] = std::bit_cast<float>(startOf(row, col));
-    for (std::uint64_t kk = 0; kk < kEnd; ++kk) {
-      const float av = aF[row * kEnd + kk];
-      const float* bv = bF.data() + kk * n;
-      for (std::uint64_t col = 0; col < n; ++col) acc[col] += av * bv[col];
-      if (fault == Fault::MmadF16Accumulation) {
-        for (float& v : acc) v = static_cast<float>(Eigen::half(v));
+    for (std::uint64_t first = 0; first < n; first += kBlock) {
+      const std::uint64_t width = std::min(kBlock, n - first);
+      std::array<float, kBlock> acc{};
+      for (std::uint64_t j = 0; j < width; ++j) {
+        acc[j] = std::bit_cast<float>(startOf(row, first + j));
       }
-      if (fault == Fault::LowNarrowAccumulator && isa::bitsOf(x.dtype) == 8) {
-        for (float& v : acc) v = toSignificandBits(v, 17);
+      for (std::uint64_t kk = 0; kk < kEnd; ++kk) {
+        const float av = aF[row * kEnd + kk];
+        const float* bv = bF.data() + kk * n + first;
+        if (width == kBlock) {
+          for (std::uint64_t j = 0; j < kBlock; ++j) acc[j] += av * bv[j];
+        } else {
+          for (std::uint64_t j = 0; j < width; ++j) acc[j] += av * bv[j];
+        }
+        if (fault == Fault::MmadF16Accumulation) {
+          for (float& v : acc) v = static_cast<float>(Eigen::half(v));
+        }
+        if (fault == Fault::LowNarrowAccumulator && isa::bitsOf(x.dtype) == 8) {
+          for (float& v : acc) v = toSignificandBits(v, 17);
+        }
       }
-    }
-    for (std::uint64_t col = 0; col < n; ++col) {
-      float v = acc[col];
-      if (std::isnan(v)) v = 0.0f;
-      if (std::isinf(v)) v = v > 0 ? FLT_MAX : -FLT_MAX;
-      const auto result = std::bit_cast<std::uint32_t>(v);
-      std::memcpy(cellOf(row, col), &result, 4);
+      for (std::uint64_t j = 0; j < width; ++j) {
+        float v = acc[j];
+        if (std::isnan(v)) v = 0.0f;
+        if (std::isinf(v)) v = v > 0 ? FLT_MAX : -FLT_MAX;
+        const auto result = std::bit_cast<std::uint32_t>(v);
+        std::memcpy(cellOf(row, first + j), &result, 4);
+      }
     }
   }
   return std::nullopt;
