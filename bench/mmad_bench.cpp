@@ -77,4 +77,44 @@ void BM_Mmad_Baseline_EigenGemm(benchmark::State& state) {
 }
 BENCHMARK(BM_Mmad_Baseline_EigenGemm)->Arg(16)->Arg(128);
 
+/// The largest shapes the generators draw (the a2 boundary table's largest-that-fits cases and
+/// k = 4095), each checked whole, beside Eigen's float product of the same m x k x n: read
+/// BM_Mmad_CheckedCase_Largest/<case> against BM_Mmad_Baseline_EigenGemm_Shape/<case>.
+const bool kLargestRegistered = [] {
+  for (const gen::MmadCase& table : gen::mmadBoundaries(isa::ProfileId::A2)) {
+    if (table.why.find("largest") == std::string::npos &&
+        table.why.find("its maximum") == std::string::npos) {
+      continue;
+    }
+    gen::MmadCase c = table;
+    c.init = isa::MmadInit::Accumulate;
+    const std::string shape = std::string(isa::nameOf(c.dtype)) + "_" + std::to_string(c.m) + "x" +
+                              std::to_string(c.k) + "x" + std::to_string(c.n);
+    benchmark::RegisterBenchmark(("BM_Mmad_CheckedCase_Largest/" + shape).c_str(),
+                                 [c](benchmark::State& state) {
+                                   dut::ReferenceDut ref;
+                                   for (auto _ : state) {
+                                     isa::Program p = gen::buildProgram(c);
+                                     const oracle::Expected e = oracle::expectC(
+                                         p, 0, gen::expectedC(c, gen::operandsOf(c)), c.cAddr);
+                                     const conf::Verdict v = conf::checkExpected(ref, p, e);
+                                     if (v.outcome != conf::Outcome::Pass)
+                                       state.SkipWithError(v.detail.c_str());
+                                   }
+                                 })
+        ->UseRealTime();
+    benchmark::RegisterBenchmark(("BM_Mmad_Baseline_EigenGemm_Shape/" + shape).c_str(),
+                                 [c](benchmark::State& state) {
+                                   const Eigen::MatrixXf a = Eigen::MatrixXf::Random(c.m, c.k),
+                                                         b = Eigen::MatrixXf::Random(c.k, c.n);
+                                   Eigen::MatrixXf r(c.m, c.n);
+                                   for (auto _ : state) {
+                                     r.noalias() = a * b;
+                                     benchmark::DoNotOptimize(r.data());
+                                   }
+                                 });
+  }
+  return true;
+}();
+
 }  // namespace

@@ -20,6 +20,7 @@
 #include <optional>
 #include <random>
 #include <set>
+#include <sstream>
 
 #include "cli/args.hpp"
 #include "cli/ascendc_export_cmd.hpp"
@@ -85,6 +86,26 @@ std::function<void(const std::string&)> progressPrinter(bool quiet) {
       std::cerr << line << '\n';
     }
   };
+}
+
+/// Cases per second of each family, one terminal line (not in report.json): what a run's budget
+/// buys, family by family, for nightly fuzzing to plan with.
+void printRates(const conf::CertifyResult& r) {
+  std::ostringstream os;
+  os << "cases/s:";
+  for (const conf::FamilyResult& f : r.families) {
+    double seconds = 0;
+    std::size_t cases = 0;
+    for (const conf::PropertyResult& p : f.properties) {
+      seconds += p.seconds;
+      cases += p.counts.total();
+    }
+    // A family the profile or DUT does not support declines every case at once: no rate.
+    if (cases == 0 || f.counts.of(conf::Outcome::NotSupported) == f.counts.total()) continue;
+    os << "  " << f.name << ' ' << std::fixed << std::setprecision(0)
+       << static_cast<double>(cases) / std::max(seconds, 1e-9);
+  }
+  std::cerr << os.str() << '\n';
 }
 
 struct CommonOptions {
@@ -212,6 +233,7 @@ int runCertify(const std::string& dutSpec, conf::RunOptions o, const std::string
   const conf::CertifyResult r = conf::certify(narrowed ? *narrowed : *dut, o);
   if (o.progress && isatty(STDERR_FILENO)) std::cerr << '\r' << std::string(79, ' ') << '\r';
   conf::printReport(std::cout, r);
+  if (!quiet) printRates(r);
   if (!reportDir.empty()) {
     conf::writeReports(reportDir, r);
     // The certificate people read comes last, where the eye lands.
@@ -454,6 +476,7 @@ int runFuzz(const std::string& dutSpec, const conf::RunOptions& base, double sec
   r.interrupted = gStop.load();
   if (o.progress && isatty(STDERR_FILENO)) std::cerr << '\n';
   conf::printReport(std::cout, r);
+  if (!quiet) printRates(r);
   if (!reportDir.empty()) {
     conf::writeReports(reportDir, r);
     std::cout << "reports: " << reportDir << "/report.{json,md,html}, junit.xml\n";

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <climits>
 #include <cmath>
-#include <functional>
 #include <limits>
 #include <map>
 #include <ostream>
@@ -206,10 +205,17 @@ MmadOperands operandsOf(const MmadCase& c) {
     return static_cast<double>(uniform(r, -(1ll << 30), 1ll << 30));
   };
   const bool integer = isInt(c.dtype);
-  o.a = fill(m, k, g, integer ? std::function(exactI) : std::function(exactF));
-  o.b = fill(k, n, g, integer ? std::function(exactI) : std::function(exactF));
-  o.c0 = fill(m, n, g, integer ? std::function(exactInitI) : std::function(exactInitF));
-  o.bias = fill(1, n, g, integer ? std::function(exactInitI) : std::function(exactInitF));
+  if (integer) {
+    o.a = fill(m, k, g, exactI);
+    o.b = fill(k, n, g, exactI);
+    o.c0 = fill(m, n, g, exactInitI);
+    o.bias = fill(1, n, g, exactInitI);
+  } else {
+    o.a = fill(m, k, g, exactF);
+    o.b = fill(k, n, g, exactF);
+    o.c0 = fill(m, n, g, exactInitF);
+    o.bias = fill(1, n, g, exactInitF);
+  }
   switch (c.values) {
     case MmadValues::Exact:
       break;
@@ -349,13 +355,17 @@ MmadOperands operandsOf(const MmadCase& c) {
 void storeC(isa::Segment& l0c, std::uint64_t cAddr, const oracle::ElemMatrix& c) {
   const std::uint64_t m = static_cast<std::uint64_t>(c.rows()),
                       n = static_cast<std::uint64_t>(c.cols());
-  for (std::uint64_t j = 0; j < n; ++j) {
-    for (std::uint64_t i = 0; i < m; ++i) {
-      const std::uint64_t at =
-          cAddr - l0c.addr + 4 * oracle::elementOffsetC0(oracle::Layout::Nz, 16, m, n, i, j);
-      if (at + 4 > l0c.bytes.size()) continue;  // past the memory: an illegal program's C
-      const std::uint32_t v = c(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j));
-      for (int b = 0; b < 4; ++b) l0c.bytes[at + b] = static_cast<std::uint8_t>(v >> (8 * b));
+  // A row's 16 columns inside one fractal are consecutive: one offset per run of 16.
+  for (std::uint64_t i = 0; i < m; ++i) {
+    for (std::uint64_t first = 0; first < n; first += 16) {
+      const std::uint64_t run =
+          cAddr - l0c.addr + 4 * oracle::elementOffsetC0(oracle::Layout::Nz, 16, m, n, i, first);
+      for (std::uint64_t j = first; j < std::min(n, first + 16); ++j) {
+        const std::uint64_t at = run + 4 * (j - first);
+        if (at + 4 > l0c.bytes.size()) continue;  // past the memory: an illegal program's C
+        const std::uint32_t v = c(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j));
+        for (int b = 0; b < 4; ++b) l0c.bytes[at + b] = static_cast<std::uint8_t>(v >> (8 * b));
+      }
     }
   }
 }

@@ -1,5 +1,7 @@
 #include "oracle/layout.hpp"
 
+#include <algorithm>
+
 namespace cubecheck::oracle {
 using isa::ceilDiv;
 
@@ -34,10 +36,20 @@ isa::Bytes encode(const ElemMatrix& m, Layout layout, isa::DType t, std::uint8_t
   const std::uint64_t fractals = layout == Layout::Zn ? ceilDiv(rows, c0) * ceilDiv(cols, 16)
                                                       : ceilDiv(rows, 16) * ceilDiv(cols, c0);
   isa::Bytes out(fractals * 512, pad);
-  for (std::uint64_t r = 0; r < rows; ++r) {
-    for (std::uint64_t c = 0; c < cols; ++c) {
-      writeElement(out.data(), elementOffset(layout, t, rows, cols, r, c), t,
-                   m(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(c)));
+  // Runs of C0 elements along the fractal's inner dimension (columns for Nz and Zz, rows for
+  // Zn) are consecutive in storage: one offset per run, not one per element.
+  const bool runsDown = layout == Layout::Zn;
+  const std::uint64_t outer = runsDown ? cols : rows, inner = runsDown ? rows : cols;
+  for (std::uint64_t o = 0; o < outer; ++o) {
+    for (std::uint64_t first = 0; first < inner; first += c0) {
+      const std::uint64_t r = runsDown ? first : o, c = runsDown ? o : first;
+      const std::uint64_t at = elementOffset(layout, t, rows, cols, r, c);
+      const std::uint64_t len = std::min(c0, inner - first);
+      for (std::uint64_t i = 0; i < len; ++i) {
+        writeElement(out.data(), at + i, t,
+                     runsDown ? m(static_cast<Eigen::Index>(r + i), static_cast<Eigen::Index>(c))
+                              : m(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(c + i)));
+      }
     }
   }
   return out;

@@ -1,9 +1,11 @@
 #include "oracle/mmad.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cfloat>
 #include <climits>
 #include <cmath>
+#include <optional>
 #include <stdexcept>
 
 #include "oracle/lowprec.hpp"
@@ -118,23 +120,69 @@ ElemMatrix bitsOf(const MatrixD& values, isa::DType t) {
   return b;
 }
 
+namespace {
+
+/// Where the lowest set bit of a matrix's elements lies and how large they get: every element is
+/// an integer multiple of 2^low, none above max in magnitude. Empty when an element is not finite.
+struct Grid {
+  int low = INT_MAX;
+  double max = 0;
+};
+std::optional<Grid> gridOf(const MatrixD& m) {
+  Grid g;
+  for (Eigen::Index i = 0; i < m.size(); ++i) {
+    const auto bits = std::bit_cast<std::uint64_t>(m(i));
+    const auto exponent = static_cast<int>((bits >> 52) & 0x7FF);
+    if (exponent == 0x7FF) return std::nullopt;
+    std::uint64_t significand = bits & ((std::uint64_t{1} << 52) - 1);
+    if (exponent != 0) significand |= std::uint64_t{1} << 52;
+    if (significand == 0) continue;  // a zero is a multiple of anything
+    g.low = std::min(g.low, std::max(exponent, 1) - 1075 + std::countr_zero(significand));
+    g.max = std::max(g.max, std::fabs(m(i)));
+  }
+  return g;
+}
+
+/// A * B exactly, by Eigen's own kernels. Every product a(i, k) b(k, j) is an integer multiple
+/// of 2^(lowA + lowB), and every partial sum, in whatever order Eigen adds, is one of magnitude
+/// at most K * maxA * maxB. Below 2^24 such multiples (and not below float's 2^-149) each partial
+/// sum is a float, so Eigen's float product is the exact one; otherwise the product is taken in
+/// double, as before (exact for integers below 2^53).
+MatrixD product(const MatrixD& a, const MatrixD& b) {
+  const std::optional<Grid> ga = gridOf(a), gb = gridOf(b);
+  if (ga && gb && a.cols() > 0) {
+    if (ga->max == 0 || gb->max == 0) return MatrixD::Zero(a.rows(), b.cols());
+    const double bound = static_cast<double>(a.cols()) * ga->max * gb->max;
+    const int low = ga->low + gb->low;
+    if (ga->low >= -149 && gb->low >= -149 && low >= -149 && bound < std::ldexp(1.0, 100) &&
+        bound < std::ldexp(1.0, 24 + low)) {
+      const Eigen::MatrixXf p = a.cast<float>() * b.cast<float>();
+      return p.cast<double>();
+    }
+  }
+  return a * b;
+}
+
+}  // namespace
+
 ElemMatrix mmadResult(isa::DType t, const MatrixD& a, const MatrixD& b, const MatrixD& init,
                       Saturation sat, const Hf32Reading* hf32) {
   const bool integer = t == isa::DType::S8 || t == isa::DType::S4;
   ElemMatrix c(init.rows(), init.cols());
   if (integer) {
     using MatrixL = Eigen::Matrix<std::int64_t, Eigen::Dynamic, Eigen::Dynamic>;
-    const MatrixL al = a.cast<std::int64_t>(), bl = b.cast<std::int64_t>();
     const MatrixL il = init.cast<std::int64_t>();
     MatrixL sum;
     if (sat == Saturation::Wrap) {
-      const MatrixL exact = il + al * bl;
+      const MatrixL exact = il + product(a, b).cast<std::int64_t>();
       for (Eigen::Index i = 0; i < c.size(); ++i) c(i) = static_cast<std::uint32_t>(exact(i));
       return c;
     }
     if (sat == Saturation::Final) {
-      sum = il + al * bl;  // |products| <= 4095 * 2^14: no overflow in 64 bits
+      // |products| <= 4095 * 2^14: exact in double, no overflow in 64 bits
+      sum = il + product(a, b).cast<std::int64_t>();
     } else {
+      const MatrixL al = a.cast<std::int64_t>(), bl = b.cast<std::int64_t>();
       sum = il;
       for (Eigen::Index k = 0; k < al.cols(); ++k) {
         sum = (sum + al.col(k) * bl.row(k))
@@ -155,7 +203,7 @@ ElemMatrix mmadResult(isa::DType t, const MatrixD& a, const MatrixD& b, const Ma
     ar = a.unaryExpr([hf32](double v) { return roundHf32(v, *hf32); });
     br = b.unaryExpr([hf32](double v) { return roundHf32(v, *hf32); });
   }
-  const MatrixD sum = init + ar * br;
+  const MatrixD sum = init + product(ar, br);
   for (Eigen::Index i = 0; i < c.size(); ++i) {
     double v = sum(i);
     if (std::isnan(v)) v = 0;
@@ -185,27 +233,23 @@ Expected expectC(const isa::Program& program, std::size_t region, const ElemMatr
   }
   const std::uint64_t m1 = (static_cast<std::uint64_t>(c.rows()) + 15) / 16;
   const std::uint64_t n1 = (static_cast<std::uint64_t>(c.cols()) + 15) / 16;
-  for (std::uint64_t row = 0; row < m1 * 16; ++row) {
-    for (std::uint64_t col = 0; col < n1 * 16; ++col) {
-      // L0C: Nz of 16 x 16 fractals of 4-byte elements (spec 2, 3).
-      const std::uint64_t at =
-          cAddr + (((col / 16) * m1 + row / 16) * 256 + (row % 16) * 16 + col % 16) * 4;
-      if (at < r.addr || at + 4 > r.addr + r.size) {
-        throw std::logic_error("oracle::expectC: C footprint outside the observed region");
-      }
-      const std::uint64_t off = at - r.addr;
-      const bool inside =
-          row < static_cast<std::uint64_t>(c.rows()) && col < static_cast<std::uint64_t>(c.cols());
-      for (int k = 0; k < 4; ++k) {
-        e.written[region][off + static_cast<std::uint64_t>(k)] = 1;
-        e.dontCare[region][off + static_cast<std::uint64_t>(k)] = inside ? 0 : 1;
-      }
-      if (inside) {
-        const std::uint32_t v = c(static_cast<Eigen::Index>(row), static_cast<Eigen::Index>(col));
-        for (int k = 0; k < 4; ++k) {
-          e.regions[region][off + static_cast<std::uint64_t>(k)] =
-              static_cast<std::uint8_t>(v >> (8 * k));
-        }
+  // L0C: Nz of 16 x 16 fractals of 4-byte elements (spec 2, 3), m1 * n1 fractals from cAddr.
+  const std::uint64_t footprint = m1 * n1 * 1024;
+  if (footprint > 0 && (cAddr < r.addr || cAddr + footprint > r.addr + r.size)) {
+    throw std::logic_error("oracle::expectC: C footprint outside the observed region");
+  }
+  const auto first = static_cast<std::ptrdiff_t>(cAddr - (footprint > 0 ? r.addr : cAddr));
+  std::fill_n(e.written[region].begin() + first, footprint, 1);
+  std::fill_n(e.dontCare[region].begin() + first, footprint, 1);  // until a cell of C is put
+  for (Eigen::Index col = 0; col < c.cols(); ++col) {
+    for (Eigen::Index row = 0; row < c.rows(); ++row) {
+      const auto i = static_cast<std::uint64_t>(row), j = static_cast<std::uint64_t>(col);
+      const std::uint64_t off =
+          cAddr - r.addr + (((j / 16) * m1 + i / 16) * 256 + (i % 16) * 16 + j % 16) * 4;
+      const std::uint32_t v = c(row, col);
+      for (std::uint64_t k = 0; k < 4; ++k) {
+        e.dontCare[region][off + k] = 0;
+        e.regions[region][off + k] = static_cast<std::uint8_t>(v >> (8 * k));
       }
     }
   }

@@ -186,14 +186,18 @@ ElemMatrix framed(const ElemMatrix& channel, std::int64_t offH, std::int64_t off
   return out;
 }
 
-/// Channel c (of C1 slices) of an NC1HWC0 map at `map` as an H x W matrix.
+/// Rows [yFrom, yTo) of channel c (of C1 slices) of an H x W NC1HWC0 map at `map`, as a
+/// (yTo - yFrom) x W matrix.
 ElemMatrix channelOf(const std::uint8_t* map, isa::DType t, std::uint64_t h, std::uint64_t w,
-                     std::uint64_t c) {
-  ElemMatrix m(static_cast<Eigen::Index>(h), static_cast<Eigen::Index>(w));
-  for (std::uint64_t y = 0; y < h; ++y) {
+                     std::uint64_t c, std::uint64_t yFrom, std::uint64_t yTo) {
+  ElemMatrix m(static_cast<Eigen::Index>(yTo - yFrom), static_cast<Eigen::Index>(w));
+  // The channel's cells are C0 elements apart in storage, starting at its cell (0, 0).
+  const std::uint64_t first = nc1hwc0Offset(t, h, w, c, 0, 0);
+  const auto c0 = static_cast<std::uint64_t>(isa::c0Of(t));
+  for (std::uint64_t y = yFrom; y < yTo; ++y) {
     for (std::uint64_t x = 0; x < w; ++x) {
-      m(static_cast<Eigen::Index>(y), static_cast<Eigen::Index>(x)) =
-          readElement(map, nc1hwc0Offset(t, h, w, c, y, x), t);
+      m(static_cast<Eigen::Index>(y - yFrom), static_cast<Eigen::Index>(x)) =
+          readElement(map, first + (y * w + x) * c0, t);
     }
   }
   return m;
@@ -278,10 +282,20 @@ std::optional<std::string> applyImg2Col(Memories& mem, isa::ProfileId profile, c
   const std::uint8_t* map =
       mem.bytesAt(isa::Memory::L1, x.srcAddr,
                   p.channelSize * h * w * static_cast<std::uint64_t>(isa::bitsOf(x.dtype)) / 8);
-  const std::int64_t hp =
-      static_cast<std::int64_t>(h) + fm.pad[isa::kPadTop] + fm.pad[isa::kPadBottom];
   const std::int64_t wp =
       static_cast<std::int64_t>(w) + fm.pad[isa::kPadLeft] + fm.pad[isa::kPadRight];
+  // Only the padded rows [y0, y1) the selected block reaches are framed: its output rows, each
+  // with every kernel row below it.
+  const auto outW = static_cast<std::uint64_t>(g.wo);
+  const std::int64_t y0 = static_cast<std::int64_t>(p.mStartPt / outW * p.strideH);
+  const std::int64_t y1 = static_cast<std::int64_t>(
+      (p.mStartPt + p.mExtension - 1) / outW * p.strideH + (g.hk - 1) * p.dilationFilterH + 1);
+  const std::int64_t top = fm.pad[isa::kPadTop];
+  const auto mapRow = [&](std::int64_t y) {
+    return static_cast<std::uint64_t>(
+        std::clamp<std::int64_t>(y - top, 0, static_cast<std::int64_t>(h)));
+  };
+  const std::uint64_t r0 = mapRow(y0), r1 = mapRow(y1);
   std::vector<ElemMatrix> framedChannel(p.channelSize);
   std::vector<bool> have(p.channelSize, false);
   ElemMatrix block(p.mExtension, p.kExtension);
@@ -290,8 +304,9 @@ std::optional<std::string> applyImg2Col(Memories& mem, isa::ProfileId profile, c
     const std::uint64_t kw = (k / c0) % g.wk, kh = (k / c0 / g.wk) % g.hk;
     const std::uint64_t ch = (k / c0 / g.wk / g.hk) * c0 + k % c0;
     if (!have[ch]) {
-      framedChannel[ch] = framed(channelOf(map, x.dtype, h, w, ch), fm.pad[isa::kPadTop],
-                                 fm.pad[isa::kPadLeft], hp, wp, pad);
+      framedChannel[ch] =
+          framed(channelOf(map, x.dtype, h, w, ch, r0, r1),
+                 top + static_cast<std::int64_t>(r0) - y0, fm.pad[isa::kPadLeft], y1 - y0, wp, pad);
       have[ch] = true;
     }
     for (Eigen::Index i = 0; i < block.rows(); ++i) {
@@ -299,7 +314,7 @@ std::optional<std::string> applyImg2Col(Memories& mem, isa::ProfileId profile, c
       const std::uint64_t ho = m / static_cast<std::uint64_t>(g.wo),
                           wo = m % static_cast<std::uint64_t>(g.wo);
       block(i, j) =
-          framedChannel[ch](static_cast<Eigen::Index>(ho * p.strideH + kh * p.dilationFilterH),
+          framedChannel[ch](static_cast<Eigen::Index>(ho * p.strideH + kh * p.dilationFilterH) - y0,
                             static_cast<Eigen::Index>(wo * p.strideW + kw * p.dilationFilterW));
     }
   }
@@ -347,7 +362,7 @@ std::optional<std::string> applyV1(Memories& mem, const isa::Load3DV1& l) {
     const std::uint8_t* map = mem.bytesAt(isa::Memory::L1, l.srcAddr + c1 * slice, slice);
     ElemMatrix tile(16, static_cast<Eigen::Index>(c0));
     for (std::uint64_t c = 0; c < c0; ++c) {
-      const ElemMatrix f = framed(channelOf(map, l.dtype, p.l1H, p.l1W, c), -p.leftTopH,
+      const ElemMatrix f = framed(channelOf(map, l.dtype, p.l1H, p.l1W, c, 0, p.l1H), -p.leftTopH,
                                   -p.leftTopW, rows, cols, pad);
       for (std::uint64_t px = 0; px < 16; ++px) {
         const std::uint64_t pix = (p.repeatMode == 1 ? 16 * r : 0) + px;

@@ -316,11 +316,15 @@ std::optional<isa::Violation> execMmadSparse(State& state, const isa::MmadSparse
     bias = state.at(Memory::BiasTable, 0, len);  // OPEN-6: bias-table address 0
     if (bias == nullptr) return undefined(Memory::BiasTable, 0, len, "reads");
   }
-  // Resolve every dense element of B once: the A column its index names and its value. Then
-  // each row of A is gathered once and every C element is a short dot product.
+  // Resolve every dense element of B once: the A column its index names and its value, summed
+  // into a K x N matrix B' of what each A column is multiplied by (zero where no index names it).
+  // Then each row of A is gathered once and a row of C is A's row times B', column by column.
   const std::uint64_t halfK = x.k / 2;
-  std::vector<std::uint32_t> aColumn(halfK * x.n);
-  std::vector<std::int32_t> bValue(halfK * x.n);
+  const std::uint64_t kPad = k1 * 32;
+  // Index 3 in slot 1 names k = 4g + 4: one past the group, still inside A's padded row.
+  // Row-major B'[k][n]; at most three dense elements name one k (slot 0 and 1 of a group, slot 0
+  // of the next), so |B'| <= 384 fits 16 bits.
+  std::vector<std::int16_t> bNamed(kPad * x.n, 0);
   for (std::uint64_t n = 0; n < x.n; ++n) {
     for (std::uint64_t kd = 0; kd < halfK; ++kd) {
       const std::uint64_t bOff =
@@ -333,16 +337,21 @@ std::optional<isa::Violation> execMmadSparse(State& state, const isa::MmadSparse
       const bool slot1 = (kd & 1) != 0;
       const std::uint64_t pos =
           4 * (kd / 2) + sel + (slot1 && fault != Fault::SparseSlot1NoOffset ? 1 : 0);
-      aColumn[n * halfK + kd] = static_cast<std::uint32_t>(pos);
-      bValue[n * halfK + kd] = static_cast<std::int8_t>(b[bOff]);
+      if (pos < kPad) {
+        bNamed[pos * x.n + n] =
+            static_cast<std::int16_t>(bNamed[pos * x.n + n] + static_cast<std::int8_t>(b[bOff]));
+      }
     }
   }
-  // Index 3 in slot 1 names k = 4g + 4: one past the group, still inside A's padded row.
-  std::vector<std::int32_t> aRow(k1 * 32);
+  std::vector<std::int32_t> dot(x.n);
   for (std::uint64_t m = 0; m < x.m; ++m) {
-    for (std::uint64_t k = 0; k < k1 * 32; ++k) {
-      aRow[k] = static_cast<std::int8_t>(
+    // |dot| <= 2048 * 128 * 128 < 2^26 at every step: no overflow in 32 bits
+    std::fill(dot.begin(), dot.end(), 0);
+    for (std::uint64_t k = 0; k < kPad; ++k) {
+      const std::int16_t av = static_cast<std::int8_t>(
           a[((m / 16) * k1 + k / 32) * kFractalBytes + (m % 16) * 32 + k % 32]);
+      const std::int16_t* bv = bNamed.data() + k * x.n;
+      for (std::uint64_t n = 0; n < x.n; ++n) dot[n] += std::int32_t{av} * std::int32_t{bv[n]};
     }
     for (std::uint64_t n = 0; n < x.n; ++n) {
       const std::uint64_t fractal =
@@ -354,11 +363,7 @@ std::optional<isa::Violation> execMmadSparse(State& state, const isa::MmadSparse
       } else if (!fromZero) {
         acc = loadS32(c + cOff);
       }
-      const std::uint32_t* col = aColumn.data() + n * halfK;
-      const std::int32_t* val = bValue.data() + n * halfK;
-      std::int64_t dot = 0;  // |dot| <= 2048 * 128 * 128 < 2^26: no overflow in 64 bits
-      for (std::uint64_t kd = 0; kd < halfK; ++kd) dot += aRow[col[kd]] * val[kd];
-      acc += dot;
+      acc += dot[n];
       const std::int32_t out =
           fault == Fault::SparseWrapNotSaturate
               ? static_cast<std::int32_t>(static_cast<std::uint32_t>(acc))
@@ -760,79 +765,134 @@ std::optional<isa::Violation> execMmad(State& state, isa::ProfileId profile, con
   // K past k inside the last fractal is padding: never read, unless the mutant reads it.
   const std::uint64_t kEnd =
       fault == Fault::MmadKBeyondAccumulated && !gemv ? ceilDiv(x.k, k0) * k0 : x.k;
-  auto aAt = [&](std::uint64_t r, std::uint64_t col) {
-    std::uint64_t e;
-    if (gemv) {
-      e = col;
-    } else if (nz) {
-      e = ((col / k0) * m1 + r / 16) * 16 * k0 + (r % 16) * k0 + col % k0;
-    } else {
-      e = ((r / 16) * aRow + col / k0) * 16 * k0 + (r % 16) * k0 + col % k0;
-    }
-    return operandValue(getElement(a, e, bits), aType, fault);
+  // Where A(r, col) and B(kk, col) are, in elements from their bases. K0 consecutive k of one
+  // row of A (one column of B) lie side by side: a fractal row (a vector, in GEMV).
+  auto aIndex = [&](std::uint64_t r, std::uint64_t col) -> std::uint64_t {
+    if (gemv) return col;
+    if (nz) return ((col / k0) * m1 + r / 16) * 16 * k0 + (r % 16) * k0 + col % k0;
+    return ((r / 16) * aRow + col / k0) * 16 * k0 + (r % 16) * k0 + col % k0;
   };
-  // Every A element once (the loops below read each m * n times).
-  std::vector<double> aVal(std::uint64_t{x.m} * kEnd);
-  for (std::uint64_t row = 0; row < x.m; ++row) {
-    for (std::uint64_t kk = 0; kk < kEnd; ++kk) aVal[row * kEnd + kk] = aAt(row, kk);
-  }
-  std::vector<double> bCol(kEnd);
-  for (std::uint64_t col = 0; col < x.n; ++col) {
-    for (std::uint64_t kk = 0; kk < kEnd; ++kk) {
-      const std::uint64_t e = ((kk / k0) * n1 + col / 16) * 16 * k0 + (col % 16) * k0 + kk % k0;
-      bCol[kk] = operandValue(getElement(b, e, bits), bType, fault);
-    }
+  auto bIndex = [&](std::uint64_t kk, std::uint64_t col) -> std::uint64_t {
+    return ((kk / k0) * n1 + col / 16) * 16 * k0 + (col % 16) * k0 + kk % k0;
+  };
+  // Every operand element decoded once: A row-major (m x kEnd), B row-major (kEnd x n), so that
+  // each row of C is accumulated over all n columns at once, k by k. Each C element still sees
+  // exactly the same operations in the same ascending-k order as a per-element loop would.
+  const std::uint64_t n = x.n;
+  std::vector<double> aVal(std::uint64_t{x.m} * kEnd), bVal(kEnd * n);
+  for (std::uint64_t first = 0; first < kEnd; first += k0) {
+    const std::uint64_t run = std::min(k0, kEnd - first);
     for (std::uint64_t row = 0; row < x.m; ++row) {
-      const std::uint64_t fractal =
-          fault == Fault::MmadCRowMajor ? (row / 16) * n1 + col / 16 : (col / 16) * m1 + row / 16;
-      std::uint8_t* out = c + fractal * 1024 + ((row % 16) * 16 + col % 16) * 4;
-      std::uint32_t start = 0;  // the init's bits
-      if (init == isa::MmadInit::Accumulate) std::memcpy(&start, out, 4);
-      if (bias != nullptr) std::memcpy(&start, bias + 4 * (perRow ? row : col), 4);
-      std::uint32_t result;
-      if (integer) {
-        std::int64_t acc = static_cast<std::int32_t>(start);
-        for (std::uint64_t kk = 0; kk < kEnd; ++kk) {
-          acc += static_cast<std::int64_t>(aVal[row * kEnd + kk]) *
-                 static_cast<std::int64_t>(bCol[kk]);
-          if (fault == Fault::MmadSaturateEachSum)
-            acc = std::clamp<std::int64_t>(acc, INT32_MIN, INT32_MAX);
+      const std::uint64_t e = aIndex(row, first);
+      for (std::uint64_t i = 0; i < run; ++i) {
+        aVal[row * kEnd + first + i] = operandValue(getElement(a, e + i, bits), aType, fault);
+      }
+    }
+    for (std::uint64_t col = 0; col < n; ++col) {
+      const std::uint64_t e = bIndex(first, col);
+      for (std::uint64_t i = 0; i < run; ++i) {
+        bVal[(first + i) * n + col] = operandValue(getElement(b, e + i, bits), bType, fault);
+      }
+    }
+  }
+  auto cellOf = [&](std::uint64_t row, std::uint64_t col) {
+    const std::uint64_t fractal =
+        fault == Fault::MmadCRowMajor ? (row / 16) * n1 + col / 16 : (col / 16) * m1 + row / 16;
+    return c + fractal * 1024 + ((row % 16) * 16 + col % 16) * 4;
+  };
+  auto startOf = [&](std::uint64_t row, std::uint64_t col) {
+    std::uint32_t start = 0;  // the init's bits
+    if (init == isa::MmadInit::Accumulate) std::memcpy(&start, cellOf(row, col), 4);
+    if (bias != nullptr) std::memcpy(&start, bias + 4 * (perRow ? row : col), 4);
+    return start;
+  };
+  if (integer) {
+    // Integers accumulate in double: every product is below 2^14 and every partial sum below
+    // 2^31 + 4095 * 2^14 < 2^53 in magnitude, so each one is exact.
+    std::vector<double> acc(n);
+    for (std::uint64_t row = 0; row < x.m; ++row) {
+      for (std::uint64_t col = 0; col < n; ++col) {
+        acc[col] = static_cast<std::int32_t>(startOf(row, col));
+      }
+      for (std::uint64_t kk = 0; kk < kEnd; ++kk) {
+        const double av = aVal[row * kEnd + kk];
+        const double* bv = bVal.data() + kk * n;
+        for (std::uint64_t col = 0; col < n; ++col) acc[col] += av * bv[col];
+        if (fault == Fault::MmadSaturateEachSum) {
+          for (double& v : acc) v = std::clamp<double>(v, INT32_MIN, INT32_MAX);
         }
-        const std::int64_t sat = std::clamp<std::int64_t>(acc, INT32_MIN, INT32_MAX);
-        result = static_cast<std::uint32_t>(fault == Fault::MmadWrapNotSaturate ? acc : sat);
-      } else {
-        float acc = std::bit_cast<float>(start);
-        std::vector<float> products;  // the pairwise mutant's terms
+      }
+      for (std::uint64_t col = 0; col < n; ++col) {
+        const auto exact = static_cast<std::int64_t>(acc[col]);
+        const std::int64_t sat = std::clamp<std::int64_t>(exact, INT32_MIN, INT32_MAX);
+        const auto result =
+            static_cast<std::uint32_t>(fault == Fault::MmadWrapNotSaturate ? exact : sat);
+        std::memcpy(cellOf(row, col), &result, 4);
+      }
+    }
+    return std::nullopt;
+  }
+  std::vector<float> aF(aVal.size()), bF(bVal.size());
+  auto toOperand = [&](double v) {
+    const auto f = static_cast<float>(v);
+    return hf32 ? toHf32(f, state.hf32Mode) : f;
+  };
+  std::transform(aVal.begin(), aVal.end(), aF.begin(), toOperand);
+  std::transform(bVal.begin(), bVal.end(), bF.begin(), toOperand);
+  auto store = [&](std::uint64_t row, std::uint64_t col, float v) {
+    if (std::isnan(v)) v = 0.0f;
+    if (std::isinf(v)) v = v > 0 ? FLT_MAX : -FLT_MAX;
+    const auto result = std::bit_cast<std::uint32_t>(v);
+    std::memcpy(cellOf(row, col), &result, 4);
+  };
+  if (fault == Fault::MmadPairwiseSum || fault == Fault::MmadAddsTowardZero ||
+      fault == Fault::MmadSubnormalsFlushed) {
+    // The float readings and mutants the fingerprint tells apart, one C element at a time.
+    for (std::uint64_t row = 0; row < x.m; ++row) {
+      for (std::uint64_t col = 0; col < n; ++col) {
+        float acc = std::bit_cast<float>(startOf(row, col));
+        std::vector<float> products;  // the pairwise reading's terms
         for (std::uint64_t kk = 0; kk < kEnd; ++kk) {
-          float av = static_cast<float>(aVal[row * kEnd + kk]), bv = static_cast<float>(bCol[kk]);
-          if (hf32) {
-            av = toHf32(av, state.hf32Mode);
-            bv = toHf32(bv, state.hf32Mode);
-          }
+          const float av = aF[row * kEnd + kk], bv = bF[kk * n + col];
           if (fault == Fault::MmadPairwiseSum) {
             products.push_back(av * bv);
-            continue;
-          }
-          if (fault == Fault::MmadAddsTowardZero) {
+          } else if (fault == Fault::MmadAddsTowardZero) {
             acc = addTowardZero(acc, av * bv);
-            continue;
-          }
-          if (fault == Fault::MmadSubnormalsFlushed) {
+          } else {
             acc = flushed(acc + flushed(flushed(av) * flushed(bv)));
-            continue;
-          }
-          acc += av * bv;
-          if (fault == Fault::MmadF16Accumulation) acc = static_cast<float>(Eigen::half(acc));
-          if (fault == Fault::LowNarrowAccumulator && isa::bitsOf(x.dtype) == 8) {
-            acc = toSignificandBits(acc, 17);
           }
         }
         if (!products.empty()) acc += pairwiseSum(products, 0, products.size());
-        if (std::isnan(acc)) acc = 0.0f;
-        if (std::isinf(acc)) acc = acc > 0 ? FLT_MAX : -FLT_MAX;
-        result = std::bit_cast<std::uint32_t>(acc);
+        store(row, col, acc);
       }
-      std::memcpy(out, &result, 4);
+    }
+    return std::nullopt;
+  }
+  // C a block of up to kBlock columns of a row at a time, its sums held in registers over k.
+  constexpr std::uint64_t kBlock = 32;
+  for (std::uint64_t row = 0; row < x.m; ++row) {
+    for (std::uint64_t first = 0; first < n; first += kBlock) {
+      const std::uint64_t width = std::min(kBlock, n - first);
+      std::array<float, kBlock> acc{};
+      for (std::uint64_t j = 0; j < width; ++j) {
+        acc[j] = std::bit_cast<float>(startOf(row, first + j));
+      }
+      for (std::uint64_t kk = 0; kk < kEnd; ++kk) {
+        const float av = aF[row * kEnd + kk];
+        const float* bv = bF.data() + kk * n + first;
+        if (width == kBlock) {
+          for (std::uint64_t j = 0; j < kBlock; ++j) acc[j] += av * bv[j];
+        } else {
+          for (std::uint64_t j = 0; j < width; ++j) acc[j] += av * bv[j];
+        }
+        if (fault == Fault::MmadF16Accumulation) {
+          for (float& v : acc) v = static_cast<float>(Eigen::half(v));
+        }
+        if (fault == Fault::LowNarrowAccumulator && isa::bitsOf(x.dtype) == 8) {
+          for (float& v : acc) v = toSignificandBits(v, 17);
+        }
+      }
+      for (std::uint64_t j = 0; j < width; ++j) store(row, first + j, acc[j]);
     }
   }
   return std::nullopt;
