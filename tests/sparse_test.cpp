@@ -185,6 +185,34 @@ TEST(Pipeline, HandMadeProgramGivesHandComputedC) {
   }
 }
 
+// Hostile input: index 3 (OPEN-1, undefined) in slot 1 of the last group names A(m, 4g + 4) =
+// A(m, k) when k fills A's fractals: past A's row. The reference must stay inside its memory and
+// answer the same every time; it reads that element as 0. With A, B all ones and every index 3,
+// slot 0 gives 16 (A(m, 4g + 3)) and slot 1 gives 15 (A(m, 4g + 4) of groups 0..14).
+TEST(Pipeline, IndexThreeInTheLastGroupReadsNothingPastA) {
+  isa::Program p;
+  p.profile = isa::ProfileId::A2;
+  p.segments = {{isa::Memory::L0A, 0, isa::Bytes(1024, 1)},
+                {isa::Memory::L0B, 0, isa::Bytes(512, 1)},
+                {isa::Memory::SparseIndex, 0, isa::Bytes(128, 0xFF)},
+                {isa::Memory::L0C, 0, isa::Bytes(1024, 0)}};
+  isa::MmadSparse x;
+  x.m = 16;
+  x.k = 64;
+  x.n = 16;
+  x.cmatrixInitVal = true;
+  p.instructions = {x};
+  p.observe = {{isa::Memory::L0C, 0, 1024}};
+  auto ref = dut::makeDut("reference");
+  const dut::RunResult r = ref->run(p);
+  ASSERT_EQ(r.status, dut::RunStatus::Ok) << r.message;
+  for (std::size_t at = 0; at < 1024; at += 4) {
+    std::int32_t c = 0;
+    std::memcpy(&c, r.observed[0].data() + at, 4);
+    ASSERT_EQ(c, 31) << "C word " << at / 4;
+  }
+}
+
 TEST(SparseCheck, FindsViolationsAndTheVendorEncoding) {
   oracle::MatrixS8 b(4, 2);
   b.col(0) << 0, 0, 0, 5;

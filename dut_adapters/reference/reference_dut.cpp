@@ -321,7 +321,8 @@ std::optional<isa::Violation> execMmadSparse(State& state, const isa::MmadSparse
   // Then each row of A is gathered once and a row of C is A's row times B', column by column.
   const std::uint64_t halfK = x.k / 2;
   const std::uint64_t kPad = k1 * 32;
-  // Index 3 in slot 1 names k = 4g + 4: one past the group, still inside A's padded row.
+  // Index 3 (OPEN-1, undefined) in slot 1 names k = 4g + 4: one past the group, inside A's padded
+  // row unless k fills it; past the row it names nothing and adds nothing.
   // Row-major B'[k][n]; at most three dense elements name one k (slot 0 and 1 of a group, slot 0
   // of the next), so |B'| <= 384 fits 16 bits.
   std::vector<std::int16_t> bNamed(kPad * x.n, 0);
