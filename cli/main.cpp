@@ -88,22 +88,15 @@ std::function<void(const std::string&)> progressPrinter(bool quiet) {
   };
 }
 
-/// Cases per second of each family, one terminal line (not in report.json): what a run's budget
-/// buys, family by family, for nightly fuzzing to plan with.
+/// Cases per second of each family, one terminal line (report.json has it per family too): what
+/// a run's budget buys, family by family, for nightly fuzzing to plan with.
 void printRates(const conf::CertifyResult& r) {
   std::ostringstream os;
   os << "cases/s:";
   for (const conf::FamilyResult& f : r.families) {
-    double seconds = 0;
-    std::size_t cases = 0;
-    for (const conf::PropertyResult& p : f.properties) {
-      seconds += p.seconds;
-      cases += p.counts.total();
+    if (const std::optional<double> rate = f.casesPerSecond()) {
+      os << "  " << f.name << ' ' << std::fixed << std::setprecision(0) << *rate;
     }
-    // A family the profile or DUT does not support declines every case at once: no rate.
-    if (cases == 0 || f.counts.of(conf::Outcome::NotSupported) == f.counts.total()) continue;
-    os << "  " << f.name << ' ' << std::fixed << std::setprecision(0)
-       << static_cast<double>(cases) / std::max(seconds, 1e-9);
   }
   std::cerr << os.str() << '\n';
 }

@@ -194,6 +194,8 @@ std::string toJson(const CertifyResult& r) {
     fj.update(countsJson(f.counts));
     fj["open_points"] = f.openPoints;
     if (!f.provisional.empty()) fj["provisional"] = f.provisional;
+    // Derived from the properties' counts and seconds (report_read does not read it back).
+    if (const std::optional<double> rate = f.casesPerSecond()) fj["cases_per_second"] = *rate;
     fj["properties"] = nlohmann::ordered_json::array();
     for (const PropertyResult& p : f.properties) {
       nlohmann::ordered_json pj;

@@ -179,6 +179,19 @@ std::string FamilyResult::notCertifiedWhy() const {
   return {};
 }
 
+std::optional<double> FamilyResult::casesPerSecond() const {
+  double seconds = 0;
+  std::size_t cases = 0;
+  for (const PropertyResult& p : properties) {
+    seconds += p.seconds;
+    cases += p.counts.total();
+  }
+  if (cases == 0 || seconds <= 0 || counts.of(Outcome::NotSupported) == counts.total()) {
+    return std::nullopt;
+  }
+  return static_cast<double>(cases) / seconds;
+}
+
 std::string FamilyResult::verdict() const {
   if (unwaivedFailures() > 0) return "nonconformant";
   if (!coverageGaps.empty()) return "nonconformant";

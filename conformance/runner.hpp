@@ -144,6 +144,9 @@ struct FamilyResult {
   std::string verdict() const;
   /// Why the family is "not certified"; empty when it is not.
   std::string notCertifiedWhy() const;
+  /// Cases run per second of the family's properties; nullopt when nothing ran for a measurable
+  /// time or every case was NotSupported (a family the profile or DUT lacks declines at once).
+  std::optional<double> casesPerSecond() const;
   /// Counts one case of property `property` (one of this family's): its outcome, coverage tags
   /// (ran or not run), not-supported reason and probe note. True when the case failed.
   bool record(PropertyResult& property, const Verdict& verdict,
