@@ -71,13 +71,28 @@ constexpr const char* kNothingHappened =
     "the DUT left the written footprint of an observed region exactly as it was: nothing "
     "observable happened, where the oracle expects it to change";
 
+constexpr std::string_view kRejectedLegal = ": DUT rejected it: ";
+
+}  // namespace
+
+std::optional<std::string> rejectedLegalCode(const std::string& detail, std::size_t* end) {
+  const std::size_t at = detail.find(kRejectedLegal);
+  if (at == std::string::npos) return std::nullopt;
+  const std::size_t from = at + kRejectedLegal.size();
+  const std::size_t to = std::min(detail.find(':', from), detail.size());
+  if (end != nullptr) *end = to;
+  return detail.substr(from, to - from);
+}
+
+namespace {
+
 std::optional<Verdict> fromStatus(const dut::RunResult& r, const char* context) {
   switch (r.status) {
     case dut::RunStatus::Ok:
       return std::nullopt;
     case dut::RunStatus::Rejected:
       return Verdict{Outcome::Mismatch,
-                     std::string(context) + ": DUT rejected it: " +
+                     std::string(context) + std::string(kRejectedLegal) +
                          (r.violation ? std::string(isa::nameOf(r.violation->code)) + ": " +
                                             r.violation->message
                                       : std::string("(no reason given)"))};

@@ -19,6 +19,11 @@ namespace cubecheck::conf {
 std::optional<std::string> unsupportedReason(const dut::Capabilities& caps,
                                              const isa::Program& program);
 
+/// The violation code a DUT gave when it rejected a legal program, read from a verdict's detail
+/// (fromStatus writes "...: DUT rejected it: <Code>: <its words>"), or nullopt. With `end`, also
+/// where the code ends in `detail`.
+std::optional<std::string> rejectedLegalCode(const std::string& detail, std::size_t* end = nullptr);
+
 /// Whether a DUT that runs nothing, answering every observed region with its initial image,
 /// would match `expected`: a case such a DUT passes proves nothing about the DUT.
 bool doNothingPasses(const isa::Program& program, const oracle::Expected& expected);

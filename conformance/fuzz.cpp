@@ -6,6 +6,7 @@
 #include <set>
 #include <sstream>
 
+#include "conformance/checks.hpp"
 #include "conformance/dut_health.hpp"
 #include "conformance/families.hpp"
 #include "conformance/indirect.hpp"
@@ -52,11 +53,7 @@ std::string signatureOf(const std::string& family, const CaseReport& r, dut::Dut
   std::string reason = d.substr(0, d.find('\n'));
   // A refused legal program is named by its violation code; the DUT's words after it name the
   // fields and values of this case.
-  const std::string refused = "DUT rejected it: ";
-  if (const std::size_t at = reason.find(refused); at != std::string::npos) {
-    const std::size_t codeEnd = reason.find(':', at + refused.size());
-    if (codeEnd != std::string::npos) reason.erase(codeEnd);
-  }
+  if (std::size_t end = 0; rejectedLegalCode(reason, &end)) reason.erase(end);
   reason = reasonKey(reason);
   for (std::size_t open = reason.find(" ("); open != std::string::npos;
        open = reason.find(" (", open)) {

@@ -92,10 +92,8 @@ std::string effectOf(const Verdict& v, bool nameMemory) {
       break;
   }
   const std::string& d = v.detail;
-  const std::string refused = "DUT rejected it: ";
-  if (const std::size_t at = d.find(refused); at != std::string::npos) {
-    const std::size_t from = at + refused.size();
-    return "rejects a legal program (" + d.substr(from, d.find(':', from) - from) + ")";
+  if (const std::optional<std::string> code = rejectedLegalCode(d)) {
+    return "rejects a legal program (" + *code + ")";
   }
   if (d.find("nothing observable happened") != std::string::npos) return "does nothing";
   const std::string strayTail = " stray byte(s) outside it";

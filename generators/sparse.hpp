@@ -66,6 +66,8 @@ std::string maskName(int mask);  ///< "0101" = elements 1 and 3 non-zero, elemen
 oracle::MatrixS8 random24(int k, int n, std::uint64_t seed);
 /// A rows x cols int8 matrix from the seed, -128 and 127 included.
 oracle::MatrixS8 randomS8(int rows, int cols, std::uint64_t seed);
+/// An int8 matrix as the byte patterns oracle::encode stores.
+oracle::ElemMatrix s8Bits(const oracle::MatrixS8& m);
 
 // ---- LoadDataWithSparse cases ----
 

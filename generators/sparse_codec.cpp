@@ -36,11 +36,11 @@ std::int8_t nonZero(SplitMix64& g) {
   }
 }
 
-oracle::ElemMatrix bitsOf(const oracle::MatrixS8& m) {
+}  // namespace
+
+oracle::ElemMatrix s8Bits(const oracle::MatrixS8& m) {
   return m.cast<std::uint8_t>().cast<std::uint32_t>();
 }
-
-}  // namespace
 
 // ---- codec ----
 
@@ -119,7 +119,7 @@ PackedB packB(const Densified& d) {
   const auto kd = static_cast<std::uint64_t>(d.dense.rows());
   const auto n = static_cast<std::uint64_t>(d.dense.cols());
   PackedB p;
-  p.dense = oracle::encode(bitsOf(d.dense), oracle::Layout::Zn, isa::DType::S8, 0);  // OPEN-3
+  p.dense = oracle::encode(s8Bits(d.dense), oracle::Layout::Zn, isa::DType::S8, 0);  // OPEN-3
   p.index.assign(p.dense.size() / 4, 0);
   for (std::uint64_t c = 0; c < n; ++c) {
     for (std::uint64_t r = 0; r < kd; ++r) {

@@ -18,10 +18,6 @@ using isa::ProfileId;
 
 namespace {
 
-oracle::ElemMatrix bitsOf(const oracle::MatrixS8& m) {
-  return m.cast<std::uint8_t>().cast<std::uint32_t>();
-}
-
 void storeS32(std::uint8_t* p, std::int32_t v) {
   std::memcpy(p, &v, 4);
 }
@@ -121,7 +117,7 @@ isa::Program buildProgram(const SparseMmadCase& c, const SparseOperands& o, cons
   const std::uint64_t m1 = isa::ceilDiv(c.m, 16), n1 = isa::ceilDiv(c.n, 16);
   if (c.m > 0 && c.k > 0) {
     p.segments.push_back({Memory::L0A, c.aAddr,
-                          oracle::encode(bitsOf(o.a), oracle::Layout::Zz, isa::DType::S8, 0x5A)});
+                          oracle::encode(s8Bits(o.a), oracle::Layout::Zz, isa::DType::S8, 0x5A)});
   }
   // L0B and the index buffer: canary where the load will write.
   const auto [bLo, bHi] =

@@ -15,26 +15,15 @@
 #include <string>
 #include <vector>
 
+#include "process.hpp"
 #include "vectors/vectors.hpp"
 
 namespace {
 
-struct CliRun {
-  int status;
-  std::string out;
-};
+using CliRun = cubecheck::test::ProcessRun;
 
 CliRun runCli(const std::string& args) {
-  const std::string cmd = std::string(CUBECHECK_BINARY) + " " + args + " 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  CliRun r{-1, {}};
-  if (p == nullptr) return r;
-  char buf[4096];
-  std::size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
-  const int st = pclose(p);
-  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  return r;
+  return cubecheck::test::runCubecheck(args);
 }
 
 std::filesystem::path tempDir(const char* name) {

@@ -16,6 +16,7 @@
 #include "generators/load2d.hpp"
 #include "isa/fields.hpp"
 #include "oracle/oracle.hpp"
+#include "process.hpp"
 
 namespace cubecheck::conf {
 namespace {
@@ -281,23 +282,11 @@ TEST(DeclaresNothing, IsNeverConformant) {
 
 // ---- the binary: exit codes, scope, reproduce runs ----------------------------------------------
 
-struct CliRun {
-  int status;
-  std::string out;
-};
+using CliRun = test::ProcessRun;
 
 CliRun cli(const std::string& args, const std::filesystem::path& cwd) {
-  const std::string cmd =
-      "cd '" + cwd.string() + "' && " + std::string(CUBECHECK_BINARY) + " " + args + " 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  CliRun r{-1, {}};
-  if (p == nullptr) return r;
-  char buf[4096];
-  std::size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
-  const int st = pclose(p);
-  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  return r;
+  return test::runCommand("cd '" + cwd.string() + "' && " + std::string(CUBECHECK_BINARY) + " " +
+                          args);
 }
 
 std::filesystem::path freshDir(const char* name) {

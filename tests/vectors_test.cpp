@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "dut_adapters/registry.hpp"
+#include "process.hpp"
 #include "vectors/vectors.hpp"
 
 namespace cubecheck::vec {
@@ -128,22 +129,11 @@ TEST(Vectors, ExportThenVerifyResultsWrittenByAHarness) {
   EXPECT_EQ(mismatches, 1u);
 }
 
-struct CliRun {
-  int status;
-  std::string out;
-};
+using CliRun = test::ProcessRun;
 
 /// The cubecheck binary with `args`, as a user runs it (stdout and stderr together).
 CliRun runBinary(const std::string& args) {
-  const std::string cmd = std::string(CUBECHECK_BINARY) + " " + args + " 2>&1";
-  CliRun r{-1, {}};
-  FILE* p = popen(cmd.c_str(), "r");
-  if (p == nullptr) return r;
-  char buf[4096];
-  for (std::size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) r.out.append(buf, n);
-  const int st = pclose(p);
-  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  return r;
+  return test::runCubecheck(args);
 }
 
 // vectors verify: results a perfect board would write back for the shipped golden set pass
