@@ -65,6 +65,62 @@ VectorCase widthProbeVector(const LowMmadCase& c) {
   return v;
 }
 
+/// OPEN-14, not certified: which of three readings an infinite input follows, C meeting it being
+/// (a) +-inf (IEEE propagation), (b) +-FLT_MAX (the saturation mode spec 8 documents for Mmad),
+/// or (c) the sum with the infinity read as the type's largest finite value. Any other value in
+/// those cells is reported as "other"; every other cell and byte must still be right.
+Verdict checkInfinityProbe(dut::Dut& d, const LowMmadCase& c) {
+  const isa::Program p = gen::buildProgram(c);
+  isa::Observed observed;
+  if (auto v = runLegal(d, p, observed)) return *v;
+  const gen::LowOperands o = gen::lowOperandsOf(c);
+  const oracle::ElemMatrix saturated = gen::expectedC(c, o);  // spec 8's saturation mode
+  // The cells that meet the infinity: row 0 (A side) or column 0 (B side).
+  auto meets = [&c](Eigen::Index i, Eigen::Index j) { return c.probeA ? i == 0 : j == 0; };
+  oracle::ElemMatrix ieee = saturated;
+  const std::uint32_t inf = c.infSign > 0 ? 0x7F800000u : 0xFF800000u;
+  for (Eigen::Index i = 0; i < ieee.rows(); ++i) {
+    for (Eigen::Index j = 0; j < ieee.cols(); ++j) {
+      if (meets(i, j)) ieee(i, j) = inf;
+    }
+  }
+  oracle::MatrixD a = o.a, b = o.b;
+  oracle::MatrixD& side = c.probeA ? a : b;
+  side(0, 0) = c.infSign * gen::maxFiniteOf(c.probeA ? gen::effectiveA(c) : gen::effectiveB(c));
+  const oracle::ElemMatrix largest = oracle::mmadResult(isa::DType::F32, a, b, o.init(c.init));
+  const std::pair<const char*, const oracle::ElemMatrix*> readings[] = {
+      {"OPEN-14: infinite input propagates as IEEE infinity", &ieee},
+      {"OPEN-14: infinite input saturates C to +-FLT_MAX", &saturated},
+      {"OPEN-14: infinite input read as the largest finite value", &largest}};
+  for (const auto& [name, bits] : readings) {
+    if (oracle::compareExact(p, oracle::expectC(p, 0, *bits, c.cAddr), observed).equal) {
+      return {Outcome::Pass, {}, name};
+    }
+  }
+  oracle::Expected rest = oracle::expectC(p, 0, saturated, c.cAddr);
+  const isa::Region& r = p.observe[0];
+  if (rest.dontCare.empty()) rest.dontCare.assign(1, isa::Bytes());
+  if (rest.dontCare[0].empty()) rest.dontCare[0].assign(r.size, 0);
+  const auto rows = static_cast<std::uint64_t>(isa::ceilDiv(c.m, 16) * 16),
+             cols = static_cast<std::uint64_t>(isa::ceilDiv(c.n, 16) * 16);
+  for (Eigen::Index i = 0; i < saturated.rows(); ++i) {
+    for (Eigen::Index j = 0; j < saturated.cols(); ++j) {
+      if (!meets(i, j)) continue;
+      const std::uint64_t at =
+          c.cAddr - r.addr +
+          4 * oracle::elementOffsetC0(oracle::Layout::Nz, 16, rows, cols,
+                                      static_cast<std::uint64_t>(i), static_cast<std::uint64_t>(j));
+      std::fill_n(rest.dontCare[0].begin() + static_cast<std::ptrdiff_t>(at), 4, 1);
+    }
+  }
+  const oracle::Comparison cmp = oracle::compareExact(p, rest, observed);
+  if (!cmp.equal) return {Outcome::Mismatch, cmp.report};
+  return {Outcome::Pass,
+          {},
+          "OPEN-14: other: an infinite input gave none of inf, FLT_MAX, the "
+          "largest finite value"};
+}
+
 /// Spec 8.1.6.4. Every product of two decoded values is exact in f32 (at most 4 + 4 significant
 /// bits, magnitudes 2^-44..2^30), so an accumulator of W = 24 bits adding the k products and the
 /// init in any order, each addition rounded to an adjacent f32, satisfies (Higham, recursive
@@ -121,7 +177,7 @@ Family mmadLowPrecisionFamily(isa::ProfileId profile, gen::Sizes sizes) {
   Family f;
   f.title = "Mmad, fp8 and HiF8 on 950";
   f.spec = {"spec 8.1", "spec 9"};
-  f.openPoints = {"OPEN-6", "OPEN-8", "OPEN-12", "OPEN-13", "OPEN-15", "OPEN-16"};
+  f.openPoints = {"OPEN-6", "OPEN-8", "OPEN-12", "OPEN-13", "OPEN-14", "OPEN-15", "OPEN-16"};
   if (profile != isa::ProfileId::Ascend950) {
     f.unsupported = "profile " + std::string(isa::profile(profile).name) +
                     ": fp8 and HiF8 Mmad exist on 950 only (spec 8.1)";
@@ -194,6 +250,20 @@ Family mmadLowPrecisionFamily(isa::ProfileId profile, gen::Sizes sizes) {
                                             ? "probe:ladder_w" + std::to_string(c.ladderW)
                                             : "probe:init_keep"};
       }));
+  f.properties.push_back(std::make_unique<TypedProperty<LowMmadCase>>(
+      "InfinityProbe",
+      "OPEN-14 (not certified): an infinite fp8_e5m2 or HiF8 input on either side: reports "
+      "whether C propagates the infinity, saturates to FLT_MAX, or reads the largest finite value",
+      gen::lowInfinityProbes(),
+      rc::gen::map(rc::gen::pair(rc::gen::elementOf(gen::lowInfinityProbes()),
+                                 rc::gen::arbitrary<std::uint64_t>()),
+                   [](std::pair<LowMmadCase, std::uint64_t> d) {
+                     d.first.contentSeed = d.second;
+                     d.first.why.clear();
+                     return d.first;
+                   }),
+      0, checkInfinityProbe,
+      [](const LowMmadCase&) { return std::vector<std::string>{"probe:infinity"}; }));
   return f;
 }
 

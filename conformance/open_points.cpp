@@ -8,7 +8,7 @@ namespace cubecheck::conf {
 namespace {
 
 // The facts are those of spec 10; the texts are short so a report can print one per line.
-constexpr std::array<OpenPoint, 15> kOpenPoints{{
+constexpr std::array<OpenPoint, 16> kOpenPoints{{
     {"OPEN-1", "sparse index pair (2, 0)",
      "For the 2:4 index pair (2, 0) the densification table has both slots read A element 2 of "
      "the group, the prose has slot 1 read element 1 + idx1; index value 3 means nothing.",
@@ -89,12 +89,21 @@ constexpr std::array<OpenPoint, 15> kOpenPoints{{
      "gamma_{k+1} at W = 24",
      "a narrower accumulator (FP22 accumulation has precedent on other vendors' tensor cores)",
      "mmad_lowprec/BoundedError reports the worst error of each passing case in ULP; a narrower "
-     "accumulator fails it, naming OPEN-12"},
+     "accumulator fails it, naming OPEN-12; mmad_lowprec/AccumulatorWidthProbe reports which of "
+     "the widths 11, 14, 17, 20 and 24 the accumulator keeps, and whether it keeps a 24-bit init"},
     {"OPEN-13", "subnormal low-precision inputs",
      "Whether subnormal fp8 and HiF8 codes are honoured or flushed to zero is not documented.",
      "honoured, as the format definitions say", "flushed to zero (FTZ)",
      "mmad_lowprec/SubnormalProbe: subnormal codes times a selector; the report names the "
      "reading the DUT follows and fails the case only when it follows neither"},
+    {"OPEN-14", "infinite low-precision inputs",
+     "What an infinity code (fp8_e5m2, HiF8) does to C is not documented for the 950 cube: the "
+     "Mmad page's saturation mode is restricted to half by the 950 SetCtrlSpr table.",
+     "not certified: certified cases hold finite codes only",
+     "IEEE propagation; saturation to +-FLT_MAX; the infinity read as the largest finite value",
+     "mmad_lowprec/InfinityProbe: one infinity per case on either side, ones elsewhere; the report "
+     "names the reading (or \"other\"), and the case fails only where C not meeting the "
+     "infinity is wrong"},
     {"OPEN-15", "the sign of a zero low-precision result",
      "Inputs may be -0 (every format but HiF8); the sign of a zero result is not documented.",
      "compared numerically: +0 equals -0", "IEEE sign rules",

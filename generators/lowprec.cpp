@@ -133,6 +133,8 @@ std::string_view nameOf(LowValues v) {
       return "ladder";
     case LowValues::InitKeep:
       return "init_keep";
+    case LowValues::Infinity:
+      return "infinity";
   }
   return "?";
 }
@@ -164,6 +166,9 @@ std::ostream& operator<<(std::ostream& os, const LowMmadCase& c) {
     if (c.subnormalOnly) what += " subnormal_codes";
   }
   if (c.values == LowValues::Ladder) what += " w=" + std::to_string(c.ladderW);
+  if (c.values == LowValues::Infinity) {
+    what += std::string(c.infSign > 0 ? " +inf" : " -inf") + " at " + (c.probeA ? "a" : "b");
+  }
   if (c.values == LowValues::Exact) {
     what += " window_a=" + std::to_string(c.loA) + "+" + std::to_string(c.widthA) +
             " window_b=" + std::to_string(c.loB) + "+" + std::to_string(c.widthB);
@@ -273,10 +278,18 @@ LowOperands lowOperandsOf(const LowMmadCase& c) {
       o.aCodes = oracle::ElemMatrix::Zero(m, k);
       o.bCodes = oracle::ElemMatrix::Zero(k, n);
       break;
+    case LowValues::Infinity: {
+      o.aCodes = oracle::ElemMatrix::Constant(m, k, oracle::lowPrecisionCode(ea, 1.0));
+      o.bCodes = oracle::ElemMatrix::Constant(k, n, oracle::lowPrecisionCode(eb, 1.0));
+      const std::optional<std::uint8_t> inf = infinityCode(c.probeA ? ea : eb, c.infSign);
+      if (!inf) throw std::logic_error("lowOperandsOf: the probed type has no infinity");
+      (c.probeA ? o.aCodes : o.bCodes)(0, 0) = *inf;
+      break;
+    }
   }
   // Never vacuous (spec 9): C(0, 0) must move, so A(0, :) B(:, 0) needs a nonzero product.
   const bool crafted = c.values == LowValues::DecodeProbe || c.values == LowValues::Ladder ||
-                       c.values == LowValues::InitKeep;
+                       c.values == LowValues::InitKeep || c.values == LowValues::Infinity;
   if (m > 0 && k > 0 && n > 0 && !crafted) {
     const std::uint32_t oneA = oracle::lowPrecisionCode(ea, 1.0),
                         oneB = oracle::lowPrecisionCode(eb, 1.0);
@@ -481,6 +494,46 @@ std::vector<LowMmadCase> lowSubnormalProbes() {
             c.why.substr(c.why.find("of ") + 3, c.why.find(" on ") - c.why.find("of ") - 3) +
             " subnormal codes only: honoured or flushed";
     t.push_back(c);
+  }
+  return t;
+}
+
+std::optional<std::uint8_t> infinityCode(DType t, int sign) {
+  for (int code = 0; code < 256; ++code) {
+    const double v = oracle::lowPrecisionValue(t, static_cast<std::uint8_t>(code));
+    if (std::isinf(v) && (v > 0) == (sign > 0)) return static_cast<std::uint8_t>(code);
+  }
+  return std::nullopt;
+}
+
+double maxFiniteOf(DType t) {
+  double most = 0;
+  for (int code = 0; code < 256; ++code) {
+    const double v = oracle::lowPrecisionValue(t, static_cast<std::uint8_t>(code));
+    if (std::isfinite(v)) most = std::max(most, std::fabs(v));
+  }
+  return most;
+}
+
+std::vector<LowMmadCase> lowInfinityProbes() {
+  std::vector<LowMmadCase> t;
+  std::uint64_t seed = 0x14F0;
+  for (auto [a, b] : lowPrecisionPairs()) {
+    for (bool sideA : {true, false}) {
+      if (!infinityCode(sideA ? a : b, 1)) continue;
+      for (int sign : {1, -1}) {
+        LowMmadCase c;
+        c.aType = a;
+        c.bType = b;
+        c.values = LowValues::Infinity;
+        c.probeA = sideA;
+        c.infSign = sign;
+        c.contentSeed = seed++;
+        c.why = "OPEN-14: " + pairName(a, b) + ", " + (sign > 0 ? "+inf" : "-inf") + " at " +
+                (sideA ? "A(0, 0)" : "B(0, 0)") + ", ones elsewhere";
+        t.push_back(c);
+      }
+    }
   }
   return t;
 }

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <iosfwd>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,9 @@ enum class LowValues : std::uint8_t {
   /// OPEN-12 (b), init preservation: A = B = 0 accumulating onto L0C values that need all 24
   /// significant bits; C must equal the init.
   InitKeep,
+  /// OPEN-14: ones everywhere but one infinity code (probeA: A(0, 0), else B(0, 0)), +inf or -inf
+  /// (infSign), so that one row (or column) of C meets it.
+  Infinity,
 };
 std::string_view nameOf(LowValues v);
 
@@ -44,6 +48,7 @@ struct LowMmadCase {
   /// Exact regime: the binade windows [lo, lo + width - 1] the A and B values come from.
   int loA = 0, widthA = 1, loB = 0, widthB = 1;
   int ladderW = 0;  ///< Ladder: the rung, 11..24
+  int infSign = 1;  ///< Infinity: +1 or -1
   std::uint64_t aAddr = 0, bAddr = 0, cAddr = 0, biasAddr = 0;
   std::uint64_t contentSeed = 0;
   std::string why;
@@ -87,6 +92,13 @@ std::vector<LowMmadCase> lowSubnormalProbes();
 /// OPEN-12's probes for every pair: the W ladder (rungs 11, 14, 17, 20, 24) and init
 /// preservation.
 std::vector<LowMmadCase> lowWidthProbes();
+/// OPEN-14's probe: for every pair and side whose type has infinity codes (fp8_e5m2, hifloat8),
+/// one case with +inf and one with -inf.
+std::vector<LowMmadCase> lowInfinityProbes();
+/// The code of +inf (sign 1) or -inf (sign -1) in t, or nullopt when t has none.
+std::optional<std::uint8_t> infinityCode(isa::DType t, int sign);
+/// The largest finite magnitude of t.
+double maxFiniteOf(isa::DType t);
 /// The Ladder case's big products: 2^bigExponent each, 2^(W - 1 - bigExponent) of them.
 int ladderBigExponent(int w);
 

@@ -5,8 +5,10 @@
 #include <bit>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -334,6 +336,67 @@ TEST(LowPrecisionMmad, WidthProbeReadsTheAccumulatorWidth) {
     EXPECT_EQ(ref.count(exact), 1u) << exact;
     EXPECT_EQ(narrow.count(w <= 17 ? exact : not_), 1u) << w;
   }
+}
+
+/// The reference, except that L0C words holding +-FLT_MAX come back as +-inf: an IEEE-propagating
+/// DUT as far as the infinity probe can tell.
+class PropagatingDut final : public dut::Dut {
+ public:
+  PropagatingDut() : ref_(dut::makeDut("reference")) {}
+  const dut::Capabilities& capabilities() const override { return ref_->capabilities(); }
+  dut::RunResult run(const isa::Program& p) override {
+    dut::RunResult r = ref_->run(p);
+    for (std::size_t k = 0; k < r.observed.size() && k < p.observe.size(); ++k) {
+      if (p.observe[k].memory != isa::Memory::L0C) continue;
+      isa::Bytes& b = r.observed[k];
+      for (std::size_t at = 0; at + 4 <= b.size(); at += 4) {
+        std::uint32_t w = 0;
+        std::memcpy(&w, b.data() + at, 4);
+        if ((w & 0x7FFFFFFFu) == 0x7F7FFFFFu) w = (w & 0x80000000u) | 0x7F800000u;
+        std::memcpy(b.data() + at, &w, 4);
+      }
+    }
+    return r;
+  }
+
+ private:
+  std::unique_ptr<dut::Dut> ref_;
+};
+
+// OPEN-14: the probe names the reading: the reference saturates to FLT_MAX, a DUT returning
+// infinities propagates them; neither fails, and every case has an infinity code to test.
+TEST(LowPrecisionMmad, InfinityProbeNamesTheReading) {
+  ASSERT_FALSE(gen::lowInfinityProbes().empty());
+  for (const gen::LowMmadCase& c : gen::lowInfinityProbes()) {
+    const gen::LowOperands o = gen::lowOperandsOf(c);
+    EXPECT_TRUE(std::isinf((c.probeA ? o.a : o.b)(0, 0))) << c;
+  }
+  auto readingsOf = [](dut::Dut& d) {
+    conf::RunOptions o;
+    o.profile = isa::ProfileId::Ascend950;
+    o.level = conf::Level::Smoke;
+    o.seed = 1;
+    o.families = {"mmad_lowprec"};
+    const conf::CertifyResult r = conf::certify(d, o);
+    std::map<std::string, std::size_t> notes;
+    for (const auto& [note, n] : r.families.at(0).probes) {
+      if (note.rfind("InfinityProbe: ", 0) == 0) notes[note.substr(15)] = n;
+    }
+    for (const conf::PropertyResult& p : r.families.at(0).properties) {
+      if (p.name == "InfinityProbe") {
+        EXPECT_EQ(p.counts.failures(), 0u);
+      }
+    }
+    return notes;
+  };
+  auto ref = dut::makeDut("reference");
+  const auto saturating = readingsOf(*ref);
+  ASSERT_EQ(saturating.size(), 1u);
+  EXPECT_EQ(saturating.begin()->first, "OPEN-14: infinite input saturates C to +-FLT_MAX");
+  PropagatingDut propagating;
+  const auto ieee = readingsOf(propagating);
+  ASSERT_EQ(ieee.size(), 1u);
+  EXPECT_EQ(ieee.begin()->first, "OPEN-14: infinite input propagates as IEEE infinity");
 }
 
 }  // namespace
