@@ -589,7 +589,14 @@ rc::Gen<IllegalLoad3DCase> illegalLoad3D(ProfileId id, bool asV2Pro) {
     const std::uint64_t padsW = std::uint64_t{p.padList[isa::kPadLeft]} + p.padList[isa::kPadRight];
     if (g.wo < 1) p.l1W = static_cast<std::uint16_t>(g.kwd - padsW);
     const std::uint64_t l1 = prof.capacityOf(Memory::L1);
-    if (l.srcAddr + mapBytes(p, l.dtype) > l1) l.srcAddr = (l1 - mapBytes(p, l.dtype)) / 32 * 32;
+    // Keep the feature map inside L1, also after a kind below grew it (kind 7's taller map, a
+    // wider type): no kind breaks the map's capacity on purpose.
+    auto fitSource = [&] {
+      if (l.srcAddr + mapBytes(p, l.dtype) > l1) {
+        l.srcAddr = (l1 - mapBytes(p, l.dtype)) / 32 * 32;
+      }
+    };
+    fitSource();
     // Keep the destination inside its buffer after a footprint grew (only kinds 5 and 6 break
     // alignment or capacity on purpose).
     auto fit = [&] {
@@ -611,6 +618,7 @@ rc::Gen<IllegalLoad3DCase> illegalLoad3D(ProfileId id, bool asV2Pro) {
         p.channelSize = static_cast<std::uint16_t>(isa::c0Of(l.dtype));
         p.padValue = std::max<std::uint32_t>(1, p.padValue & elementMask(l.dtype));
         fit();
+        fitSource();
         ic.expected = V::TransposeType;
         break;
       case 1:  // 8- or 4-bit into L0B
@@ -622,6 +630,7 @@ rc::Gen<IllegalLoad3DCase> illegalLoad3D(ProfileId id, bool asV2Pro) {
         p.channelSize = static_cast<std::uint16_t>(isa::c0Of(l.dtype));
         p.padValue = std::max<std::uint32_t>(1, p.padValue & elementMask(l.dtype));
         fit();
+        fitSource();
         ic.expected = V::DTypeUnsupported;
         break;
       case 2: {  // a stride outside 1..63
@@ -655,10 +664,14 @@ rc::Gen<IllegalLoad3DCase> illegalLoad3D(ProfileId id, bool asV2Pro) {
       case 7: {  // a kernel taller than the padded map: Ho would be 0
         p.filterSizeH = false;
         p.dilationFilterH = 1;
-        p.l1H = static_cast<std::uint16_t>(*upTo(1, 4));
+        p.l1H = 1;
+        // As tall as asked, up to 4 rows, but no taller than L1 holds at this width.
+        p.l1H = static_cast<std::uint16_t>(
+            std::min<std::uint64_t>(*upTo(1, 4), l1 / mapBytes(p, l.dtype)));
         p.padList[2] = static_cast<std::uint8_t>(*upTo(0, 2));
         p.padList[3] = static_cast<std::uint8_t>(*upTo(0, 2));
         p.filterH = static_cast<std::uint8_t>(p.l1H + p.padList[2] + p.padList[3] + *upTo(1, 3));
+        fitSource();
         ic.expected = V::Range;
         break;
       }

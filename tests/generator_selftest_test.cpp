@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "conformance/families.hpp"
+#include "conformance/runner.hpp"
 #include "dut_adapters/registry.hpp"
 #include "generators/load2d.hpp"
 #include "generators/load2d_v2.hpp"
@@ -298,6 +299,28 @@ TEST(GeneratorSelfTest, Load3DLegalDrawsAndTablesAreLegal) {
                [pro](const Load3DCase& c) { expectLegal(buildProgram(c, pro), show(c)); });
       expectTableLegal(load3DBoundaries(id),
                        [pro](const Load3DCase& c) { return buildProgram(c, pro); });
+    }
+  }
+}
+
+// Regression: at full level, seeds 2 and 10 drew illegal Load3D cases whose feature map ran past
+// L1 (kind 7 made the map taller after its source address was fitted; once taller than L1
+// itself), so the reference was rejected for Capacity, not the Range the case expected, and
+// certified NONCONFORMANT. The draws above did not meet them; certify's own draws do.
+TEST(GeneratorSelfTest, Load3DIllegalFullLevelDrawsKeepTheMapInL1) {
+  auto ref = dut::makeDut("reference");
+  for (std::uint64_t seed : {2, 10}) {
+    conf::RunOptions o;
+    o.profile = ProfileId::A2;
+    o.level = conf::Level::Full;
+    o.seed = seed;
+    o.families = {"load3d_v2", "load3d_v2pro"};
+    o.property = std::string(conf::kRejectsIllegal);
+    const conf::CertifyResult r = conf::certify(*ref, o);
+    for (const conf::FamilyResult& f : r.families) {
+      EXPECT_GT(f.counts.total(), 500u) << f.name;
+      EXPECT_EQ(f.counts.failures(), 0u) << f.name << " seed " << seed;
+      for (const conf::Failure& x : f.failures) ADD_FAILURE() << x.detail;
     }
   }
 }
