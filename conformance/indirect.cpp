@@ -5,6 +5,7 @@
 #include <optional>
 #include <sstream>
 #include <stdexcept>
+#include <variant>
 
 #include "oracle/layout.hpp"
 
@@ -26,6 +27,38 @@ constexpr std::uint64_t kIdentityBytes = 2 * kFrac;
 constexpr std::uint16_t kK = 32;
 
 constexpr std::array<Memory, 2> kIndirect{Memory::L0A, Memory::L0B};
+
+/// Index bytes per 512-byte dense fractal (spec 7.2: 16 n by 8 bytes).
+constexpr std::uint64_t kIdxFractal = 128;
+/// Observing the index buffer: A for slot 0 and for slot 1 (16 x 64 s8, two fractals, and a zero
+/// fractal after it), then the dense fractals selecting slot 0 and slot 1; staged in L1.
+constexpr std::uint64_t kIdxABytes = 3 * isa::kFractalBytes;
+constexpr std::uint64_t kIdxConstBytes = 2 * kIdxABytes + 2 * isa::kFractalBytes;
+/// L0C per observed index fractal: one 16 x 16 s32 C per slot.
+constexpr std::uint64_t kIdxCBytes = 2048;
+
+/// The constants of kIdxConstBytes. A in Zz (a2, the only profile with sparsity: spec 7): row g,
+/// column k at fractal k / 32, byte g * 32 + k % 32. Dense B in Zn: (n, kd) at n * 32 + kd.
+Bytes idxConstants() {
+  Bytes b(kIdxConstBytes, 0);
+  auto a = [&](std::uint64_t slot, std::uint64_t g, std::uint64_t k, std::uint8_t v) {
+    if (k < 64) b[slot * kIdxABytes + (k / 32) * isa::kFractalBytes + g * 32 + k % 32] = v;
+  };
+  for (std::uint64_t g = 0; g < 16; ++g) {
+    for (std::uint64_t j = 0; j < 4; ++j) {
+      a(0, g, 4 * g + j, static_cast<std::uint8_t>(j + 1));      // slot 0: A(g, 4g + idx0)
+      a(1, g, 4 * g + 1 + j, static_cast<std::uint8_t>(j + 1));  // slot 1: A(g, 4g + 1 + idx1)
+    }
+  }
+  for (std::uint64_t slot = 0; slot < 2; ++slot) {
+    for (std::uint64_t n = 0; n < 16; ++n) {
+      for (std::uint64_t kd = slot; kd < 32; kd += 2) {
+        b[2 * kIdxABytes + slot * isa::kFractalBytes + n * 32 + kd] = 1;
+      }
+    }
+  }
+  return b;
+}
 
 std::uint64_t floorFrac(std::uint64_t a) {
   return a / kFrac * kFrac;
@@ -136,9 +169,11 @@ struct Base {
   /// The images are in GM, loaded by load2d GM->A2/B2: on a2 and legacy when the program leaves
   /// no room in L1 (GM is never written by any instruction of the suite).
   bool fromGM = false;
+  /// Where idxConstants() lie in L1 (programs whose index buffer goes through the rewrite).
+  std::uint64_t idxConstAt = 0;
 };
 
-std::optional<Base> makeBase(const Program& p, const std::vector<Memory>& memories) {
+std::optional<Base> makeBase(const Program& p, const std::vector<Memory>& memories, bool idx) {
   Base b;
   b.program.profile = p.profile;
   Bytes image;
@@ -149,6 +184,7 @@ std::optional<Base> makeBase(const Program& p, const std::vector<Memory>& memori
   };
   std::vector<Load> loads;
   for (const Segment& s : p.segments) {
+    if (idx && s.memory == Memory::SparseIndex) continue;
     if (std::find(memories.begin(), memories.end(), s.memory) == memories.end()) {
       b.program.segments.push_back(s);
     }
@@ -170,6 +206,42 @@ std::optional<Base> makeBase(const Program& p, const std::vector<Memory>& memori
       }
     }
   }
+  // Index-buffer images: per 128-byte index fractal at x, the program's L0B bytes at 4x (the dense
+  // fractal it belongs to) and the index bytes, for one LoadDataWithSparse.
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> sparse;  // (offset in image, x)
+  if (idx) {
+    std::vector<Range> rs;
+    for (const Segment& s : p.segments) {
+      if (s.memory == Memory::SparseIndex) rs.push_back({s.addr, s.bytes.size()});
+    }
+    for (const Range& r : rs) {
+      const std::uint64_t lo = r.addr / kIdxFractal * kIdxFractal;
+      const std::uint64_t hi = (r.addr + r.size + kIdxFractal - 1) / kIdxFractal * kIdxFractal;
+      define(b.program, Memory::SparseIndex, lo, hi);
+      for (std::uint64_t x = lo; x < hi; x += kIdxFractal) {
+        if (std::any_of(sparse.begin(), sparse.end(), [x](auto u) { return u.second == x; })) {
+          continue;
+        }
+        sparse.emplace_back(image.size(), x);
+        image.resize(image.size() + kFrac + kIdxFractal, 0);
+        for (const Segment& s : p.segments) {
+          const std::uint64_t from = s.memory == Memory::L0B ? 4 * x : x;
+          const std::uint64_t size = s.memory == Memory::L0B ? kFrac : kIdxFractal;
+          const std::uint64_t into = sparse.back().first + (s.memory == Memory::L0B ? 0 : kFrac);
+          if (s.memory != Memory::L0B && s.memory != Memory::SparseIndex) continue;
+          for (std::uint64_t i = 0; i < size; ++i) {
+            const std::uint64_t addr = from + i;
+            if (addr >= s.addr && addr < s.addr + s.bytes.size()) {
+              image[into + i] = s.bytes[addr - s.addr];
+            }
+          }
+        }
+      }
+    }
+    b.idxConstAt = image.size();
+    const Bytes constants = idxConstants();
+    image.insert(image.end(), constants.begin(), constants.end());
+  }
   const std::uint64_t identities = image.size();
   for (Memory m : kIndirect) {
     const Bytes id = identity(p.profile, m);
@@ -177,19 +249,54 @@ std::optional<Base> makeBase(const Program& p, const std::vector<Memory>& memori
   }
   std::optional<std::uint64_t> at = findGap(p.segments, Memory::L1, image.size(), kFrac,
                                             isa::profile(p.profile).capacityOf(Memory::L1));
-  if (!at && p.profile != isa::ProfileId::Ascend950) {
+  if (!at && p.profile != isa::ProfileId::Ascend950 && !idx) {
     b.fromGM = true;
     at = findGap(p.segments, Memory::GM, image.size(), kFrac, UINT64_MAX - image.size());
   }
   if (!at) return std::nullopt;
   b.identityAt = {*at + identities, *at + identities + kIdentityBytes};
   b.program.segments.push_back({b.fromGM ? Memory::GM : Memory::L1, *at, std::move(image)});
+  if (idx) b.idxConstAt += *at;
+  // LoadDataWithSparse writes the dense fractal too (the program's bytes); the plain loads after
+  // it write the L0B images again.
+  for (const auto& [offset, x] : sparse) {
+    isa::LoadSparse l;
+    l.srcAddr = *at + offset;
+    l.idxAddr = *at + offset + kFrac;
+    l.dstAddr = 4 * x;
+    l.params.repeatTimes = 1;
+    define(b.program, Memory::L0B, 4 * x, 4 * x + kFrac);
+    b.program.instructions.push_back(l);
+  }
   for (const Load& l : loads) {
     appendPlainLoads(b.program, l.memory, *at + l.offset, l.to.addr, l.to.size, b.fromGM);
   }
   b.program.instructions.insert(b.program.instructions.end(), p.instructions.begin(),
                                 p.instructions.end());
   return b;
+}
+
+/// Runs q observing [c, c + cBytes) of L0C, where the rewrite's Mmads put what they observed of
+/// `what`: the bytes, or the DUT's failure (an error result).
+std::variant<Bytes, dut::RunResult> runForC(dut::Dut& inner, Program& q, std::uint64_t c,
+                                            std::uint64_t cBytes, std::string_view what) {
+  q.observe = {{Memory::L0C, c, cBytes}};
+  dut::RunResult r = inner.run(q);
+  if (r.status != dut::RunStatus::Ok) return r;
+  if (r.observed.size() != 1 || r.observed[0].size() != cBytes) {
+    return dut::RunResult{
+        dut::RunStatus::AdapterError,
+        {},
+        std::nullopt,
+        "observing " + std::string(what) + ": the DUT returned the wrong number of L0C bytes"};
+  }
+  return std::move(r.observed[0]);
+}
+
+/// The little-endian s32 at `at`, as every observed region holds it.
+std::int32_t s32At(const Bytes& b, std::uint64_t at) {
+  return static_cast<std::int32_t>(std::uint32_t{b[at]} | std::uint32_t{b[at + 1]} << 8 |
+                                   std::uint32_t{b[at + 2]} << 16 | std::uint32_t{b[at + 3]} << 24);
 }
 
 /// One Mmad's share of an observation: `fractals` fractals of the observed memory from addr, whose
@@ -234,17 +341,9 @@ std::optional<dut::RunResult> observeChunks(dut::Dut& inner, const Base& base, M
     }
     q.instructions.push_back(x);
   }
-  q.observe = {{Memory::L0C, c, cBytes}};
-  dut::RunResult r = inner.run(q);
-  if (r.status != dut::RunStatus::Ok) return r;
-  if (r.observed.size() != 1 || r.observed[0].size() != cBytes) {
-    return dut::RunResult{dut::RunStatus::AdapterError,
-                          {},
-                          std::nullopt,
-                          "observing " + std::string(isa::nameOf(m)) +
-                              " through Mmad: the DUT returned the wrong number of L0C bytes"};
-  }
-  const Bytes& cOut = r.observed[0];
+  auto ran = runForC(inner, q, c, cBytes, std::string(isa::nameOf(m)) + " through Mmad");
+  if (auto* bad = std::get_if<dut::RunResult>(&ran)) return std::move(*bad);
+  const Bytes& cOut = std::get<Bytes>(ran);
   for (const Chunk& ch : chunks) {
     const std::uint64_t rows = m == Memory::L0A ? 16 * ch.fractals : kK;
     const std::uint64_t cols = m == Memory::L0A ? kK : 16 * ch.fractals;
@@ -253,9 +352,7 @@ std::optional<dut::RunResult> observeChunks(dut::Dut& inner, const Base& base, M
         // C is Nz of 16 x 16 fractals of s32 (spec 2), little-endian as every observed region.
         const std::uint64_t at =
             ch.cOffset + 4 * oracle::elementOffsetC0(oracle::Layout::Nz, 16, rows, cols, i, j);
-        const auto v = static_cast<std::int32_t>(
-            std::uint32_t{cOut[at]} | std::uint32_t{cOut[at + 1]} << 8 |
-            std::uint32_t{cOut[at + 2]} << 16 | std::uint32_t{cOut[at + 3]} << 24);
+        const std::int32_t v = s32At(cOut, at);
         if (v < -128 || v > 127) {
           std::ostringstream os;
           os << "observing " << isa::nameOf(m) << " through Mmad: C(" << i << ", " << j
@@ -270,10 +367,77 @@ std::optional<dut::RunResult> observeChunks(dut::Dut& inner, const Base& base, M
   return std::nullopt;
 }
 
+/// Reruns the base with, per index fractal at `units[i]`, two MmadWithSparse reading it (see the
+/// header) and writes the recovered index bytes into `image` (indexed by address). Returns an
+/// error result, or nullopt.
+std::optional<dut::RunResult> observeIdx(dut::Dut& inner, const Base& base,
+                                         const std::vector<std::uint64_t>& units, Bytes& image) {
+  Program q = base.program;
+  const std::uint64_t aAt = scratch(q, Memory::L0A, 2 * kIdxABytes, kFrac);
+  appendPlainLoads(q, Memory::L0A, base.idxConstAt, aAt, 2 * kIdxABytes, false);
+  const std::uint64_t cBytes = units.size() * kIdxCBytes;
+  const std::uint64_t c =
+      scratch(q, Memory::L0C, cBytes, isa::profile(q.profile).alignmentOf(Memory::L0C));
+  for (std::size_t i = 0; i < units.size(); ++i) {
+    const std::uint64_t dense = 4 * units[i];
+    define(q, Memory::L0B, dense, dense + kFrac);
+    for (std::uint64_t slot = 0; slot < 2; ++slot) {
+      appendPlainLoads(q, Memory::L0B, base.idxConstAt + 2 * kIdxABytes + slot * kFrac, dense,
+                       kFrac, false);
+      isa::MmadSparse x;
+      x.aAddr = aAt + slot * kIdxABytes;
+      x.bAddr = dense;
+      x.cAddr = c + i * kIdxCBytes + slot * (kIdxCBytes / 2);
+      x.m = 16;
+      x.k = 64;
+      x.n = 16;
+      x.cmatrixInitVal = true;
+      q.instructions.push_back(x);
+    }
+  }
+  auto ran = runForC(inner, q, c, cBytes, "IDX through MmadWithSparse");
+  if (auto* bad = std::get_if<dut::RunResult>(&ran)) return std::move(*bad);
+  const Bytes& out = std::get<Bytes>(ran);
+  for (std::size_t i = 0; i < units.size(); ++i) {
+    for (std::uint64_t n = 0; n < 16; ++n) {
+      for (std::uint64_t byte = 0; byte < 8; ++byte) {
+        std::uint8_t value = 0;
+        for (std::uint64_t field = 0; field < 4; ++field) {
+          // Dense row kd = 4 byte + field: group kd / 2, slot kd % 2 (spec 7.2).
+          const std::uint64_t g = 2 * byte + field / 2, slot = field % 2;
+          const std::uint64_t at =
+              i * kIdxCBytes + slot * (kIdxCBytes / 2) +
+              4 * oracle::elementOffsetC0(oracle::Layout::Nz, 16, 16, 16, g, n);
+          const std::int32_t v = s32At(out, at);
+          std::int32_t index = v - 1;
+          if (slot == 1 && g == 15 && v == 0) index = 3;  // column 64, past A: the zero fractal
+          if (index < 0 || index > 3) {
+            std::ostringstream os;
+            os << "observing IDX through MmadWithSparse: C(" << g << ", " << n << ") = " << v
+               << " for slot " << slot << ", which no index gives (the DUT's MmadWithSparse, "
+               << "LoadDataWithSparse, load2d or its L0C readout is wrong)";
+            return dut::RunResult{dut::RunStatus::AdapterError, {}, std::nullopt, os.str()};
+          }
+          value = static_cast<std::uint8_t>(value | index << (2 * field));
+        }
+        image.at(units[i] + n * 8 + byte) = value;
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+/// Whether a DUT has what the index-buffer rewrite runs: both sparse instructions, on a2's load2d.
+bool canRewriteIndex(const dut::Capabilities& caps) {
+  return caps.hasInstruction(isa::LoadSparse::kOpcode) &&
+         caps.hasInstruction(isa::MmadSparse::kOpcode);
+}
+
 }  // namespace
 
 bool reachableIndirectly(Memory m) {
-  return std::find(kIndirect.begin(), kIndirect.end(), m) != kIndirect.end();
+  return m == Memory::SparseIndex ||
+         std::find(kIndirect.begin(), kIndirect.end(), m) != kIndirect.end();
 }
 
 std::optional<std::uint64_t> findGap(const std::vector<Segment>& segments, Memory m,
@@ -292,6 +456,24 @@ std::optional<std::uint64_t> findGap(const std::vector<Segment>& segments, Memor
   }
   if (at + size > capacity) return std::nullopt;
   return at;
+}
+
+void define(Program& p, Memory m, std::uint64_t lo, std::uint64_t hi) {
+  std::uint64_t from = lo, to = hi;
+  for (const Segment& s : p.segments) {
+    if (s.memory == m && s.addr <= to && s.addr + s.bytes.size() >= from) {
+      from = std::min(from, s.addr);
+      to = std::max<std::uint64_t>(to, s.addr + s.bytes.size());
+    }
+  }
+  Segment merged{m, from, Bytes(to - from, 0)};
+  std::erase_if(p.segments, [&](const Segment& s) {
+    if (s.memory != m || s.addr > to || s.addr + s.bytes.size() < from) return false;
+    std::copy(s.bytes.begin(), s.bytes.end(),
+              merged.bytes.begin() + static_cast<long>(s.addr - from));
+    return true;
+  });
+  p.segments.push_back(std::move(merged));
 }
 
 std::string_view plainLoadOpcode(isa::ProfileId prof) {
@@ -333,6 +515,9 @@ IndirectObservation::IndirectObservation(dut::Dut& inner) : inner_(inner) {
   for (Memory m : kIndirect) {
     if (canRewrite && !caps_.canObserve(m)) caps_.observable.push_back(m);
   }
+  if (canRewrite && canRewriteIndex(caps_) && !caps_.canObserve(Memory::SparseIndex)) {
+    caps_.observable.push_back(Memory::SparseIndex);
+  }
 }
 
 std::set<std::string> IndirectObservation::takeUsed() {
@@ -352,17 +537,27 @@ dut::RunResult IndirectObservation::run(const Program& p) {
                                      [m](const isa::Region& r) { return r.memory == m; });
     if (touched) memories.push_back(m);
   }
-  if (memories.empty() || !legal(p)) return inner_.run(p);
+  const bool idx = !own.canObserve(Memory::SparseIndex) &&
+                   (std::any_of(p.segments.begin(), p.segments.end(),
+                                [](const Segment& s) { return s.memory == Memory::SparseIndex; }) ||
+                    std::any_of(p.observe.begin(), p.observe.end(), [](const isa::Region& r) {
+                      return r.memory == Memory::SparseIndex;
+                    }));
+  if ((memories.empty() && !idx) || !legal(p)) return inner_.run(p);
+  if (idx && !canRewriteIndex(own)) {
+    return unsupported("observing IDX through MmadWithSparse needs load_sparse and mmad_sparse");
+  }
   const std::string_view load = plainLoadOpcode(p.profile);
+  const Memory first = memories.empty() ? Memory::SparseIndex : memories[0];
   if (!own.hasInstruction(load)) {
-    return unsupported("observing " + std::string(isa::nameOf(memories[0])) +
-                       " through Mmad needs " + std::string(load) + " on profile " +
+    return unsupported("observing " + std::string(isa::nameOf(first)) + " through Mmad needs " +
+                       std::string(load) + " on profile " +
                        std::string(isa::profile(p.profile).name));
   }
-  std::optional<Base> base = makeBase(p, memories);
+  std::optional<Base> base = makeBase(p, memories, idx);
   if (!base) {
     return unsupported("no free L1 space (and no GM->L0 load on this profile) for the images of " +
-                       std::string(isa::nameOf(memories[0])) + " that the DUT cannot be given");
+                       std::string(isa::nameOf(first)) + " that the DUT cannot be given");
   }
   std::set<std::string> used;
   const std::string_view from = base->fromGM ? "GM" : "L1";
@@ -371,6 +566,10 @@ dut::RunResult IndirectObservation::run(const Program& p) {
                     [m](const Segment& s) { return s.memory == m; })) {
       used.insert(imageLine(p.profile, m, from));
     }
+  }
+  if (idx && std::any_of(p.segments.begin(), p.segments.end(),
+                         [](const Segment& s) { return s.memory == Memory::SparseIndex; })) {
+    used.insert("initial IDX image loaded by load_sparse (L1->IDX, with its L0B fractal)");
   }
   // The regions the DUT observes itself, in one run.
   isa::Observed direct;
@@ -423,11 +622,35 @@ dut::RunResult IndirectObservation::run(const Program& p) {
     if (auto bad = observeChunks(inner_, *base, m, chunks, image)) return *bad;
     used.insert(observedLine(p.profile, m, from));
   }
+  Bytes idxImage;
+  if (idx) {
+    std::vector<std::uint64_t> units;
+    for (const isa::Region& r : p.observe) {
+      if (r.memory != Memory::SparseIndex) continue;
+      for (std::uint64_t x = r.addr / kIdxFractal * kIdxFractal; x < r.addr + r.size;
+           x += kIdxFractal) {
+        if (std::find(units.begin(), units.end(), x) == units.end()) units.push_back(x);
+      }
+    }
+    idxImage.assign(prof.capacityOf(Memory::SparseIndex), 0);
+    const std::size_t idxPerRun = prof.capacityOf(Memory::L0C) / kIdxCBytes;
+    for (std::size_t i = 0; i < units.size(); i += idxPerRun) {
+      const std::vector<std::uint64_t> some(
+          units.begin() + static_cast<long>(i),
+          units.begin() + static_cast<long>(std::min(units.size(), i + idxPerRun)));
+      if (auto bad = observeIdx(inner_, *base, some, idxImage)) return *bad;
+    }
+    if (!units.empty()) {
+      used.insert("observed IDX through mmad_sparse over slot-selecting B loaded by " +
+                  std::string(plainLoadOpcode(p.profile)) + " (L1->L0B)");
+    }
+  }
   isa::Observed out;
   std::size_t next = 0;
   for (const isa::Region& r : p.observe) {
     if (reachableIndirectly(r.memory) && !own.canObserve(r.memory)) {
-      const Bytes& image = images[r.memory == Memory::L0A ? 0 : 1];
+      const Bytes& image =
+          r.memory == Memory::SparseIndex ? idxImage : images[r.memory == Memory::L0A ? 0 : 1];
       out.emplace_back(image.begin() + static_cast<long>(r.addr),
                        image.begin() + static_cast<long>(r.addr + r.size));
     } else {

@@ -13,9 +13,10 @@
 
 namespace cubecheck::conf {
 
-/// The memories the rewrite can reach indirectly: L0A and L0B. A DUT that does not declare one of
-/// them observable is taken not to honour initial images there either (a board fills L0A/L0B
-/// only by loads), so both its images and its observed regions go through the rewrite.
+/// The memories the rewrite can reach indirectly: L0A, L0B and the sparse index buffer. A DUT that
+/// does not declare one of them observable is taken not to honour initial images there either (a
+/// board fills L0A/L0B only by loads, the index buffer only by LoadDataWithSparse), so both its
+/// images and its observed regions go through the rewrite.
 bool reachableIndirectly(isa::Memory m);
 
 /// The lowest `align`-aligned address where `size` bytes overlap no segment of m, inside its
@@ -23,6 +24,10 @@ bool reachableIndirectly(isa::Memory m);
 std::optional<std::uint64_t> findGap(const std::vector<isa::Segment>& segments, isa::Memory m,
                                      std::uint64_t size, std::uint64_t align,
                                      std::uint64_t capacity);
+
+/// Makes [lo, hi) of m defined in p: the segments of m it overlaps or touches become one, their
+/// bytes kept and the rest zero (bytes the original program never defined, which it never reads).
+void define(isa::Program& p, isa::Memory m, std::uint64_t lo, std::uint64_t hi);
 
 /// The plain copy of whole fractals into L0A/L0B the profile has: load2d (repeat_times fractals,
 /// src_stride 1, dst_gap 0: spec 4) on a2 and legacy; load2d_v2 on 950 (m_step fractals, k_step 1,
@@ -43,6 +48,14 @@ void appendPlainLoads(isa::Program& p, isa::Memory dst, std::uint64_t src, std::
 ///   region's fractals against an identity B (m = 16 per fractal, k = n = 32, zero init), so
 ///   C(i, j) = A(i, j) exactly and every L0A byte comes back as one s32 of L0C; L0B likewise
 ///   against an identity A (m = k = 32, n = 16 per fractal); as many Mmads and reruns as L0C holds.
+/// * index-buffer (IDX) images are written by LoadDataWithSparse from L1, one 128-byte index
+///   fractal with the 512 L0B bytes it belongs to (the program's own L0B image there) per load;
+/// * each observed 128-byte IDX fractal is read back in a rerun by two MmadWithSparse over its
+///   dense fractal (m = 16 groups, k = 64, n = 16), that fractal first overwritten by a plain
+///   load with ones on the even (then the odd) dense rows and A holding j + 1 at column 4g + j
+///   (then 4g + 1 + j) of row g: C(g, n) is the slot's index + 1. Index 3 in slot 1 of group 15
+///   names column 64, past A (OPEN-1): a zero fractal follows A and C is 0. Where the index
+///   buffer holds an index is seen only as MmadWithSparse reads it (OPEN-4 is not checked).
 /// The answer is translated back into the bytes of the original regions, so every comparison
 /// (exact, masks, canaries, metamorphic) is unchanged. Illegal programs and programs that touch
 /// no such memory go to the DUT as they are.

@@ -205,26 +205,55 @@ TEST(Indirect, BoardRehearsalCertifiesLoadFamiliesAndNamesWhatItRestsOn) {
   }
 }
 
-// A board that cannot observe the sparse index buffer only gets load_sparse's rejections to pass:
-// that shows it validates, not that it loads anything, so the family is not certified (and says
-// why) instead of conformant on rejections alone.
-TEST(Indirect, RejectionsAloneCertifyNothing) {
+// Rejections show that a DUT validates, not that it computes: a family whose only work passes are
+// RejectsIllegal's (say, a board that could observe nothing load_sparse writes) is not certified.
+TEST(Verdict, RejectionsAloneCertifyNothing) {
+  FamilyResult f;
+  f.name = "load_sparse";
+  PropertyResult oracle{"MatchesOracle", "", {}, 0};
+  oracle.counts.byOutcome[static_cast<std::size_t>(Outcome::NotSupported)] = 300;
+  PropertyResult rejects{std::string(kRejectsIllegal), "", {}, 0};
+  rejects.counts.byOutcome[static_cast<std::size_t>(Outcome::Pass)] = 100;
+  f.properties = {oracle, rejects};
+  f.counts.add(oracle.counts);
+  f.counts.add(rejects.counts);
+  EXPECT_EQ(f.verdict(), "not certified");
+  EXPECT_EQ(f.notCertifiedWhy(), "only the rejection of illegal programs passed");
+  // One work pass of the property that computes certifies it.
+  f.properties[0].counts.byOutcome[static_cast<std::size_t>(Outcome::Pass)] = 1;
+  EXPECT_EQ(f.verdict(), "conformant");
+}
+
+// A board observes the sparse index buffer only through MmadWithSparse and writes it only by
+// LoadDataWithSparse: load_sparse and mmad_sparse are certified that way on a2, with what they
+// rest on named, and a wrong LoadDataWithSparse is still caught through it.
+TEST(Indirect, IndexBufferThroughMmadWithSparse) {
   auto ref = dut::makeDut("reference");
   NarrowedDut board(*ref, kBoard);
   RunOptions o;
   o.level = Level::Smoke;
   o.seed = 5;
-  o.families = {"load_sparse"};
+  o.families = {"load_sparse", "mmad_sparse"};
   const CertifyResult r = certify(board, o);
-  const FamilyResult& f = r.families.at(0);
-  std::size_t rejectionPasses = 0;
-  for (const PropertyResult& p : f.properties) {
-    if (p.name == kRejectsIllegal) rejectionPasses += p.counts.workPasses();
+  for (const FamilyResult& f : r.families) {
+    EXPECT_EQ(f.verdict(), "conformant") << f.name;
+    EXPECT_EQ(f.counts.of(Outcome::NotSupported), 0u) << f.name;
+    for (const Failure& x : f.failures) ADD_FAILURE() << f.name << ": " << x.detail;
+    const bool observed = std::any_of(f.indirect.begin(), f.indirect.end(), [](const auto& u) {
+      return u.first.find("observed IDX through mmad_sparse") != std::string::npos;
+    });
+    const bool loaded = std::any_of(f.indirect.begin(), f.indirect.end(), [](const auto& u) {
+      return u.first.find("initial IDX image loaded by load_sparse") != std::string::npos;
+    });
+    EXPECT_EQ(observed, f.name == "load_sparse") << f.name;
+    EXPECT_TRUE(loaded) << f.name;
   }
-  ASSERT_GT(rejectionPasses, 0u) << "the rejection cases did not run";
-  EXPECT_EQ(f.verdict(), "not certified");
-  EXPECT_EQ(f.notCertifiedWhy(), "only the rejection of illegal programs passed");
-  EXPECT_EQ(r.verdict(), "not certified") << r.headline();
+  for (const char* name : {"sparse-load-start-ignored", "sparse-load-honours-stride"}) {
+    auto mutant = dut::makeDut(std::string("mutant:") + name);
+    NarrowedDut narrowed(*mutant, kBoard);
+    o.families = {"load_sparse"};
+    EXPECT_EQ(certify(narrowed, o).families.at(0).verdict(), "nonconformant") << name;
+  }
 }
 
 TEST(Indirect, ALoadMutantIsStillKilledThroughIt) {

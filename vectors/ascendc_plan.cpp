@@ -151,26 +151,6 @@ constexpr std::uint64_t kCFractal = 1024;
 /// The f32 identity A: 16 x 16, two 512-byte fractals.
 constexpr std::uint64_t kF32IdentityBytes = 16 * 16 * 4;
 
-/// Makes [lo, hi) of m defined in p: the segments of m it overlaps or touches become one, their
-/// bytes kept and the rest zero (bytes the original program never defined, which it never reads).
-void define(Program& p, Memory m, std::uint64_t lo, std::uint64_t hi) {
-  std::uint64_t from = lo, to = hi;
-  for (const isa::Segment& s : p.segments) {
-    if (s.memory == m && s.addr <= to && s.addr + s.bytes.size() >= from) {
-      from = std::min(from, s.addr);
-      to = std::max<std::uint64_t>(to, s.addr + s.bytes.size());
-    }
-  }
-  isa::Segment merged{m, from, isa::Bytes(to - from, 0)};
-  std::erase_if(p.segments, [&](const isa::Segment& s) {
-    if (s.memory != m || s.addr > to || s.addr + s.bytes.size() < from) return false;
-    std::copy(s.bytes.begin(), s.bytes.end(),
-              merged.bytes.begin() + static_cast<long>(s.addr - from));
-    return true;
-  });
-  p.segments.push_back(std::move(merged));
-}
-
 /// Prefixes `run` with what writes the initial L0C image `l0c` (the original program's segments)
 /// on dav-3510: SetHF32 off, then per chunk of whole C fractals
 /// a plain load of a 16 x 16 f32 identity into L0A and of the chunk's words, as B (16 x 16F, Zn),
@@ -266,10 +246,10 @@ std::optional<std::string> writeL0cByMmad(Program& run, const std::vector<isa::S
   }
   if (!legal(pre)) throw std::logic_error("the L0C-writing prefix is not a legal program");
   run.segments.push_back(pre.segments.front());
-  define(run, Memory::L0A, 0, kF32IdentityBytes);
+  conf::define(run, Memory::L0A, 0, kF32IdentityBytes);
   std::uint64_t bBytes = 0;
   for (const Chunk& ch : chunks) bBytes = std::max(bBytes, kCFractal * ch.fractals);
-  define(run, Memory::L0B, 0, bBytes);
+  conf::define(run, Memory::L0B, 0, bBytes);
   run.instructions.insert(run.instructions.begin(), pre.instructions.begin(),
                           pre.instructions.end());
   return std::nullopt;
