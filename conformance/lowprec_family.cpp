@@ -167,6 +167,18 @@ Verdict checkBoundedLow(dut::Dut& d, const LowMmadCase& c) {
   return {Outcome::Pass, {}, std::string("OPEN-12: worst f32 error in the case ") + bucket};
 }
 
+/// Random draws of a probe whose cases are a fixed table: a table case with another content seed
+/// (other canaries, and other inits where the case draws them).
+rc::Gen<LowMmadCase> reseeded(std::vector<LowMmadCase> table) {
+  return rc::gen::map(
+      rc::gen::pair(rc::gen::elementOf(std::move(table)), rc::gen::arbitrary<std::uint64_t>()),
+      [](std::pair<LowMmadCase, std::uint64_t> d) {
+        d.first.contentSeed = d.second;
+        d.first.why.clear();
+        return d.first;
+      });
+}
+
 std::vector<std::string> lowTags(const LowMmadCase& c) {
   return gen::tagsOf(c);
 }
@@ -236,16 +248,8 @@ Family mmadLowPrecisionFamily(isa::ProfileId profile, gen::Sizes sizes) {
       "AccumulatorWidthProbe",
       "OPEN-12: a ladder of sums exact only with W = 11, 14, 17, 20 and 24 accumulator bits, and "
       "an init that needs all 24: reports the widths the accumulator keeps",
-      gen::lowWidthProbes(),
-      // A random draw is a table case with other canaries (and, for init preservation, inits).
-      rc::gen::map(rc::gen::pair(rc::gen::elementOf(gen::lowWidthProbes()),
-                                 rc::gen::arbitrary<std::uint64_t>()),
-                   [](std::pair<LowMmadCase, std::uint64_t> d) {
-                     d.first.contentSeed = d.second;
-                     d.first.why.clear();
-                     return d.first;
-                   }),
-      0, widthProbeVector, [](const LowMmadCase& c) {
+      gen::lowWidthProbes(), reseeded(gen::lowWidthProbes()), 0, widthProbeVector,
+      [](const LowMmadCase& c) {
         return std::vector<std::string>{c.values == LowValues::Ladder
                                             ? "probe:ladder_w" + std::to_string(c.ladderW)
                                             : "probe:init_keep"};
@@ -254,15 +258,7 @@ Family mmadLowPrecisionFamily(isa::ProfileId profile, gen::Sizes sizes) {
       "InfinityProbe",
       "OPEN-14 (not certified): an infinite fp8_e5m2 or HiF8 input on either side: reports "
       "whether C propagates the infinity, saturates to FLT_MAX, or reads the largest finite value",
-      gen::lowInfinityProbes(),
-      rc::gen::map(rc::gen::pair(rc::gen::elementOf(gen::lowInfinityProbes()),
-                                 rc::gen::arbitrary<std::uint64_t>()),
-                   [](std::pair<LowMmadCase, std::uint64_t> d) {
-                     d.first.contentSeed = d.second;
-                     d.first.why.clear();
-                     return d.first;
-                   }),
-      0, checkInfinityProbe,
+      gen::lowInfinityProbes(), reseeded(gen::lowInfinityProbes()), 0, checkInfinityProbe,
       [](const LowMmadCase&) { return std::vector<std::string>{"probe:infinity"}; }));
   return f;
 }
