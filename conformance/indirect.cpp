@@ -44,10 +44,12 @@ Bytes idxConstants() {
   auto a = [&](std::uint64_t slot, std::uint64_t g, std::uint64_t k, std::uint8_t v) {
     if (k < 64) b[slot * kIdxABytes + (k / 32) * isa::kFractalBytes + g * 32 + k % 32] = v;
   };
+  // Index j reads 3 - j, so index 3 reads 0 in either slot: in slot 1 it names column 4g + 4,
+  // which this row leaves 0, and for g = 15 column 64, past A (the zero fractal after it).
   for (std::uint64_t g = 0; g < 16; ++g) {
     for (std::uint64_t j = 0; j < 4; ++j) {
-      a(0, g, 4 * g + j, static_cast<std::uint8_t>(j + 1));      // slot 0: A(g, 4g + idx0)
-      a(1, g, 4 * g + 1 + j, static_cast<std::uint8_t>(j + 1));  // slot 1: A(g, 4g + 1 + idx1)
+      a(0, g, 4 * g + j, static_cast<std::uint8_t>(3 - j));      // slot 0: A(g, 4g + idx0)
+      a(1, g, 4 * g + 1 + j, static_cast<std::uint8_t>(3 - j));  // slot 1: A(g, 4g + 1 + idx1)
     }
   }
   for (std::uint64_t slot = 0; slot < 2; ++slot) {
@@ -295,8 +297,7 @@ std::variant<Bytes, dut::RunResult> runForC(dut::Dut& inner, Program& q, std::ui
 
 /// The little-endian s32 at `at`, as every observed region holds it.
 std::int32_t s32At(const Bytes& b, std::uint64_t at) {
-  return static_cast<std::int32_t>(std::uint32_t{b[at]} | std::uint32_t{b[at + 1]} << 8 |
-                                   std::uint32_t{b[at + 2]} << 16 | std::uint32_t{b[at + 3]} << 24);
+  return static_cast<std::int32_t>(isa::wordAt(b, at));
 }
 
 /// One Mmad's share of an observation: `fractals` fractals of the observed memory from addr, whose
@@ -409,16 +410,14 @@ std::optional<dut::RunResult> observeIdx(dut::Dut& inner, const Base& base,
               i * kIdxCBytes + slot * (kIdxCBytes / 2) +
               4 * oracle::elementOffsetC0(oracle::Layout::Nz, 16, 16, 16, g, n);
           const std::int32_t v = s32At(out, at);
-          std::int32_t index = v - 1;
-          if (slot == 1 && g == 15 && v == 0) index = 3;  // column 64, past A: the zero fractal
-          if (index < 0 || index > 3) {
+          if (v < 0 || v > 3) {
             std::ostringstream os;
             os << "observing IDX through MmadWithSparse: C(" << g << ", " << n << ") = " << v
                << " for slot " << slot << ", which no index gives (the DUT's MmadWithSparse, "
                << "LoadDataWithSparse, load2d or its L0C readout is wrong)";
             return dut::RunResult{dut::RunStatus::AdapterError, {}, std::nullopt, os.str()};
           }
-          value = static_cast<std::uint8_t>(value | index << (2 * field));
+          value = static_cast<std::uint8_t>(value | (3 - v) << (2 * field));
         }
         image.at(units[i] + n * 8 + byte) = value;
       }

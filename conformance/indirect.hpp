@@ -52,10 +52,11 @@ void appendPlainLoads(isa::Program& p, isa::Memory dst, std::uint64_t src, std::
 ///   fractal with the 512 L0B bytes it belongs to (the program's own L0B image there) per load;
 /// * each observed 128-byte IDX fractal is read back in a rerun by two MmadWithSparse over its
 ///   dense fractal (m = 16 groups, k = 64, n = 16), that fractal first overwritten by a plain
-///   load with ones on the even (then the odd) dense rows and A holding j + 1 at column 4g + j
-///   (then 4g + 1 + j) of row g: C(g, n) is the slot's index + 1. Index 3 in slot 1 of group 15
-///   names column 64, past A (OPEN-1): a zero fractal follows A and C is 0. Where the index
-///   buffer holds an index is seen only as MmadWithSparse reads it (OPEN-4 is not checked).
+///   load with ones on the even (then the odd) dense rows and A holding 3 - j at column 4g + j
+///   (then 4g + 1 + j) of row g: C(g, n) is 3 - the slot's index, so index 3 reads 0 in either
+///   slot, the same wherever it lies. Index 3 in slot 1 of group 15 names column 64, past A
+///   (OPEN-1): a zero fractal follows A and C is 0 there too. Where the index buffer holds an
+///   index is seen only as MmadWithSparse reads it (OPEN-4 is not checked).
 /// The answer is translated back into the bytes of the original regions, so every comparison
 /// (exact, masks, canaries, metamorphic) is unchanged. Illegal programs and programs that touch
 /// no such memory go to the DUT as they are.

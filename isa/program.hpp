@@ -1,6 +1,7 @@
 // A Program: initial memory images, an instruction list, the regions to observe.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -19,6 +20,13 @@
 namespace cubecheck::isa {
 
 using Bytes = std::vector<std::uint8_t>;
+
+/// The 32-bit word at byte `at` of b, little-endian: how every memory image and observed region
+/// holds an s32 or f32 (spec 2). Bounds-checked.
+inline std::uint32_t wordAt(const Bytes& b, std::size_t at) {
+  return std::uint32_t{b.at(at)} | std::uint32_t{b.at(at + 1)} << 8 |
+         std::uint32_t{b.at(at + 2)} << 16 | std::uint32_t{b.at(at + 3)} << 24;
+}
 
 /// Initial contents of [addr, addr + bytes.size()) in one memory. A program defines only the bytes
 /// it needs (GM is unbounded, so a large src_stride is a few small segments, not gigabytes);

@@ -90,45 +90,6 @@ void writeWords(const fs::path& file, const std::vector<std::int64_t>& words) {
   writeBytes(file, bytes.data(), bytes.size());
 }
 
-/// [addr, addr + bytes.size()) of one memory, rounded out to the memory's cover alignment.
-struct Cover {
-  std::uint64_t addr = 0;
-  isa::Bytes bytes;
-};
-
-/// The segments of m merged into aligned covers; bytes no segment defines are 0 (a legal program
-/// never reads them).
-std::vector<Cover> coversOf(const isa::Program& p, Memory m) {
-  const std::uint64_t a = coverAlign(m);
-  std::vector<std::pair<std::uint64_t, std::uint64_t>> spans;
-  for (const isa::Segment& s : p.segments) {
-    if (s.memory != m || s.bytes.empty()) continue;
-    spans.emplace_back(s.addr / a * a, (s.addr + s.bytes.size() + a - 1) / a * a);
-  }
-  std::sort(spans.begin(), spans.end());
-  std::vector<Cover> out;
-  std::uint64_t end = 0;
-  for (const auto& [lo, hi] : spans) {
-    if (!out.empty() && lo <= end) {
-      end = std::max(end, hi);
-      out.back().bytes.resize(end - out.back().addr, 0);
-    } else {
-      out.push_back({lo, isa::Bytes(hi - lo, 0)});
-      end = hi;
-    }
-  }
-  for (const isa::Segment& s : p.segments) {
-    if (s.memory != m) continue;
-    for (Cover& c : out) {
-      if (s.addr >= c.addr && s.addr + s.bytes.size() <= c.addr + c.bytes.size()) {
-        std::copy(s.bytes.begin(), s.bytes.end(),
-                  c.bytes.begin() + static_cast<long>(s.addr - c.addr));
-      }
-    }
-  }
-  return out;
-}
-
 std::uint64_t alignUp(std::uint64_t v, std::uint64_t a) {
   return (v + a - 1) / a * a;
 }
@@ -156,7 +117,7 @@ std::string writeRun(const isa::Program& run, const fs::path& root, const std::s
   if (run.profile == isa::ProfileId::A2)
     staged.insert(staged.begin() + 1, {Memory::L0C, kStageL0C});
   for (const auto& [m, kind] : staged) {
-    for (const Cover& c : coversOf(run, m)) {
+    for (const Cover& c : coversOf(run.segments, m, coverAlign(m))) {
       const std::uint64_t at = alignUp(stage.size(), 32);
       stage.resize(at, 0);
       stage.insert(stage.end(), c.bytes.begin(), c.bytes.end());

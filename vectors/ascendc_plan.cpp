@@ -1,6 +1,7 @@
 #include "vectors/ascendc_plan.hpp"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <functional>
 #include <iterator>
@@ -17,6 +18,7 @@ namespace {
 
 using isa::Memory;
 using isa::Program;
+using isa::wordAt;
 
 /// Largest GM span (lowest to highest defined GM byte) of one run: the host allocates it whole.
 constexpr std::uint64_t kMaxGmSpan = 256ull << 20;
@@ -24,6 +26,17 @@ constexpr std::uint64_t kMaxGmSpan = 256ull << 20;
 /// a byte and as the low byte of an s32 in [-128, 127] whose upper bytes are 0.
 constexpr int kDigits = 4;
 constexpr std::uint64_t kMaxSourceIds = 1ull << (7 * kDigits);
+/// The same ids 2 bits a pass, for runs that observe the index buffer: each s32 of such a run is
+/// read as 3 - an index (0..3), and an index byte holds four of them.
+constexpr int kIndexDigits = 14;
+static_assert(2 * kIndexDigits == 7 * kDigits);
+
+/// How the indirect rewrite reads a run's observed bytes (GatherRun's kinds).
+enum class RunRead : std::uint8_t {
+  Bytes,  ///< as they are
+  S32,    ///< as s32 of L0C: an s8 through an identity Mmad
+  Index,  ///< as s32 of L0C: 3 - a 2-bit index, through MmadWithSparse
+};
 
 /// A DUT with a board's envelope (GM, L1, L0C observable; L0A and L0B neither observable nor
 /// given images) that runs nothing: it records the programs the indirect rewrite hands it and
@@ -40,8 +53,9 @@ class ProbeDut final : public dut::Dut {
     caps_.profiles = {profile};
     caps_.instructions = isa::allOpcodes();
     caps_.dtypes = {isa::kAllDTypes.begin(), isa::kAllDTypes.end()};
-    caps_.observable = {Memory::GM, Memory::L1, Memory::L0C, Memory::BiasTable,
-                        Memory::SparseIndex};
+    // The bias table is staged (through L1) but never copied out: boardLimit refuses cases that
+    // observe it. The index buffer is neither: the rewrite writes and reads it by instructions.
+    caps_.observable = {Memory::GM, Memory::L1, Memory::L0C, Memory::BiasTable};
   }
   const dut::Capabilities& capabilities() const override { return caps_; }
 
@@ -95,43 +109,6 @@ struct Interval {
   std::uint64_t hi;
 };
 
-bool covered(const std::vector<Interval>& written, Interval want) {
-  std::vector<Interval> w = written;
-  std::sort(w.begin(), w.end(), [](Interval a, Interval b) { return a.lo < b.lo; });
-  std::uint64_t at = want.lo;
-  for (const Interval& i : w) {
-    if (i.lo > at) break;
-    at = std::max(at, i.hi);
-  }
-  return at >= want.hi;
-}
-
-/// Whether the program reads a byte of its initial sparse-index image: an MmadWithSparse reading
-/// index bytes no earlier LoadDataWithSparse wrote (spec 7.3, 7.4: the index of the dense L0B byte
-/// at b lives at b / 4, OPEN-4). A board cannot be given that image.
-bool readsIndexImage(const Program& p) {
-  const bool hasImage =
-      std::any_of(p.segments.begin(), p.segments.end(),
-                  [](const isa::Segment& s) { return s.memory == Memory::SparseIndex; });
-  if (!hasImage) return false;
-  std::vector<Interval> written;
-  for (const isa::Instruction& ins : p.instructions) {
-    if (const auto* l = std::get_if<isa::LoadSparse>(&ins)) {
-      written.push_back({l->dstAddr / 4, l->dstAddr / 4 + 128ull * l->params.repeatTimes});
-    } else if (const auto* x = std::get_if<isa::MmadSparse>(&ins)) {
-      if (x->m == 0 || x->k == 0 || x->n == 0) continue;
-      const std::uint64_t bBytes = isa::ceilDiv(x->k, 64) * isa::ceilDiv(x->n, 16) * 512;
-      if (!covered(written, {x->bAddr / 4, (x->bAddr + bBytes) / 4})) return true;
-    }
-  }
-  return false;
-}
-
-std::uint32_t wordAt(const isa::Bytes& b, std::size_t at) {
-  return std::uint32_t{b[at]} | std::uint32_t{b[at + 1]} << 8 | std::uint32_t{b[at + 2]} << 16 |
-         std::uint32_t{b[at + 3]} << 24;
-}
-
 void putWord(isa::Bytes& b, std::size_t at, std::uint32_t w) {
   for (int i = 0; i < 4; ++i)
     b[at + static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(w >> (8 * i));
@@ -160,30 +137,7 @@ constexpr std::uint64_t kF32IdentityBytes = 16 * 16 * 4;
 /// room for the images), or nullopt.
 std::optional<std::string> writeL0cByMmad(Program& run, const std::vector<isa::Segment>& l0c) {
   const isa::Profile& prof = isa::profile(run.profile);
-  std::vector<std::pair<std::uint64_t, isa::Bytes>> covers;  // 1024-aligned, merged, sorted
-  {
-    std::vector<std::pair<std::uint64_t, std::uint64_t>> spans;
-    for (const isa::Segment& s : l0c) {
-      spans.emplace_back(s.addr / kCFractal * kCFractal,
-                         isa::ceilDiv(s.addr + s.bytes.size(), kCFractal) * kCFractal);
-    }
-    std::sort(spans.begin(), spans.end());
-    for (const auto& [lo, hi] : spans) {
-      if (!covers.empty() && lo <= covers.back().first + covers.back().second.size()) {
-        const std::uint64_t end =
-            std::max<std::uint64_t>(hi, covers.back().first + covers.back().second.size());
-        covers.back().second.resize(end - covers.back().first, 0);
-      } else {
-        covers.emplace_back(lo, isa::Bytes(hi - lo, 0));
-      }
-    }
-    for (const isa::Segment& s : l0c) {
-      for (auto& [addr, bytes] : covers) {
-        if (s.addr < addr || s.addr + s.bytes.size() > addr + bytes.size()) continue;
-        std::copy(s.bytes.begin(), s.bytes.end(), bytes.begin() + static_cast<long>(s.addr - addr));
-      }
-    }
-  }
+  const std::vector<Cover> covers = coversOf(l0c, Memory::L0C, kCFractal);
   // L0C stays defined (the program's address space), but its bytes are the Mmads'.
   for (isa::Segment& s : run.segments) {
     if (s.memory == Memory::L0C) std::fill(s.bytes.begin(), s.bytes.end(), 0);
@@ -259,7 +213,7 @@ std::optional<std::string> writeL0cByMmad(Program& run, const std::vector<isa::S
 std::optional<std::string> boardLimit(const Program& p) {
   const bool on950 = p.profile == isa::ProfileId::Ascend950;
   for (const isa::Region& r : p.observe) {
-    if (r.memory == Memory::SparseIndex || r.memory == Memory::BiasTable) {
+    if (r.memory == Memory::BiasTable) {
       return "observes " + std::string(isa::nameOf(r.memory)) +
              ", which no documented Ascend C call copies out";
     }
@@ -281,9 +235,6 @@ std::optional<std::string> boardLimit(const Program& p) {
         }
       }
     }
-  }
-  if (readsIndexImage(p)) {
-    return "reads its initial sparse-index image, which only LoadDataWithSparse can write";
   }
   return std::nullopt;
 }
@@ -337,6 +288,38 @@ std::vector<GatherRun> compress(const std::vector<GatherRun>& perByte) {
 
 }  // namespace
 
+std::vector<Cover> coversOf(const std::vector<isa::Segment>& segments, Memory m,
+                            std::uint64_t align) {
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> spans;
+  for (const isa::Segment& s : segments) {
+    if (s.memory != m || s.bytes.empty()) continue;
+    spans.emplace_back(s.addr / align * align,
+                       isa::ceilDiv(s.addr + s.bytes.size(), align) * align);
+  }
+  std::sort(spans.begin(), spans.end());
+  std::vector<Cover> out;
+  std::uint64_t end = 0;
+  for (const auto& [lo, hi] : spans) {
+    if (!out.empty() && lo <= end) {
+      end = std::max(end, hi);
+      out.back().bytes.resize(end - out.back().addr, 0);
+    } else {
+      out.push_back({lo, isa::Bytes(hi - lo, 0)});
+      end = hi;
+    }
+  }
+  for (const isa::Segment& s : segments) {
+    if (s.memory != m) continue;
+    for (Cover& c : out) {
+      if (s.addr >= c.addr && s.addr + s.bytes.size() <= c.addr + c.bytes.size()) {
+        std::copy(s.bytes.begin(), s.bytes.end(),
+                  c.bytes.begin() + static_cast<long>(s.addr - c.addr));
+      }
+    }
+  }
+  return out;
+}
+
 GmSpan gmSpanOf(const Program& run) {
   GmSpan span{UINT64_MAX, 0};
   for (const isa::Segment& s : run.segments) {
@@ -381,10 +364,18 @@ std::optional<isa::Observed> applyGather(const std::vector<GatherRun>& gather,
         to = src.at(at);
         continue;
       }
-      const std::uint32_t u = std::uint32_t{src.at(at)} | std::uint32_t{src.at(at + 1)} << 8 |
-                              std::uint32_t{src.at(at + 2)} << 16 |
-                              std::uint32_t{src.at(at + 3)} << 24;
-      const auto v = static_cast<std::int32_t>(u);
+      const auto v = static_cast<std::int32_t>(isa::wordAt(src, at));
+      if (g.kind >= GatherRun::Index0 && g.kind <= GatherRun::Index3) {
+        if (v < 0 || v > 3) {
+          error = "observing the index buffer through MmadWithSparse: an s32 of L0C is " +
+                  std::to_string(v) +
+                  ", which no index gives (MmadWithSparse, LoadDataWithSparse, the plain load or "
+                  "the L0C readout is wrong)";
+          return std::nullopt;
+        }
+        to = static_cast<std::uint8_t>(to | (3 - v) << (2 * (g.kind - GatherRun::Index0)));
+        continue;
+      }
       if (v < -128 || v > 127) {
         error = "observing L0A/L0B through Mmad: an s32 of L0C is " + std::to_string(v) +
                 ", which no s8 times an identity gives (the s8 Mmad, the plain load or the "
@@ -416,7 +407,6 @@ BoardPlan planForBoard(const Program& program) {
   ProbeDut probe(program.profile);
   conf::IndirectObservation view(probe);
   std::vector<std::uint64_t> base;  // first source id of each run
-  std::vector<bool> s32;            // whether the rewrite reads the run's bytes as s32
   auto pass = [&](ProbeDut::Fill fill, bool record) {
     probe.start(std::move(fill), record);
     dut::RunResult r = view.run(program);
@@ -452,33 +442,63 @@ BoardPlan planForBoard(const Program& program) {
     ids += observedBytes(run);
   }
   if (ids > kMaxSourceIds) return skip("observes more bytes than the gather map can address");
-  // A run is read as s32 when 0x01 in all four bytes of its words (16843009) is refused.
+  // A run is read as s32 when 0x01 in all four bytes of its words (16843009) is refused, and as
+  // indices when an s32 of 4 (an s8, but no index) is refused too.
+  std::vector<RunRead> reads;
   for (std::size_t k = 0; k < probe.runs.size(); ++k) {
     const dut::RunResult r = pass(
         [k](std::size_t run, std::uint64_t) { return static_cast<std::uint8_t>(run == k); }, false);
-    s32.push_back(r.status != dut::RunStatus::Ok);
-  }
-  // Each output byte's source id, 7 bits per pass.
-  std::vector<std::uint64_t> sourceOf;
-  for (int d = 0; d < kDigits; ++d) {
-    const dut::RunResult r = pass(
-        [&, d](std::size_t run, std::uint64_t offset) {
-          if (s32[run] && offset % 4 != 0) return std::uint8_t{0};
-          return static_cast<std::uint8_t>((base[run] + offset) >> (7 * d) & 127);
+    reads.push_back(r.status == dut::RunStatus::Ok ? RunRead::Bytes : RunRead::S32);
+    if (reads.back() == RunRead::Bytes) continue;
+    const dut::RunResult four = pass(
+        [k](std::size_t run, std::uint64_t offset) {
+          return static_cast<std::uint8_t>(run == k && offset % 4 == 0 ? 4 : 0);
         },
         false);
+    if (four.status != dut::RunStatus::Ok) reads.back() = RunRead::Index;
+  }
+  // Each output byte's source id, 7 bits per pass. Index runs answer 3 (index 0) throughout, so
+  // the bytes they make read 0: no source here.
+  auto tagged = [&](const ProbeDut::Fill& fill) {
+    const dut::RunResult r = pass(fill, false);
     if (r.status != dut::RunStatus::Ok) {
       throw std::logic_error("the indirect rewrite refused a tagged answer: " + r.message);
     }
-    const isa::Bytes out = flatten(r.observed);
+    return flatten(r.observed);
+  };
+  std::vector<std::uint64_t> sourceOf;
+  for (int d = 0; d < kDigits; ++d) {
+    const isa::Bytes out = tagged([&, d](std::size_t run, std::uint64_t offset) {
+      if (reads[run] != RunRead::Bytes && offset % 4 != 0) return std::uint8_t{0};
+      if (reads[run] == RunRead::Index) return std::uint8_t{3};
+      return static_cast<std::uint8_t>((base[run] + offset) >> (7 * d) & 127);
+    });
     sourceOf.resize(out.size(), 0);
+    for (std::size_t i = 0; i < out.size(); ++i) sourceOf[i] |= std::uint64_t{out[i]} << (7 * d);
+  }
+  // The four sources of each index byte, one per 2-bit field, 2 bits of each id per pass: a
+  // source answers 3 - digit, so the field reads the digit. Every other run answers 0.
+  std::vector<std::array<std::uint64_t, 4>> fieldSources(sourceOf.size(), {0, 0, 0, 0});
+  const bool anyIndex = std::find(reads.begin(), reads.end(), RunRead::Index) != reads.end();
+  for (int d = 0; anyIndex && d < kIndexDigits; ++d) {
+    const isa::Bytes out = tagged([&, d](std::size_t run, std::uint64_t offset) {
+      if (reads[run] != RunRead::Index || offset % 4 != 0) return std::uint8_t{0};
+      return static_cast<std::uint8_t>(3 - ((base[run] + offset) >> (2 * d) & 3));
+    });
     for (std::size_t i = 0; i < out.size(); ++i) {
-      sourceOf[i] |= std::uint64_t{out[i]} << (7 * d);
+      for (std::size_t f = 0; f < 4; ++f) {
+        fieldSources[i][f] |= std::uint64_t{out[i] >> (2 * f) & 3u} << (2 * d);
+      }
     }
   }
+  auto runOf = [&base](std::uint64_t id) {
+    return static_cast<std::size_t>(std::upper_bound(base.begin(), base.end(), id) - base.begin() -
+                                    1);
+  };
   std::vector<std::uint64_t> regionSizes;
   for (const isa::Region& r : program.observe) regionSizes.push_back(r.size);
   std::vector<GatherRun> perByte;
+  std::array<std::vector<GatherRun>, 4> perField;  // index bytes, one list per field
   std::size_t at = 0;
   for (std::size_t region = 0; region < regionSizes.size(); ++region) {
     for (std::uint64_t i = 0; i < regionSizes[region]; ++i, ++at) {
@@ -487,21 +507,37 @@ BoardPlan planForBoard(const Program& program) {
       g.dstOffset = static_cast<std::int64_t>(i);
       g.count = 1;
       const std::uint64_t id = sourceOf.at(at);
-      if (id == 0) {
+      const std::array<std::uint64_t, 4>& fields = fieldSources.at(at);
+      const auto fed = std::count_if(fields.begin(), fields.end(), [](auto f) { return f != 0; });
+      if (fed != 0) {
+        if (fed != 4 || id != 0) {
+          throw std::logic_error("an index byte of the indirect rewrite has other sources");
+        }
+        for (std::size_t f = 0; f < 4; ++f) {
+          const std::size_t k = runOf(fields[f]);
+          g.kind = GatherRun::Index0 + static_cast<std::int64_t>(f);
+          g.run = static_cast<std::int64_t>(k);
+          g.srcOffset = static_cast<std::int64_t>(fields[f] - base[k]);
+          perField[f].push_back(g);
+        }
+      } else if (id == 0) {
         g.kind = GatherRun::Zero;
+        perByte.push_back(g);
       } else {
-        const auto k = static_cast<std::size_t>(std::upper_bound(base.begin(), base.end(), id) -
-                                                base.begin() - 1);
+        const std::size_t k = runOf(id);
         g.run = static_cast<std::int64_t>(k);
         g.srcOffset = static_cast<std::int64_t>(id - base[k]);
-        g.kind = s32[k] ? GatherRun::S32 : GatherRun::Byte;
+        g.kind = reads[k] == RunRead::S32 ? GatherRun::S32 : GatherRun::Byte;
+        perByte.push_back(g);
       }
-      perByte.push_back(g);
     }
   }
+  for (const std::vector<GatherRun>& f : perField)
+    perByte.insert(perByte.end(), f.begin(), f.end());
   plan.gather = compress(perByte);
   plan.runs = probe.runs;
-  plan.throughMmad = std::find(s32.begin(), s32.end(), true) != s32.end();
+  plan.throughMmad =
+      std::any_of(reads.begin(), reads.end(), [](RunRead r) { return r != RunRead::Bytes; });
   auto inL0 = [](Memory m) { return m == Memory::L0A || m == Memory::L0B; };
   plan.rewritten = std::any_of(program.segments.begin(), program.segments.end(),
                                [&](const isa::Segment& s) { return inL0(s.memory); }) ||
@@ -513,10 +549,12 @@ BoardPlan planForBoard(const Program& program) {
   std::vector<isa::Bytes> outputs;
   for (std::size_t k = 0; k < plan.runs.size(); ++k) {
     isa::Bytes b(observedBytes(plan.runs[k]));
-    for (std::size_t i = 0; i < b.size(); i += s32[k] ? 4 : 1) {
-      const auto v = static_cast<std::uint8_t>(rng());
+    for (std::size_t i = 0; i < b.size(); i += reads[k] == RunRead::Bytes ? 1 : 4) {
+      const auto v = static_cast<std::uint8_t>(reads[k] == RunRead::Index ? rng() % 4 : rng());
       b[i] = v;
-      if (s32[k]) std::fill_n(b.begin() + static_cast<long>(i) + 1, 3, v & 0x80 ? 0xFF : 0);
+      if (reads[k] == RunRead::S32) {
+        std::fill_n(b.begin() + static_cast<long>(i) + 1, 3, v & 0x80 ? 0xFF : 0);
+      }
     }
     outputs.push_back(std::move(b));
   }

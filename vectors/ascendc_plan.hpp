@@ -24,6 +24,11 @@ struct GatherRun {
     Byte = 0,  ///< the byte as the board reported it
     S32 = 1,   ///< an s32 of L0C that must lie in [-128, 127]; its low byte (through Mmad)
     Zero = 2,  ///< no source: the rewrite leaves the byte 0
+    /// Index0 + f: an s32 of L0C that must lie in [0, 3], read through MmadWithSparse as 3 - a
+    /// 2-bit index; it is OR-ed into bits 2f + 1:2f of the byte, and four such runs (f = 0..3)
+    /// make one index byte (conformance/indirect.hpp).
+    Index0 = 3,
+    Index3 = 6,
   };
   std::int64_t region = 0;
   std::int64_t dstOffset = 0;
@@ -76,6 +81,18 @@ struct L0cAdjustment {
 /// the adjustment succeeds; other profiles and cases without L0C images are untouched.
 L0cAdjustment adjustL0cForBoard(conf::VectorCase& c);
 
+/// [addr, addr + bytes.size()) of one memory, rounded out to an alignment.
+struct Cover {
+  std::uint64_t addr = 0;
+  isa::Bytes bytes;
+};
+
+/// The segments of memory m merged into covers aligned to `align`, sorted by address; bytes no
+/// segment defines are 0 (a legal program never reads them). The one statement of what a board
+/// stages (ascendc_export) and of what the dav-3510 L0C prefix writes (planForBoard).
+std::vector<Cover> coversOf(const std::vector<isa::Segment>& segments, isa::Memory m,
+                            std::uint64_t align);
+
 /// The GM a run addresses, 512-byte aligned below: its GM images and every GM operand address.
 /// The host allocates [origin, end) and the kernel addresses GM relative to origin.
 struct GmSpan {
@@ -85,7 +102,8 @@ struct GmSpan {
 GmSpan gmSpanOf(const isa::Program& run);
 
 /// Applies a gather map to the runs' outputs (each run's observed regions concatenated), as the
-/// exported host program does; nullopt with `error` when an S32 source lies outside [-128, 127].
+/// exported host program does; nullopt with `error` when an S32 source lies outside [-128, 127] or
+/// an index source outside [0, 3].
 std::optional<isa::Observed> applyGather(const std::vector<GatherRun>& gather,
                                          const std::vector<std::uint64_t>& regionSizes,
                                          const std::vector<isa::Bytes>& runOutputs,

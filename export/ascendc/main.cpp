@@ -194,9 +194,21 @@ std::vector<Bytes> gather(const Case& c, const std::vector<Bytes>& runs) {
         to = from.at(at);
         continue;
       }
-      int32_t v = 0;  // an s32 of L0C: an s8 observed through Mmad
+      int32_t v = 0;  // an s32 of L0C
       std::memcpy(&v, from.data() + at, 4);
-      if (v < -128 || v > 127) {
+      if (kind >= 3 && kind <= 6) {  // 3 - a 2-bit index, through MmadWithSparse: field kind - 3
+        if (v < 0 || v > 3) {
+          throw std::runtime_error(
+              "observing the index buffer through MmadWithSparse: an s32 of "
+              "L0C is " +
+              std::to_string(v) +
+              ", which no index gives (MmadWithSparse, LoadDataWithSparse, "
+              "the plain load or the L0C readout is wrong)");
+        }
+        to = static_cast<uint8_t>(to | (3 - v) << (2 * (kind - 3)));
+        continue;
+      }
+      if (v < -128 || v > 127) {  // an s8 observed through Mmad
         throw std::runtime_error("observing L0A/L0B through Mmad: an s32 of L0C is " +
                                  std::to_string(v) +
                                  ", which no s8 times an identity gives (the s8 Mmad, the plain "
