@@ -187,13 +187,21 @@ int runCertify(const std::string& dutSpec, conf::RunOptions o, const std::string
     return usageError("certify", error);
   }
   std::unique_ptr<dut::Dut> narrowed;
+  if (!o.given.empty() && o.observable.empty()) {
+    return usageError("certify", "--given narrows a board rehearsal: it needs --observable");
+  }
   if (!o.observable.empty()) {
-    try {
-      narrowed = std::make_unique<conf::NarrowedDut>(*dut, conf::parseMemoryList(o.observable));
-    } catch (const std::invalid_argument& e) {
-      std::cerr << "cubecheck certify: --observable: " << e.what() << '\n';
-      return kExitUsage;
+    std::vector<isa::Memory> observable, given;
+    for (auto [list, into, name] : {std::tuple{&o.observable, &observable, "--observable"},
+                                    std::tuple{&o.given, &given, "--given"}}) {
+      try {
+        if (!list->empty()) *into = conf::parseMemoryList(*list);
+      } catch (const std::invalid_argument& e) {
+        std::cerr << "cubecheck certify: " << name << ": " << e.what() << '\n';
+        return kExitUsage;
+      }
     }
+    narrowed = std::make_unique<conf::NarrowedDut>(*dut, observable, given);
   }
   o.dutSpec = dutSpec;
   conf::WaiverSet waiverSet(std::move(waivers), conf::todayUtc(), dutSpec,
@@ -655,10 +663,13 @@ int main(int argc, char** argv) {
   const char* waiversHelp =
       "JSON file of waivers: failures reported as waived with their reason (docs/report.md)";
   certify->add_option("--waivers", waiversFile, waiversHelp);
-  std::string observable;
+  std::string observable, given;
   certify->add_option("--observable", observable,
                       "narrow the memories the DUT observes and may be given images of, e.g. "
                       "GM,L1,L0C to rehearse a board (docs/hardware.md)");
+  certify->add_option("--given", given,
+                      "with --observable: memories the DUT may still be given images of without "
+                      "observing them, e.g. BT (a board stages the bias table through L1)");
 
   bool list = false;
   CLI::App* mutantsCmd = app.add_subcommand(
@@ -945,6 +956,7 @@ int main(int argc, char** argv) {
       if (!property.empty()) o.property = property;
       if (caseIndex >= 0) o.caseIndex = static_cast<std::size_t>(caseIndex);
       o.observable = observable;
+      o.given = given;
       // A reproduce run must not write over the real certificate: no report unless asked.
       if (o.caseIndex && certify->get_option("--report-dir")->count() == 0) reportDir.clear();
       return runCertify(dutSpec, o, reportDir, quiet, timeoutMs, regressionDir, std::move(waivers));

@@ -57,6 +57,12 @@ std::optional<std::string> unsupportedReason(const dut::Capabilities& caps,
       return "DUT cannot observe " + std::string(isa::nameOf(r.memory));
     }
   }
+  // A DUT handed an image it cannot take would run on whatever that memory held instead.
+  for (const isa::Segment& s : program.segments) {
+    if (!s.bytes.empty() && !caps.canBeGiven(s.memory)) {
+      return "DUT cannot be given an image of " + std::string(isa::nameOf(s.memory));
+    }
+  }
   return std::nullopt;
 }
 

@@ -660,11 +660,17 @@ dut::RunResult IndirectObservation::run(const Program& p) {
   return dut::RunResult::ok(std::move(out));
 }
 
-NarrowedDut::NarrowedDut(dut::Dut& inner, std::vector<Memory> observable) : inner_(inner) {
+NarrowedDut::NarrowedDut(dut::Dut& inner, std::vector<Memory> observable, std::vector<Memory> given)
+    : inner_(inner) {
   caps_ = inner.capabilities();
+  const dut::Capabilities& wide = inner.capabilities();
   std::erase_if(caps_.observable, [&](Memory m) {
     return std::find(observable.begin(), observable.end(), m) == observable.end();
   });
+  caps_.given.clear();
+  for (Memory m : given) {
+    if (wide.canBeGiven(m) && !caps_.canObserve(m)) caps_.given.push_back(m);
+  }
 }
 
 dut::RunResult NarrowedDut::run(const Program& p) {
@@ -677,7 +683,7 @@ dut::RunResult NarrowedDut::run(const Program& p) {
   }
   Program q = p;
   for (Segment& s : q.segments) {
-    if (!reachableIndirectly(s.memory) || caps_.canObserve(s.memory)) continue;
+    if (caps_.canBeGiven(s.memory)) continue;
     // What a board's L0A/L0B hold before anything is loaded: not the program's bytes.
     std::uint32_t x = 0x9E3779B9u ^ static_cast<std::uint32_t>(s.addr);
     for (std::uint8_t& b : s.bytes) {

@@ -79,13 +79,15 @@ class IndirectObservation final : public dut::Dut {
 };
 
 /// A DUT seen as one that observes (and can be given images of) fewer memories: what `certify
-/// --observable` wraps, so a simulator rehearses a board run. Segments it may not be given (L0A,
-/// L0B outside the list) are filled with a scramble pattern instead of their bytes, as a board
-/// would hold whatever was there; observing outside the list is Unsupported. An illegal program
-/// goes through unchanged: a rejection observes nothing.
+/// --observable [--given]` wraps, so a simulator rehearses a board run. `given` lists memories it
+/// may still be given images of without observing them (a board's bias table). Segments it may
+/// not be given are filled with a scramble pattern instead of their bytes, as a board would hold
+/// whatever was there; observing outside the list is Unsupported. An illegal program goes
+/// through unchanged: a rejection observes nothing.
 class NarrowedDut final : public dut::Dut {
  public:
-  NarrowedDut(dut::Dut& inner, std::vector<isa::Memory> observable);
+  NarrowedDut(dut::Dut& inner, std::vector<isa::Memory> observable,
+              std::vector<isa::Memory> given = {});
   const dut::Capabilities& capabilities() const override { return caps_; }
   std::optional<std::string> broken() const override { return inner_.broken(); }
   dut::RunResult run(const isa::Program& program) override;

@@ -176,6 +176,7 @@ std::string toJson(const CertifyResult& r) {
   caps["instructions"] = r.capabilities.instructions;
   for (isa::DType t : r.capabilities.dtypes) caps["dtypes"].push_back(isa::nameOf(t));
   for (isa::Memory m : r.capabilities.observable) caps["observable"].push_back(isa::nameOf(m));
+  for (isa::Memory m : r.capabilities.given) caps["given"].push_back(isa::nameOf(m));
   caps["rejects_illegal"] = r.capabilities.rejectsIllegal;
   j["dut_capabilities"] = caps;
   nlohmann::ordered_json limits = nlohmann::ordered_json::array();

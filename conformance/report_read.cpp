@@ -267,6 +267,7 @@ class Reader {
     c.instructions = texts(caps, "instructions");
     c.dtypes = namedList(caps, "dtypes", isa::parseDType, "a dtype");
     c.observable = namedList(caps, "observable", isa::parseMemory, "a memory");
+    c.given = namedList(caps, "given", isa::parseMemory, "a memory");
     c.rejectsIllegal = flag(caps, "rejects_illegal");
     for (const Field& e : elements(envelope, "limits")) {
       const std::string clause = text(e);

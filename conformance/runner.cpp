@@ -343,6 +343,7 @@ std::string reproduceCommand(const RunOptions& o, const std::string& family,
      << " --family " << family << " --property " << property << " --seed " << o.seed << " --case "
      << index;
   if (!o.observable.empty()) os << " --observable " << o.observable;
+  if (!o.given.empty()) os << " --given " << o.given;
   return os.str();
 }
 

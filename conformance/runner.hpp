@@ -62,6 +62,8 @@ struct RunOptions {
   std::string dutSpec = "reference";  ///< as typed, for reproduce commands
   /// `--observable` as typed: the memories the DUT is narrowed to (empty: as it declares).
   std::string observable;
+  /// `--given` as typed: memories the narrowed DUT may still be given images of (empty: none).
+  std::string given;
   /// Called about once a second on long runs (progress lines); may be empty.
   std::function<void(const std::string&)> progress;
   /// Called at once for every failing case (family name, the failure): how a regression corpus

@@ -131,6 +131,10 @@ bool Capabilities::canObserve(isa::Memory m) const {
   return std::find(observable.begin(), observable.end(), m) != observable.end();
 }
 
+bool Capabilities::canBeGiven(isa::Memory m) const {
+  return canObserve(m) || std::find(given.begin(), given.end(), m) != given.end();
+}
+
 const FieldLimit* Capabilities::breaks(const isa::Instruction& instruction) const {
   if (limits.empty()) return nullptr;
   const isa::InstructionDesc& desc = isa::descOf(instruction);
@@ -156,6 +160,10 @@ std::string Capabilities::envelopeText() const {
   os << "; observable";
   for (isa::Memory m : observable) os << ' ' << isa::nameOf(m);
   if (observable.empty()) os << " none";
+  if (!given.empty()) {
+    os << "; given images of";
+    for (isa::Memory m : given) os << ' ' << isa::nameOf(m);
+  }
   os << "; validates programs: " << (rejectsIllegal ? "yes" : "no") << "; limits:";
   if (limits.empty()) os << " none (every legal value of every field)";
   for (std::size_t i = 0; i < limits.size(); ++i) os << (i == 0 ? " " : ", ") << limits[i].text;

@@ -116,9 +116,9 @@ bool readCapabilities(Source& in, Capabilities& caps, std::string& error) {
         } else if (key == "dtypes") {
           auto t = isa::parseDType(w[i]);
           if ((ok = t.has_value())) caps.dtypes.push_back(*t);
-        } else if (key == "observable") {
+        } else if (key == "observable" || key == "given") {
           auto m = isa::parseMemory(w[i]);
-          if ((ok = m.has_value())) caps.observable.push_back(*m);
+          if ((ok = m.has_value())) (key == "given" ? caps.given : caps.observable).push_back(*m);
         } else {
           error = "unknown handshake line '" + printable(line) + "'";
           return false;

@@ -138,6 +138,34 @@ TEST(Envelope, ProgramsOutsideItAreNotSupportedWithTheClause) {
   EXPECT_NE(caps.envelopeText().find("limits: load2d repeat_times <= 100"), std::string::npos);
 }
 
+// A board declares what it can read back and, apart, what it can only be given (its bias table,
+// staged through L1): `given` lines.
+TEST(Envelope, GivenMemoriesAreNotObservable) {
+  dut::wire::BufferSource src("dut 2\nobservable GM L1 L0C\ngiven BT\nend\n");
+  dut::Capabilities caps;
+  std::string error;
+  ASSERT_TRUE(dut::wire::readCapabilities(src, caps, error)) << error;
+  EXPECT_TRUE(caps.canBeGiven(isa::Memory::BiasTable));
+  EXPECT_FALSE(caps.canObserve(isa::Memory::BiasTable));
+  EXPECT_TRUE(caps.canBeGiven(isa::Memory::L0C));
+  EXPECT_FALSE(caps.canBeGiven(isa::Memory::L0A));
+  EXPECT_NE(caps.envelopeText().find("; given images of BT"), std::string::npos);
+}
+
+// `observable` is also what a DUT may be given images of: a program that carries an image of a
+// memory the DUT does not list is not run (a board would run on whatever that memory held).
+TEST(Envelope, ImagesOfUndeclaredMemoriesAreNotSupported) {
+  dut::Capabilities caps = dut::makeDut("reference")->capabilities();
+  gen::Load2DCase c;
+  c.load.path = isa::Load2DPath::A1toA2;
+  c.load.dtype = isa::DType::F16;
+  c.load.params.repeatTimes = 1;
+  const isa::Program p = gen::buildProgram(c);
+  ASSERT_FALSE(unsupportedReason(caps, p).has_value());
+  std::erase(caps.observable, isa::Memory::L1);
+  EXPECT_EQ(unsupportedReason(caps, p), "DUT cannot be given an image of L1");
+}
+
 // ---- no-op passes ------------------------------------------------------------------------------
 
 TEST(NoOpPass, ZeroRepeatsIsTrivialOneRepeatIsWork) {

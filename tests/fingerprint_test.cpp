@@ -4,6 +4,7 @@
 #include <functional>
 
 #include "conformance/fingerprint.hpp"
+#include "conformance/indirect.hpp"
 #include "dut_adapters/registry.hpp"
 
 namespace cubecheck::conf {
@@ -41,6 +42,18 @@ TEST(Fingerprint, IdentifiesTheReferenceOnBothProfiles) {
     EXPECT_EQ(of(f, "f32").products, "rounded to the input precision");
     EXPECT_EQ(of(f, "f32").subnormalResults, "kept");
     EXPECT_EQ(of(f, "f32 (HF32)").inputFractionBits, 11);
+  }
+}
+
+// A board rehearsal (observable GM, L1, L0C) cannot be given the experiments' L0A/L0B images:
+// they are loaded for it, and it reads exactly as the DUT observed directly. Before, a narrowed
+// reference ran on the scrambled L0A/L0B a board starts with and read as a 0-bit accumulator.
+TEST(Fingerprint, ABoardReadsAsTheSameDutObservedDirectly) {
+  for (isa::ProfileId p : {isa::ProfileId::A2, isa::ProfileId::Ascend950}) {
+    auto reference = dut::makeDut("reference");
+    NarrowedDut board(*reference, {isa::Memory::GM, isa::Memory::L1, isa::Memory::L0C});
+    EXPECT_EQ(toJson(fingerprint(board, p)), toJson(fingerprint(*reference, p)))
+        << isa::profile(p).name;
   }
 }
 

@@ -14,6 +14,8 @@ namespace {
 using isa::Memory;
 
 const std::vector<Memory> kBoard{Memory::GM, Memory::L1, Memory::L0C};
+/// What a board is given without reading it back: the bias table, staged through L1.
+const std::vector<Memory> kBoardGiven{Memory::BiasTable};
 
 /// Bytes that differ from each other and from the scramble pattern's run (a multiplicative hash).
 isa::Bytes pattern(std::size_t n, std::uint8_t salt) {
@@ -52,7 +54,7 @@ TEST(Indirect, RecoversTheBytesADirectObserverSees) {
   for (isa::ProfileId profile : {isa::ProfileId::A2, isa::ProfileId::Ascend950}) {
     for (Memory dst : {Memory::L0A, Memory::L0B}) {
       auto ref = dut::makeDut("reference");
-      NarrowedDut board(*ref, kBoard);
+      NarrowedDut board(*ref, kBoard, kBoardGiven);
       IndirectObservation view(board);
       const isa::Program p = loadProgram(profile, dst);
       const dut::RunResult direct = ref->run(p);
@@ -90,7 +92,7 @@ TEST(Indirect, ImagesTheBoardCannotBeGivenAreLoaded) {
   p.instructions = {x};
   p.observe = {{Memory::L0C, 0, 4096}};
   auto ref = dut::makeDut("reference");
-  NarrowedDut board(*ref, kBoard);
+  NarrowedDut board(*ref, kBoard, kBoardGiven);
   IndirectObservation view(board);
   const dut::RunResult direct = ref->run(p);
   ASSERT_EQ(direct.status, dut::RunStatus::Ok) << direct.message;
@@ -131,7 +133,7 @@ TEST(Indirect, StrayWritesNextToTheDestinationAreCaught) {
   for (isa::ProfileId profile : {isa::ProfileId::A2, isa::ProfileId::Ascend950}) {
     for (Memory dst : {Memory::L0A, Memory::L0B}) {
       auto ref = dut::makeDut("reference");
-      NarrowedDut board(*ref, kBoard);
+      NarrowedDut board(*ref, kBoard, kBoardGiven);
       const isa::Program p = loadProgram(profile, dst);
       IndirectObservation good(board);
       EXPECT_EQ(checkAgainstOracle(good, p).outcome, Outcome::Pass);
@@ -146,7 +148,7 @@ TEST(Indirect, StrayWritesNextToTheDestinationAreCaught) {
 
 TEST(Indirect, NotSupportedWithoutTheInstructionsItRestsOn) {
   auto ref = dut::makeDut("reference");
-  NarrowedDut board(*ref, kBoard);
+  NarrowedDut board(*ref, kBoard, kBoardGiven);
   /// The board without Mmad: nothing can reach L0A.
   class NoMmad final : public dut::Dut {
    public:
@@ -177,7 +179,7 @@ TEST(Indirect, BoardRehearsalCertifiesLoadFamiliesAndNamesWhatItRestsOn) {
                          Run{isa::ProfileId::Ascend950, "load2d_v2"},
                          Run{isa::ProfileId::Ascend950, "load2d_bitmode"}}) {
     auto ref = dut::makeDut("reference");
-    NarrowedDut board(*ref, kBoard);
+    NarrowedDut board(*ref, kBoard, kBoardGiven);
     RunOptions o;
     o.profile = run.profile;
     o.level = Level::Smoke;
@@ -224,12 +226,33 @@ TEST(Verdict, RejectionsAloneCertifyNothing) {
   EXPECT_EQ(f.verdict(), "conformant");
 }
 
+// A rehearsal hands the DUT no image it cannot be given: without `--given BT` a bias-table case
+// is NotSupported with that reason, and with it the case runs.
+TEST(Indirect, ABoardIsGivenOnlyWhatItDeclares) {
+  auto ref = dut::makeDut("reference");
+  RunOptions o;
+  o.level = Level::Smoke;
+  o.seed = 5;
+  o.families = {"mmad_sparse"};
+  NarrowedDut bare(*ref, kBoard);
+  const CertifyResult without = certify(bare, o);
+  ASSERT_EQ(without.families.size(), 1u);
+  const FamilyResult& f = without.families[0];
+  EXPECT_GT(f.counts.of(Outcome::NotSupported), 0u);
+  EXPECT_TRUE(
+      std::any_of(f.notSupportedReasons.begin(), f.notSupportedReasons.end(), [](const auto& r) {
+        return r.first.find("cannot be given an image of BT") != std::string::npos;
+      }));
+  NarrowedDut board(*ref, kBoard, kBoardGiven);
+  EXPECT_EQ(certify(board, o).families.at(0).counts.of(Outcome::NotSupported), 0u);
+}
+
 // A board observes the sparse index buffer only through MmadWithSparse and writes it only by
 // LoadDataWithSparse: load_sparse and mmad_sparse are certified that way on a2, with what they
 // rest on named, and a wrong LoadDataWithSparse is still caught through it.
 TEST(Indirect, IndexBufferThroughMmadWithSparse) {
   auto ref = dut::makeDut("reference");
-  NarrowedDut board(*ref, kBoard);
+  NarrowedDut board(*ref, kBoard, kBoardGiven);
   RunOptions o;
   o.level = Level::Smoke;
   o.seed = 5;
