@@ -104,11 +104,6 @@ bool legal(const Program& p) {
   return true;
 }
 
-struct Interval {
-  std::uint64_t lo;
-  std::uint64_t hi;
-};
-
 void putWord(isa::Bytes& b, std::size_t at, std::uint32_t w) {
   for (int i = 0; i < 4; ++i)
     b[at + static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(w >> (8 * i));
@@ -576,21 +571,37 @@ bool writableByF32Mmad(std::uint32_t word) {
 L0cAdjustment adjustL0cForBoard(conf::VectorCase& c) {
   L0cAdjustment out;
   if (c.program.profile != isa::ProfileId::Ascend950 || c.rejection) return out;
-  // The L0C bytes an instruction reads: the C areas of Mmads that accumulate (spec 7.4, 8). No
-  // other instruction reads L0C.
-  std::vector<Interval> reads;
+  // The initial L0C words an instruction reads: those of the C area of an Mmad that accumulates
+  // (spec 7.4, 8) which no earlier Mmad has written (a K split accumulates onto its own first
+  // result, not onto the image). No other instruction reads or writes L0C. Written words count
+  // only inside m x n; reads take the whole C area.
+  const std::uint64_t words = isa::profile(c.program.profile).capacityOf(Memory::L0C) / 4;
+  std::vector<bool> written(words, false), readInitial(words, false);
+  auto visit = [&](std::uint64_t cAddr, std::uint64_t m, std::uint64_t n, bool accumulate) {
+    if (accumulate) {
+      isa::Mmad shape;
+      shape.m = static_cast<std::uint16_t>(m);
+      shape.n = static_cast<std::uint16_t>(n);
+      for (std::uint64_t w = cAddr / 4; w < (cAddr + isa::mmadCBytes(shape)) / 4 && w < words;
+           ++w) {
+        if (!written[w]) readInitial[w] = true;
+      }
+    }
+    for (std::uint64_t i = 0; i < m; ++i) {
+      for (std::uint64_t j = 0; j < n; ++j) {
+        const std::uint64_t w =
+            cAddr / 4 + oracle::elementOffsetC0(oracle::Layout::Nz, 16, m, n, i, j);
+        if (w < words) written[w] = true;
+      }
+    }
+  };
   for (const isa::Instruction& ins : c.program.instructions) {
     if (const auto* x = std::get_if<isa::Mmad>(&ins)) {
-      if (isa::initOf(*x) == isa::MmadInit::Accumulate) {
-        reads.push_back({x->cAddr, x->cAddr + isa::mmadCBytes(*x)});
-      }
+      if (x->m == 0 || x->k == 0 || x->n == 0) continue;  // a NOP (spec 8)
+      visit(x->cAddr, x->m, x->n, isa::initOf(*x) == isa::MmadInit::Accumulate);
     } else if (const auto* y = std::get_if<isa::MmadSparse>(&ins)) {
-      if (!y->cmatrixInitVal && !y->cmatrixSource) {
-        isa::Mmad shape;
-        shape.m = y->m;
-        shape.n = y->n;
-        reads.push_back({y->cAddr, y->cAddr + isa::mmadCBytes(shape)});
-      }
+      if (y->m == 0 || y->k == 0 || y->n == 0) continue;
+      visit(y->cAddr, y->m, y->n, !y->cmatrixInitVal && !y->cmatrixSource);
     }
   }
   // An Mmad adds into C element by element, and nothing moves L0C elsewhere: a word read as an
@@ -624,8 +635,7 @@ L0cAdjustment adjustL0cForBoard(conf::VectorCase& c) {
       putWord(s.bytes, i, writableNeighbour(w));
       ++out.replacedWords;
       const std::uint64_t at = s.addr + i;
-      const bool read = std::any_of(reads.begin(), reads.end(),
-                                    [at](Interval r) { return at + 4 > r.lo && at < r.hi; });
+      const bool read = at / 4 < words && readInitial[at / 4];
       readsReplaced = readsReplaced || (read && compared(at));
     }
   }
