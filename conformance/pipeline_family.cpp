@@ -2,6 +2,7 @@
 // logical matrices, plus the metamorphic properties that relate pipelines to each other.
 #include "conformance/checks.hpp"
 #include "conformance/families.hpp"
+#include "generators/lowprec.hpp"
 #include "generators/pipeline.hpp"
 
 namespace cubecheck::conf {
@@ -66,6 +67,19 @@ Family pipelineFamily(isa::ProfileId profile, gen::Sizes sizes) {
                         "special:inf", "special:signed_zero", "special:subnormal_result"}) {
     f.requiredBins.emplace_back(b);
   }
+  if (profile == isa::ProfileId::Ascend950) {
+    // The low-precision pipelines (spec 8.1): every pair of 8.1.2 from GM, and how they travel.
+    f.spec.emplace_back("spec 8.1");
+    for (const char* o : {"OPEN-12", "OPEN-13", "OPEN-15", "OPEN-16"}) f.openPoints.emplace_back(o);
+    for (auto [a, b] : gen::lowPrecisionPairs()) {
+      f.requiredBins.push_back("pair:" + std::string(isa::nameOf(a)) + "_x_" +
+                               std::string(isa::nameOf(b)));
+    }
+    for (const char* b : {"ctrl45:hif8", "lowprec:transposed_b", "lowprec:k_split",
+                          "lowprec:canary_past_k", "lowprec:window_subnormal"}) {
+      f.requiredBins.emplace_back(b);
+    }
+  }
   const isa::ProfileId sp = profile == isa::ProfileId::Legacy ? isa::ProfileId::A2 : profile;
   // 60 smoke draws over three kinds cannot meet every k class: size bins at full and nightly.
   f.requireSizeBins({}, gen::pipelineSizeBins(sp, false));
@@ -80,6 +94,16 @@ Family pipelineFamily(isa::ProfileId profile, gen::Sizes sizes) {
       "logical matrices alone",
       gen::pipelineBoundaries(gp), gen::legalPipeline(gp, sizes), 60, pipelineVector,
       [](const PipelineCase& c) { return gen::tagsOf(c); }));
+  if (profile == isa::ProfileId::Ascend950) {
+    f.properties.push_back(TypedProperty<PipelineCase>::fromVector(
+        "LowPrecisionMatchesOracle",
+        "spec 8.1: fp8 and HiF8 operands (all five pairs) moved from GM through the V2 loads, B "
+        "copied or transposed into L0B, K whole or in tiles accumulating in L0C, CTRL[45] set "
+        "explicitly: C = init + dec(A) * dec(B) rounded once to f32, bit for bit in the W-exact "
+        "regime (W = 24) whose condition each case checks on the values it emits",
+        gen::lowPipelineBoundaries(), gen::legalLowPipeline(sizes), 30, pipelineVector,
+        [](const PipelineCase& c) { return gen::tagsOf(c); }));
+  }
   f.properties.push_back(std::make_unique<TypedProperty<PipelineCase>>(
       "KSplitEqualsOne",
       "accumulating K in tiles through L0C gives the same C as one Mmad over all of K",

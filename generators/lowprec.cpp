@@ -28,6 +28,8 @@ std::int64_t uniform(SplitMix64& g, std::int64_t lo, std::int64_t hi) {
   return lo + static_cast<std::int64_t>(g.next() % static_cast<std::uint64_t>(hi - lo + 1));
 }
 
+}  // namespace
+
 /// Spec 8.1.3: a padding canary finite under every reading a DUT might apply, and large, so that
 /// reading it shows: e4m3 0x7E (448; 2^-15 as HiF8), hif8 0x6E (2^15; 112 as e4m3), e5m2 0x7B.
 std::uint8_t canaryOf(DType t) {
@@ -52,6 +54,8 @@ std::pair<int, int> binadesOf(DType t) {
       return {-22, 15};  // hifloat8
   }
 }
+
+namespace {
 
 /// The smallest normal magnitude: below it a value is a subnormal (OPEN-13).
 double minNormalOf(DType t) {

@@ -81,6 +81,11 @@ std::vector<std::string> tagsOf(const LowMmadCase& c);
 oracle::ElemMatrix expectedC(const LowMmadCase& c, const LowOperands& o,
                              bool flushSubnormals = false);
 
+/// Spec 8.1.3's padding canary of an 8-bit type: finite under every reading, large when read.
+std::uint8_t canaryOf(isa::DType t);
+/// The binades floor(log2 |v|) the nonzero finite values of an 8-bit type span (appendix A).
+std::pair<int, int> binadesOf(isa::DType t);
+
 /// The plain-Mmad low-precision pairs of spec 8.1.2 (A, B).
 std::vector<std::pair<isa::DType, isa::DType>> lowPrecisionPairs();
 

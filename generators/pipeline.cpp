@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <ostream>
+#include <stdexcept>
 
 #include "generators/common.hpp"
 #include "generators/fill.hpp"
+#include "generators/lowprec.hpp"
 #include "generators/mmad.hpp"
 #include "generators/sparse.hpp"
 #include "oracle/layout.hpp"
@@ -78,17 +80,18 @@ isa::Load2D load2d(Load2DPath path, DType t, std::uint64_t src, std::uint64_t ds
   return l;
 }
 
-/// V2: the source's fractal rectangle (m_step x k_step of an Nz with column stride src) to an
-/// Nz destination with column stride dst.
+/// V2: the source's fractal rectangle (m_step x k_step of an Nz with column stride src, from
+/// row band mStart) to an Nz destination with column stride dst.
 isa::LoadV2 v2(Load2DPath path, DType t, std::uint64_t src, std::uint64_t dstAddr,
                std::uint64_t kStart, std::uint64_t mStep, std::uint64_t kStep,
-               std::uint64_t srcStride, std::uint64_t dstStride, bool transpose = false) {
+               std::uint64_t srcStride, std::uint64_t dstStride, bool transpose = false,
+               std::uint64_t mStart = 0) {
   isa::LoadV2 l;
   l.path = path;
   l.dtype = t;
   l.srcAddr = src;
   l.dstAddr = dstAddr;
-  l.params = {0,
+  l.params = {static_cast<std::uint32_t>(mStart),
               static_cast<std::uint32_t>(kStart),
               static_cast<std::uint16_t>(mStep),
               static_cast<std::uint16_t>(kStep),
@@ -104,6 +107,31 @@ isa::Instruction copyToL1(ProfileId p, Load2DPath path, DType t, std::uint64_t s
                           std::uint64_t dst, std::uint64_t fractals) {
   if (p == ProfileId::Ascend950) return v2(path, t, src, dst, 0, fractals, 1, fractals, fractals);
   return load2d(path, t, src, dst, 0, fractals, 1);
+}
+
+/// The low-precision pipeline's operands as the mmad_lowprec family states them: the same draw
+/// of codes from the case's windows, and the W-exact check of spec 8.1.6.3 on what was drawn.
+LowMmadCase lowCaseOf(const PipelineCase& c) {
+  LowMmadCase l;
+  l.aType = c.dtype;
+  l.bType = c.low->bType;
+  l.hif8Mode = c.low->hif8Mode;
+  l.m = c.m;
+  l.k = c.k;
+  l.n = c.n;
+  l.init = c.init;
+  l.values = LowValues::Exact;
+  l.loA = c.low->loA;
+  l.widthA = c.low->widthA;
+  l.loB = c.low->loB;
+  l.widthB = c.low->widthB;
+  l.contentSeed = c.contentSeed;
+  return l;
+}
+
+/// 32-column blocks of N: a transposed b8 B is read from L1 in whole 32 x 32 squares (spec 5).
+std::uint64_t n32Of(const PipelineCase& c) {
+  return ceilDiv(c.n, 32);
 }
 
 }  // namespace
@@ -128,12 +156,19 @@ std::string_view nameOf(PipelineKind k) {
 
 std::ostream& operator<<(std::ostream& os, const PipelineCase& c) {
   std::string what = "pipeline " + std::string(nameOf(c.kind)) + " " +
-                     std::string(isa::nameOf(c.dtype)) + " m=" + std::to_string(c.m) +
-                     " k=" + std::to_string(c.k) + " n=" + std::to_string(c.n) +
-                     " init=" + std::string(isa::nameOf(c.init));
+                     std::string(isa::nameOf(c.dtype)) +
+                     (c.low ? " x " + std::string(isa::nameOf(c.low->bType)) : "") +
+                     " m=" + std::to_string(c.m) + " k=" + std::to_string(c.k) +
+                     " n=" + std::to_string(c.n) + " init=" + std::string(isa::nameOf(c.init));
   if (c.values != MmadValues::Exact) what += " values=" + std::string(nameOf(c.values));
   if (c.kind == PipelineKind::KSplit) what += " k_tiles=" + std::to_string(c.kTiles);
   if (c.load2dOn950) what += " l1_to_l0=load2d";
+  if (c.low) {
+    what += " ctrl45=" + std::to_string(c.low->hif8Mode) +
+            (c.low->transposedB ? " b=transposed" : "") +
+            " window_a=" + std::to_string(c.low->loA) + "+" + std::to_string(c.low->widthA) +
+            " window_b=" + std::to_string(c.low->loB) + "+" + std::to_string(c.low->widthB);
+  }
   if (c.kind == PipelineKind::Conv) {
     what += " map=" + std::to_string(c.convC1) + "x" + std::to_string(c.convH) + "x" +
             std::to_string(c.convW) + " kernel=" + std::to_string(c.convKh) + "x" +
@@ -151,6 +186,14 @@ std::pair<std::uint16_t, std::uint16_t> cShape(const PipelineCase& c) {
 }
 
 PipelineOperands operandsOf(const PipelineCase& c) {
+  if (c.low) {
+    const LowOperands l = lowOperandsOf(lowCaseOf(c));  // throws outside the W-exact regime
+    PipelineOperands o;
+    static_cast<MmadOperands&>(o) = MmadOperands{l.a, l.b, l.c0, l.bias};
+    o.aCodes = l.aCodes;
+    o.bCodes = l.bCodes;
+    return o;
+  }
   // The exact-regime values of the mmad family (generators/mmad.cpp): any order of accumulation
   // gives the same bits.
   MmadCase mc;
@@ -186,6 +229,8 @@ PipelineOperands operandsOf(const PipelineCase& c) {
 }
 
 oracle::ElemMatrix expectedC(const PipelineCase& c, const PipelineOperands& o) {
+  // Spec 8.1.5: the decoded values' exact sum with the init, rounded once to f32.
+  if (c.low) return oracle::mmadResult(DType::F32, o.a, o.b, o.init(c.init));
   MatrixD b = o.b;
   if (c.kind == PipelineKind::Sparse) {
     b = oracle::truncate24(o.b.cast<std::int8_t>()).cast<double>();  // spec 7.2: B'
@@ -200,8 +245,13 @@ isa::Program buildProgram(const PipelineCase& c) {
 isa::Program buildProgram(const PipelineCase& c, PipelineKind kind, bool load2dOn950) {
   const isa::Profile& prof = isa::profile(c.profile);
   const bool on950 = c.profile == ProfileId::Ascend950;
+  if (c.low && ((kind != PipelineKind::Direct && kind != PipelineKind::KSplit) || load2dOn950)) {
+    throw std::logic_error("buildProgram: a low-precision pipeline is Direct or KSplit, by V2");
+  }
   const PipelineOperands o = operandsOf(c);
   const DType t = c.dtype;
+  const DType tb = c.low ? c.low->bType : t;  // spec 8.1.2: the fp8 pairs may mix
+  const bool transposedB = c.low && c.low->transposedB;
   const DType acc = isa::accumulatorOf(t);
   // Plain variables, not a structured binding: the lambdas below capture them (clang 14).
   const std::uint16_t m = cShape(c).first, n = cShape(c).second;
@@ -215,13 +265,28 @@ isa::Program buildProgram(const PipelineCase& c, PipelineKind kind, bool load2dO
   if (c.kind == PipelineKind::Sparse && kind != PipelineKind::Sparse) {
     b = oracle::truncate24(o.b.cast<std::int8_t>()).cast<double>();
   }
+  // Low precision: the codes, with spec 8.1.3's canary (finite under every reading, large when
+  // read) in every padding cell, past k in the last K fractal above all; random bits otherwise.
+  auto codes = [](const oracle::ElemMatrix& v, DType type, std::uint64_t rows, std::uint64_t cols) {
+    oracle::ElemMatrix x = oracle::ElemMatrix::Constant(
+        static_cast<Eigen::Index>(rows), static_cast<Eigen::Index>(cols), canaryOf(type));
+    x.topLeftCorner(v.rows(), v.cols()) = v;
+    return x;
+  };
+  const std::uint64_t n32 = c.low ? n32Of(c) : 0;
   const oracle::ElemMatrix aPad =
-      padded(o.a, t, static_cast<Eigen::Index>(m1 * 16), static_cast<Eigen::Index>(k1 * k0),
-             subSeed(c.contentSeed, 11));
+      c.low ? codes(o.aCodes, t, m1 * 16, k1 * k0)
+            : padded(o.a, t, static_cast<Eigen::Index>(m1 * 16), static_cast<Eigen::Index>(k1 * k0),
+                     subSeed(c.contentSeed, 11));
   const oracle::ElemMatrix bPad =
-      padded(b, t, static_cast<Eigen::Index>(k1 * k0), static_cast<Eigen::Index>(n1 * 16),
-             subSeed(c.contentSeed, 12));
-  const std::uint64_t aFr = m1 * k1, bFr = k1 * n1;
+      c.low ? codes(o.bCodes, tb, k1 * k0, transposedB ? 32 * n32 : n1 * 16)
+            : padded(b, t, static_cast<Eigen::Index>(k1 * k0), static_cast<Eigen::Index>(n1 * 16),
+                     subSeed(c.contentSeed, 12));
+  // B's fractals in GM and L1: a transposed B is B itself in Nz, 2 K1 bands of 16 rows by N32
+  // columns of 32. In L0B it is Zn either way, plus, where 2 N32 > N1, the overhang of the last
+  // transposed K block (loadB below).
+  const std::uint64_t aFr = m1 * k1, bFr = transposedB ? 2 * k1 * n32 : k1 * n1;
+  const std::uint64_t bL0Fr = k1 * n1 + (transposedB && 2 * n32 > n1 ? 1 : 0);
   // GM: A (Nz), or A^T (Nz) for the transposed path, or the feature map; B^T (Nz) = Zn of B.
   if (kind == PipelineKind::TransposedA) {
     p.segments.push_back(
@@ -249,7 +314,9 @@ isa::Program buildProgram(const PipelineCase& c, PipelineKind kind, bool load2dO
     p.segments.push_back({Memory::GM, kGmB, packed.dense});
     index = packed.index;
   } else {
-    p.segments.push_back({Memory::GM, kGmB, oracle::encode(bPad, oracle::Layout::Zn, t)});
+    p.segments.push_back(
+        {Memory::GM, kGmB,
+         oracle::encode(bPad, transposedB ? oracle::Layout::Nz : oracle::Layout::Zn, tb)});
   }
   // L1, L0A, L0B: defined (random) where the loads write.
   const std::uint64_t aL0Bytes =
@@ -261,8 +328,8 @@ isa::Program buildProgram(const PipelineCase& c, PipelineKind kind, bool load2dO
   p.segments.push_back(filled(Memory::L1, kL1B, kL1B + std::max(bFr, dFr) * isa::kFractalBytes,
                               subSeed(c.contentSeed, 14)));
   p.segments.push_back(filled(Memory::L0A, 0, aL0Bytes, subSeed(c.contentSeed, 15)));
-  p.segments.push_back(
-      filled(Memory::L0B, 0, std::max(bFr, dFr) * isa::kFractalBytes, subSeed(c.contentSeed, 16)));
+  p.segments.push_back(filled(Memory::L0B, 0, std::max(bL0Fr, dFr) * isa::kFractalBytes,
+                              subSeed(c.contentSeed, 16)));
   if (kind == PipelineKind::Sparse) {
     p.segments.push_back({Memory::L1, kL1Idx, index});
     p.segments.push_back(filled(Memory::SparseIndex, 0, dFr * 128, subSeed(c.contentSeed, 17)));
@@ -290,6 +357,7 @@ isa::Program buildProgram(const PipelineCase& c, PipelineKind kind, bool load2dO
   auto mmad = [&](std::uint64_t kk, bool first) {
     isa::Mmad x;
     x.dtype = t;
+    if (tb != t) x.bDtype = tb;
     x.m = m;
     x.k = static_cast<std::uint16_t>(kk);
     x.n = n;
@@ -301,6 +369,8 @@ isa::Program buildProgram(const PipelineCase& c, PipelineKind kind, bool load2dO
     return x;
   };
   auto& ins = p.instructions;
+  // Spec 8.1.5: CTRL[45] set explicitly in every low-precision program, 0 unless it is the case's.
+  if (c.low) ins.emplace_back(isa::SetHiF8Mode{c.low->hif8Mode});
   // A: GM -> L1.
   if (kind == PipelineKind::ReversedL1) {
     // addr_mode 1: L1 fractal j is GM fractal gmAFr - 1 - j (spec 4, GM -> A1 only).
@@ -317,8 +387,10 @@ isa::Program buildProgram(const PipelineCase& c, PipelineKind kind, bool load2dO
   // B: GM -> L1.
   if (kind == PipelineKind::Sparse) {
     ins.emplace_back(load2d(Load2DPath::GMtoB1, DType::S8, kGmB, kL1B, 0, dFr, 1));
+  } else if (transposedB) {
+    ins.emplace_back(v2(Load2DPath::GMtoB1, tb, kGmB, kL1B, 0, 2 * k1, n32, 2 * k1, 2 * k1));
   } else if (on950) {
-    ins.emplace_back(v2(Load2DPath::GMtoB1, t, kGmB, kL1B, 0, n1, k1, n1, n1));
+    ins.emplace_back(v2(Load2DPath::GMtoB1, tb, kGmB, kL1B, 0, n1, k1, n1, n1));
   } else {
     ins.emplace_back(load2d(Load2DPath::GMtoB1, t, kGmB, kL1B, 0, bFr, 1));
   }
@@ -335,8 +407,23 @@ isa::Program buildProgram(const PipelineCase& c, PipelineKind kind, bool load2dO
     }
   };
   auto loadB = [&](std::uint64_t f0, std::uint64_t f1) {
-    if (on950 && !load2dOn950) {
-      ins.emplace_back(v2(Load2DPath::B1toB2, t, kL1B, 0, f0, n1, f1 - f0, n1, n1));
+    if (transposedB) {
+      // Spec 5, transposed: rows [32 f0, 32 f1) of B (K) by its N32 column blocks become Nz of
+      // B^T, i.e. Zn of B, with column stride N1. A 32-column block spans two 16-row bands of
+      // B^T: where N1 is odd the last overhangs into the next K block's first fractal, so each
+      // K block gets its own call, in ascending order: the next call overwrites the overhang,
+      // as in the vendor's b8 loop sample, and no two fractals of one call collide (OPEN-10).
+      if (2 * n32 == n1) {
+        ins.emplace_back(
+            v2(Load2DPath::B1toB2, tb, kL1B, 0, 0, 2 * (f1 - f0), n32, 2 * k1, n1, true, 2 * f0));
+      } else {
+        for (std::uint64_t kb = f0; kb < f1; ++kb) {
+          ins.emplace_back(v2(Load2DPath::B1toB2, tb, kL1B, (kb - f0) * n1 * isa::kFractalBytes, 0,
+                              2, n32, 2 * k1, n1, true, 2 * kb));
+        }
+      }
+    } else if (on950 && !load2dOn950) {
+      ins.emplace_back(v2(Load2DPath::B1toB2, tb, kL1B, 0, f0, n1, f1 - f0, n1, n1));
     } else {
       ins.emplace_back(load2d(Load2DPath::B1toB2, t, kL1B, 0, f0 * n1, (f1 - f0) * n1, 1));
     }
@@ -422,7 +509,38 @@ isa::Program buildProgram(const PipelineCase& c, PipelineKind kind, bool load2dO
   return p;
 }
 
+namespace {
+
+/// The bins of a low-precision pipeline: its pair, CTRL[45], how B reached L0B, the K split, the
+/// canaries past k, the subnormal windows and the sizes.
+std::vector<std::string> lowTagsOf(const PipelineCase& c) {
+  const LowMmadCase l = lowCaseOf(c);
+  std::vector<std::string> t{
+      "kind:" + std::string(nameOf(c.kind)),
+      "pair:" + std::string(isa::nameOf(c.dtype)) + "_x_" + std::string(isa::nameOf(c.low->bType)),
+      "init:" + std::string(isa::nameOf(c.init))};
+  if (c.low->hif8Mode) {
+    t.emplace_back(c.dtype == DType::Fp8E4M3FN && c.low->bType == DType::Fp8E4M3FN
+                       ? "ctrl45:hif8"
+                       : "ctrl45:other_pair");
+  }
+  if (c.low->transposedB) t.emplace_back("lowprec:transposed_b");
+  if (c.kind == PipelineKind::KSplit) t.emplace_back("lowprec:k_split");
+  if (c.k % 32 != 0) t.emplace_back("lowprec:canary_past_k");
+  if (c.low->loA == binadesOf(effectiveA(l)).first ||
+      c.low->loB == binadesOf(effectiveB(l)).first) {
+    t.emplace_back("lowprec:window_subnormal");
+  }
+  if (c.m % 16 != 0 || c.n % 16 != 0) t.emplace_back("partial_fractal");
+  const std::vector<std::string> sizes = sizeAndSpecialTags(c);
+  t.insert(t.end(), sizes.begin(), sizes.end());
+  return t;
+}
+
+}  // namespace
+
 std::vector<std::string> tagsOf(const PipelineCase& c) {
+  if (c.low) return lowTagsOf(c);
   const auto [m, n] = cShape(c);
   std::vector<std::string> t{"kind:" + std::string(nameOf(c.kind)),
                              "dtype:" + std::string(isa::nameOf(c.dtype)),
@@ -591,6 +709,110 @@ rc::Gen<PipelineCase> legalPipeline(ProfileId id, Sizes sizes) {
     }
     return drawn(id, *rc::gen::elementOf(kinds), sizes);
   });
+}
+
+rc::Gen<PipelineCase> legalLowPipeline(Sizes sizes) {
+  return rc::gen::exec([sizes] {
+    // The mmad_lowprec family's draw: the pair, CTRL[45], the sizes (all five pairs are 8-bit,
+    // so s8's buffer limits apply), the exact-regime windows sized for k, and the init.
+    const LowMmadCase l = *legalLowMmad(LowValues::Exact, sizes);
+    const isa::Profile& prof = isa::profile(ProfileId::Ascend950);
+    PipelineCase c;
+    c.profile = ProfileId::Ascend950;
+    c.dtype = l.aType;
+    c.m = std::max<std::uint16_t>(l.m, 2);  // m = 1 is GEMV, whose A the loads do not produce
+    c.k = l.k;
+    c.n = l.n;
+    // The bias tensor sits at kBiasTensor of the 1 KiB table here.
+    c.init = (l.init == MmadInit::BiasTensor || l.init == MmadInit::BiasTable) &&
+                     4ull * c.n + kBiasTensor > prof.capacityOf(Memory::BiasTable)
+                 ? MmadInit::Accumulate
+                 : l.init;
+    LowPipeline low{.bType = l.bType,
+                    .hif8Mode = l.hif8Mode,
+                    .loA = l.loA,
+                    .widthA = l.widthA,
+                    .loB = l.loB,
+                    .widthB = l.widthB};
+    // K in tiles of whole 32-element fractals where there are two at least (k is kept: the
+    // windows are sized for it).
+    constexpr std::uint64_t k0 = 32;
+    const std::uint64_t k1 = ceilDiv(c.k, k0), n1 = ceilDiv(c.n, 16);
+    c.kind = k1 >= 2 && *rc::gen::arbitrary<bool>() ? PipelineKind::KSplit : PipelineKind::Direct;
+    if (c.kind == PipelineKind::KSplit) {
+      c.kTiles = static_cast<int>(*upTo(2, std::min<std::uint64_t>(4, k1)));
+    }
+    // The transposed B: m_step = 2 K1 <= 255 on the GM -> B1 copy, and room in L0B for the
+    // overhang of the last K block.
+    const bool room = (k1 * n1 + 1) * isa::kFractalBytes <= prof.capacityOf(Memory::L0B);
+    low.transposedB = 2 * k1 <= 255 && room && *rc::gen::arbitrary<bool>();
+    c.low = low;
+    c.contentSeed = l.contentSeed;
+    return c;
+  });
+}
+
+std::vector<PipelineCase> lowPipelineBoundaries() {
+  std::vector<PipelineCase> t;
+  std::uint64_t seed = 0xF8;
+  auto add = [&](PipelineCase c, std::string why) {
+    c.profile = ProfileId::Ascend950;
+    c.contentSeed = seed++;
+    c.why = std::move(why);
+    t.push_back(std::move(c));
+  };
+  for (auto [a, b] : lowPrecisionPairs()) {
+    const std::string name =
+        std::string(isa::nameOf(a)) + " x " + std::string(isa::nameOf(b)) + ": ";
+    PipelineCase c;
+    c.dtype = a;
+    c.low = LowPipeline{};
+    c.low->bType = b;
+    c.m = 20;
+    c.k = 70;
+    c.n = 24;
+    c.init = MmadInit::Accumulate;
+    c.low->widthA = c.low->widthB = 5;  // log2 70 + 8 + 8 <= 23: the init takes what is left
+    add(c, name + "A and B^T from GM by V2, partial fractals, canaries past k, onto L0C");
+    c.kind = PipelineKind::KSplit;
+    c.kTiles = 3;
+    c.k = 150;
+    c.n = 8;  // N1 = 1 < 2 N32: one transposing call per K block
+    c.init = MmadInit::BiasTensor;
+    c.low->transposedB = true;
+    add(c, name + "K in 3 tiles through L0C, B transposed B1 -> B2 block by block, bias tensor");
+    c.kind = PipelineKind::Direct;
+    c.m = 32;
+    c.k = 256;
+    c.n = 40;  // N1 = 3 < 2 N32 again
+    c.init = MmadInit::Zero;
+    c.low->loA = binadesOf(a).first;
+    c.low->loB = binadesOf(b).first;
+    c.low->widthA = c.low->widthB = 3;
+    add(c, name + "subnormal windows on both sides, B transposed");
+    c.kind = PipelineKind::KSplit;
+    c.kTiles = 2;
+    c.n = 64;  // N1 = 2 N32: the K blocks of a tile in one transposing call
+    c.low->loA = binadesOf(a).second - 2;
+    c.init = MmadInit::BiasTable;
+    add(c, name +
+               "A in its top binades, B subnormal, K in 2 tiles, B transposed a tile per "
+               "call, bias table (OPEN-6)");
+  }
+  PipelineCase h;
+  h.kind = PipelineKind::KSplit;
+  h.kTiles = 2;
+  h.dtype = DType::Fp8E4M3FN;
+  h.low = LowPipeline{};
+  h.low->hif8Mode = true;
+  h.m = 17;
+  h.k = 96;
+  h.n = 33;
+  h.low->loA = h.low->loB = -2;
+  h.low->widthA = h.low->widthB = 5;
+  h.init = MmadInit::Accumulate;
+  add(h, "CTRL[45] = 1: fp8_e4m3fn x fp8_e4m3fn read as hif8 x hif8, K in 2 tiles onto L0C");
+  return t;
 }
 
 std::vector<PipelineCase> pipelineBoundaries(ProfileId id) {

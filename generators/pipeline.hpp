@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <iosfwd>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,18 @@ enum class PipelineKind : std::uint8_t {
 };
 std::string_view nameOf(PipelineKind k);
 
+/// What makes a Direct or KSplit pipeline on 950 a low-precision one (spec 8.1): A of the case's
+/// dtype and B of bType, one of the five pairs of spec 8.1.2, f32 C; values in the W-exact regime
+/// of 8.1.6.3, drawn from binade windows as the mmad_lowprec family draws them.
+struct LowPipeline {
+  isa::DType bType = isa::DType::Fp8E4M3FN;
+  bool hif8Mode = false;  ///< CTRL[45], set explicitly (also to 0) in every such program (8.1.5)
+  /// B supplied as B (K x N, Nz) rather than B^T and transposed B1 -> B2 by the V2 load (spec 5:
+  /// b8 with m_step even), one 32-K block per call where N's 32-column blocks overhang N1.
+  bool transposedB = false;
+  int loA = 0, widthA = 4, loB = 0, widthB = 4;  ///< binade windows [lo, lo + width - 1]
+};
+
 struct PipelineCase {
   isa::ProfileId profile = isa::ProfileId::A2;
   PipelineKind kind = PipelineKind::Direct;
@@ -41,6 +54,7 @@ struct PipelineCase {
   std::uint16_t convC1 = 1, convH = 4, convW = 4;
   std::uint8_t convKh = 3, convKw = 3, convStride = 1;
   std::array<std::uint8_t, 4> convPad{1, 1, 1, 1};
+  std::optional<LowPipeline> low;  ///< 950, Direct or KSplit: fp8 or HiF8 operands (spec 8.1)
   std::uint64_t contentSeed = 0;
   std::string why;
 };
@@ -51,6 +65,7 @@ std::ostream& operator<<(std::ostream& os, const PipelineCase& c);
 struct PipelineOperands : MmadOperands {
   std::vector<oracle::MatrixD> map;
   double padValue = 0;
+  oracle::ElemMatrix aCodes, bCodes;  ///< low precision: the element codes of a and b
 };
 PipelineOperands operandsOf(const PipelineCase& c);
 
@@ -76,6 +91,11 @@ rc::Gen<PipelineCase> pipelineFor(isa::ProfileId profile, PipelineKind kind,
 /// run is held to.
 std::vector<std::string> pipelineSizeBins(isa::ProfileId profile, bool smallOnly);
 std::vector<PipelineCase> pipelineBoundaries(isa::ProfileId profile);
+
+/// Low-precision pipelines on 950 (spec 8.1): every pair of spec 8.1.2 from GM through the V2
+/// loads, whole or K split, B copied or transposed into L0B, CTRL[45] set in each program.
+rc::Gen<PipelineCase> legalLowPipeline(Sizes sizes = Sizes::Mixed);
+std::vector<PipelineCase> lowPipelineBoundaries();
 
 constexpr std::uint64_t kPipelineCAddr = 0;  ///< where every pipeline writes C in L0C
 

@@ -261,6 +261,11 @@ TEST(Pipeline, CatchesDefectsOfTheUnitFamilies) {
       {"mmad-init-ignored", isa::ProfileId::A2, "KSplitEqualsOne"},
       {"load2d-addr-mode-ignored", isa::ProfileId::A2, "MatchesOracle"},
       {"v2-transposed-row-major", isa::ProfileId::Ascend950, "TransposedEqualsDirect"},
+      // The low-precision defects, through operands that travel from GM by the V2 loads.
+      {"lowprec-hif8-as-e4m3", isa::ProfileId::Ascend950, "LowPrecisionMatchesOracle"},
+      {"lowprec-hif8-mode-ignored", isa::ProfileId::Ascend950, "LowPrecisionMatchesOracle"},
+      {"lowprec-subnormals-flushed", isa::ProfileId::Ascend950, "LowPrecisionMatchesOracle"},
+      {"lowprec-narrow-accumulator", isa::ProfileId::Ascend950, "LowPrecisionMatchesOracle"},
   };
   for (const auto& k : kCases) {
     auto dut = dut::makeDut(std::string("mutant:") + k.mutant);

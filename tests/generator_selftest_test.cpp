@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <memory>
 #include <set>
@@ -443,6 +444,55 @@ TEST(GeneratorSelfTest, PipelinesAreLegal) {
       });
     }
   }
+}
+
+/// The largest power of two every nonzero value of v is a multiple of (0 when all are zero), and
+/// the largest magnitude: spec 8.1.6.3's q and M, recomputed here from the values alone.
+std::pair<double, double> quantumAndMaxOf(const oracle::MatrixD& v) {
+  double q = 0, most = 0;
+  for (Eigen::Index i = 0; i < v.size(); ++i) {
+    if (v(i) == 0) continue;
+    double b = 0x1p-200;  // every value drawn is a multiple of 2^-44 at least
+    while (std::fmod(v(i), 2 * b) == 0) b *= 2;
+    q = q == 0 ? b : std::min(q, b);
+    most = std::max(most, std::fabs(v(i)));
+  }
+  return {q, most};
+}
+
+// The low-precision pipelines on 950: legal, CTRL[45] set once, first and as the case says
+// (spec 8.1.5), and in the W-exact regime of spec 8.1.6.3 as recomputed from the values each
+// case emits, with non-trivial operands.
+TEST(GeneratorSelfTest, LowPrecisionPipelinesAreLegal) {
+  auto check = [](const PipelineCase& c) {
+    ASSERT_TRUE(c.low.has_value()) << show(c);
+    const isa::Program p = buildProgram(c);
+    expectLegal(p, show(c));
+    ASSERT_FALSE(p.instructions.empty());
+    const auto* mode = std::get_if<isa::SetHiF8Mode>(&p.instructions.front());
+    ASSERT_NE(mode, nullptr) << show(c);
+    EXPECT_EQ(mode->enable, c.low->hif8Mode) << show(c);
+    EXPECT_EQ(std::count_if(p.instructions.begin(), p.instructions.end(),
+                            [](const isa::Instruction& i) {
+                              return std::holds_alternative<isa::SetHiF8Mode>(i);
+                            }),
+              1)
+        << show(c);
+    const PipelineOperands o = operandsOf(c);
+    const auto [qA, mA] = quantumAndMaxOf(o.a);
+    const auto [qB, mB] = quantumAndMaxOf(o.b);
+    ASSERT_GT(qA * qB, 0) << show(c) << ": all-zero operand";
+    const double q = qA * qB, init = o.init(c.init).cwiseAbs().maxCoeff();
+    EXPECT_LE(init + c.k * mA * mB, std::ldexp(q, 24)) << show(c);
+    EXPECT_GE(q, 0x1p-126) << show(c);
+    const oracle::MatrixD i0 = o.init(c.init);
+    for (Eigen::Index i = 0; i < i0.size(); ++i) {
+      ASSERT_EQ(std::fmod(i0(i), q), 0) << show(c) << ": init " << i0(i) << " off the grid";
+    }
+  };
+  eachDraw(legalLowPipeline(), 20, 2100, check);
+  expectTableLegal(lowPipelineBoundaries(), [](const PipelineCase& c) { return buildProgram(c); });
+  for (const PipelineCase& c : lowPipelineBoundaries()) check(c);
 }
 
 // The families whose generators the tests above check. A row added to the family table without
