@@ -668,8 +668,9 @@ int main(int argc, char** argv) {
                       "narrow the memories the DUT observes and may be given images of, e.g. "
                       "GM,L1,L0C to rehearse a board (docs/hardware.md)");
   certify->add_option("--given", given,
-                      "with --observable: memories the DUT may still be given images of without "
-                      "observing them, e.g. BT (a board stages the bias table through L1)");
+                      "with --observable: the memories the DUT may be given images of (default: "
+                      "the observable ones), e.g. GM,L1,BT for a 950 board, which reads L0C but "
+                      "cannot write it, and stages the bias table it cannot read");
 
   bool list = false;
   CLI::App* mutantsCmd = app.add_subcommand(

@@ -28,6 +28,11 @@ constexpr std::uint16_t kK = 32;
 
 constexpr std::array<Memory, 2> kIndirect{Memory::L0A, Memory::L0B};
 
+/// An f32 Mmad writes one 1024-byte L0C fractal (16 x 16 f32) per 16 columns of n.
+constexpr std::uint64_t kCFractal = 1024;
+/// The f32 identity A: 16 x 16, two 512-byte fractals.
+constexpr std::uint64_t kF32IdentityBytes = 16 * 16 * 4;
+
 /// Index bytes per 512-byte dense fractal (spec 7.2: 16 n by 8 bytes).
 constexpr std::uint64_t kIdxFractal = 128;
 /// Observing the index buffer: A for slot 0 and for slot 1 (16 x 64 s8, two fractals, and a zero
@@ -505,18 +510,263 @@ void appendPlainLoads(Program& p, Memory dst, std::uint64_t src, std::uint64_t d
   }
 }
 
+std::vector<Cover> coversOf(const std::vector<Segment>& segments, Memory m, std::uint64_t align) {
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> spans;
+  for (const Segment& s : segments) {
+    if (s.memory != m || s.bytes.empty()) continue;
+    spans.emplace_back(s.addr / align * align,
+                       isa::ceilDiv(s.addr + s.bytes.size(), align) * align);
+  }
+  std::sort(spans.begin(), spans.end());
+  std::vector<Cover> out;
+  std::uint64_t end = 0;
+  for (const auto& [lo, hi] : spans) {
+    if (!out.empty() && lo <= end) {
+      end = std::max(end, hi);
+      out.back().bytes.resize(end - out.back().addr, 0);
+    } else {
+      out.push_back({lo, Bytes(hi - lo, 0)});
+      end = hi;
+    }
+  }
+  for (const Segment& s : segments) {
+    if (s.memory != m) continue;
+    for (Cover& c : out) {
+      if (s.addr >= c.addr && s.addr + s.bytes.size() <= c.addr + c.bytes.size()) {
+        std::copy(s.bytes.begin(), s.bytes.end(),
+                  c.bytes.begin() + static_cast<long>(s.addr - c.addr));
+      }
+    }
+  }
+  return out;
+}
+
+bool writableByF32Mmad(std::uint32_t word) {
+  const std::uint32_t exponent = word >> 23 & 0xFF;
+  return word == 0 || (exponent != 0 && exponent != 0xFF);
+}
+
+std::uint32_t writableNeighbour(std::uint32_t w) {
+  const std::uint32_t exponent = w >> 23 & 0xFF;
+  if (exponent == 0) return w | 1u << 23;
+  if (exponent == 0xFF) return w & ~(1u << 23);
+  return w;
+}
+
+std::vector<L0cFate> l0cFates(const Program& p) {
+  std::vector<L0cFate> fate(isa::profile(p.profile).capacityOf(Memory::L0C) / 4, L0cFate::Kept);
+  auto visit = [&](std::uint64_t cAddr, std::uint64_t m, std::uint64_t n, bool accumulate,
+                   bool s32) {
+    for (std::uint64_t i = 0; i < m; ++i) {
+      for (std::uint64_t j = 0; j < n; ++j) {
+        const std::uint64_t w =
+            cAddr / 4 + oracle::elementOffsetC0(oracle::Layout::Nz, 16, m, n, i, j);
+        if (w >= fate.size()) continue;
+        L0cFate& f = fate[w];
+        if (!accumulate) {
+          f = L0cFate::Overwritten;
+        } else if (f == L0cFate::Kept || f == L0cFate::AccumulatedS32) {
+          f = s32 ? L0cFate::AccumulatedS32 : L0cFate::AccumulatedF32;
+        }
+      }
+    }
+  };
+  for (const isa::Instruction& ins : p.instructions) {
+    if (const auto* x = std::get_if<isa::Mmad>(&ins)) {
+      if (x->m == 0 || x->k == 0 || x->n == 0) continue;  // a NOP (spec 8)
+      visit(x->cAddr, x->m, x->n, isa::initOf(*x) == isa::MmadInit::Accumulate,
+            isa::accumulatorOf(x->dtype) == isa::DType::S32);
+    } else if (const auto* y = std::get_if<isa::MmadSparse>(&ins)) {
+      if (y->m == 0 || y->k == 0 || y->n == 0) continue;
+      visit(y->cAddr, y->m, y->n, !y->cmatrixInitVal && !y->cmatrixSource, true);
+    }
+  }
+  return fate;
+}
+
+std::optional<std::string> writeL0cByMmad(Program& run, const std::vector<Segment>& l0c,
+                                          bool resetHf32) {
+  const isa::Profile& prof = isa::profile(run.profile);
+  const std::vector<Cover> covers = coversOf(l0c, Memory::L0C, kCFractal);
+  // L0C stays defined (the program's address space), but its bytes are the Mmads'. They write
+  // whole C fractals, so the covers are defined too.
+  for (Segment& s : run.segments) {
+    if (s.memory == Memory::L0C) std::fill(s.bytes.begin(), s.bytes.end(), 0);
+  }
+  if (covers.empty()) return std::nullopt;
+  for (const Cover& c : covers) define(run, Memory::L0C, c.addr, c.addr + c.bytes.size());
+
+  const oracle::Layout aLayout = prof.l0aIsNz ? oracle::Layout::Nz : oracle::Layout::Zz;
+  isa::Bytes image(kF32IdentityBytes, 0);
+  for (std::uint64_t t = 0; t < 16; ++t) {
+    isa::putWord(image, 4 * oracle::elementOffset(aLayout, isa::DType::F32, 16, 16, t, t),
+                 std::bit_cast<std::uint32_t>(1.0f));
+  }
+  struct Chunk {
+    std::uint64_t cAddr, fractals, bAt;
+  };
+  std::vector<Chunk> chunks;
+  const std::uint64_t perMmad =
+      std::min<std::uint64_t>(prof.capacityOf(Memory::L0B) / kCFractal, 4095 / 16);
+  for (const auto& [addr, bytes] : covers) {
+    for (std::uint64_t done = 0; done < bytes.size() / kCFractal;) {
+      const std::uint64_t f = std::min(bytes.size() / kCFractal - done, perMmad);
+      const std::uint64_t n = 16 * f;
+      Chunk ch{addr + done * kCFractal, f, image.size()};
+      image.resize(image.size() + kCFractal * f, 0);
+      for (std::uint64_t i = 0; i < 16; ++i) {
+        for (std::uint64_t j = 0; j < n; ++j) {
+          const std::uint64_t from =
+              done * kCFractal + 4 * oracle::elementOffsetC0(oracle::Layout::Nz, 16, 16, n, i, j);
+          isa::putWord(
+              image,
+              ch.bAt + 4 * oracle::elementOffset(oracle::Layout::Zn, isa::DType::F32, 16, n, i, j),
+              isa::wordAt(bytes, from));
+        }
+      }
+      chunks.push_back(ch);
+      done += f;
+    }
+  }
+  const std::optional<std::uint64_t> at = findGap(run.segments, Memory::L1, image.size(),
+                                                  isa::kFractalBytes, prof.capacityOf(Memory::L1));
+  if (!at) {
+    return "no free L1 room to stage the " + std::to_string(image.size()) +
+           " bytes that write its initial L0C image by Mmad (dav-3510 writes L0C only so)";
+  }
+  Program pre;
+  pre.profile = run.profile;
+  pre.segments.push_back({Memory::L1, *at, image});
+  if (resetHf32) pre.instructions.push_back(isa::SetHF32{false, 0});
+  appendPlainLoads(pre, Memory::L0A, *at, 0, kF32IdentityBytes, false);
+  for (const Chunk& ch : chunks) {
+    appendPlainLoads(pre, Memory::L0B, *at + ch.bAt, 0, kCFractal * ch.fractals, false);
+    isa::Mmad x;
+    x.dtype = isa::DType::F32;
+    x.cAddr = ch.cAddr;
+    x.m = 16;
+    x.k = 16;
+    x.n = static_cast<std::uint16_t>(16 * ch.fractals);
+    x.cmatrixInitVal = true;
+    pre.instructions.push_back(x);
+  }
+  if (!legal(pre)) throw std::logic_error("the L0C-writing prefix is not a legal program");
+  run.segments.push_back(pre.segments.front());
+  define(run, Memory::L0A, 0, kF32IdentityBytes);
+  std::uint64_t bBytes = 0;
+  for (const Chunk& ch : chunks) bBytes = std::max(bBytes, kCFractal * ch.fractals);
+  define(run, Memory::L0B, 0, bBytes);
+  run.instructions.insert(run.instructions.begin(), pre.instructions.begin(),
+                          pre.instructions.end());
+  return std::nullopt;
+}
+
+namespace {
+
+/// What IndirectObservation runs programs on for a DUT that observes L0C but cannot be given L0C
+/// images (a dav-3510 board): each run's initial L0C image is written by writeL0cByMmad first. A
+/// word no f32 Mmad writes is replaced by its writableNeighbour where the run's end value does
+/// not depend on it (overwritten), or where no Mmad touches it (kept): then the answer there is
+/// translated back, the two words trading places (a bijection, so a DUT that changed the word
+/// still differs). A word an Mmad accumulates onto has no exact translation (s32 sums saturate,
+/// f32 sums round): the run is not supported.
+class L0cWriter final : public dut::Dut {
+ public:
+  L0cWriter(dut::Dut& inner, bool active, bool resetHf32)
+      : inner_(inner), active_(active), resetHf32_(resetHf32) {}
+  const dut::Capabilities& capabilities() const override { return inner_.capabilities(); }
+  bool wrote() const { return wrote_; }
+
+  dut::RunResult run(const Program& q) override {
+    if (!active_) return inner_.run(q);
+    struct Replaced {
+      std::uint64_t addr;
+      std::uint32_t was, now;
+      L0cFate fate;
+    };
+    Program r = q;
+    const std::vector<L0cFate> fates = l0cFates(r);
+    std::vector<Segment> l0c;
+    std::vector<Replaced> replaced;
+    for (Segment& s : r.segments) {
+      if (s.memory != Memory::L0C || s.bytes.empty()) continue;
+      if (s.addr % 4 != 0 || s.bytes.size() % 4 != 0) {
+        return unsupported(
+            "an initial L0C image that is not whole words, which f32 Mmad cannot "
+            "write (the DUT cannot be given L0C)");
+      }
+      for (std::size_t i = 0; i < s.bytes.size(); i += 4) {
+        const std::uint32_t w = isa::wordAt(s.bytes, i);
+        if (writableByF32Mmad(w)) continue;
+        const std::uint64_t addr = s.addr + i;
+        const L0cFate fate = fates.at(addr / 4);
+        if (fate == L0cFate::AccumulatedF32 || fate == L0cFate::AccumulatedS32) {
+          return unsupported(
+              "an Mmad accumulates onto an initial L0C word no f32 Mmad writes (-0, subnormal, "
+              "infinity or NaN patterns; as s32, 1 to 8388607 and -8388608 to -1), and the DUT "
+              "cannot be given L0C");
+        }
+        isa::putWord(s.bytes, i, writableNeighbour(w));
+        replaced.push_back({addr, w, writableNeighbour(w), fate});
+      }
+      l0c.push_back(s);
+    }
+    if (l0c.empty()) return inner_.run(q);
+    if (auto why = writeL0cByMmad(r, l0c, resetHf32_)) return unsupported(*why);
+    wrote_ = true;
+    dut::RunResult out = inner_.run(r);
+    if (out.status != dut::RunStatus::Ok || out.observed.size() != r.observe.size()) return out;
+    for (std::size_t k = 0; k < r.observe.size(); ++k) {
+      const isa::Region& region = r.observe[k];
+      Bytes& bytes = out.observed[k];
+      if (region.memory != Memory::L0C || bytes.size() != region.size) continue;
+      for (const Replaced& x : replaced) {
+        if (x.fate == L0cFate::Overwritten) continue;
+        if (x.addr + 4 <= region.addr || x.addr >= region.addr + region.size) continue;
+        if (x.addr < region.addr || x.addr + 4 > region.addr + region.size) {
+          return unsupported(
+              "observes part of an initial L0C word no f32 Mmad writes, and the "
+              "DUT cannot be given L0C");
+        }
+        const std::size_t at = x.addr - region.addr;
+        std::uint32_t v = isa::wordAt(bytes, at);
+        v = v == x.now ? x.was : v == x.was ? x.now : v;
+        isa::putWord(bytes, at, v);
+      }
+    }
+    return out;
+  }
+
+ private:
+  dut::Dut& inner_;
+  bool active_;
+  bool resetHf32_;
+  bool wrote_ = false;
+};
+
+}  // namespace
+
 IndirectObservation::IndirectObservation(dut::Dut& inner) : inner_(inner) {
   caps_ = inner.capabilities();
   const bool canRewrite =
       caps_.hasInstruction(isa::Mmad::kOpcode) && caps_.hasDType(isa::DType::S8) &&
       caps_.canObserve(Memory::L0C) &&
       (caps_.hasInstruction(isa::Load2D::kOpcode) || caps_.hasInstruction(isa::LoadV2::kOpcode));
+  // What the rewrite reaches becomes observable, and may be given images of (loaded by it).
+  auto reach = [this](Memory m) {
+    if (!caps_.given.empty() && !caps_.canBeGiven(m)) caps_.given.push_back(m);
+    if (!caps_.canObserve(m)) caps_.observable.push_back(m);
+  };
   for (Memory m : kIndirect) {
-    if (canRewrite && !caps_.canObserve(m)) caps_.observable.push_back(m);
+    if (canRewrite) reach(m);
   }
-  if (canRewrite && canRewriteIndex(caps_) && !caps_.canObserve(Memory::SparseIndex)) {
-    caps_.observable.push_back(Memory::SparseIndex);
-  }
+  if (canRewrite && canRewriteIndex(caps_)) reach(Memory::SparseIndex);
+  // A DUT that reads L0C out but cannot be given it (a dav-3510 board) gets its L0C images
+  // written by f32 Mmad, which loads L0A/L0B: only where it is not given those either.
+  const dut::Capabilities& own = inner.capabilities();
+  writesL0c_ = canRewrite && own.hasDType(isa::DType::F32) && !own.canBeGiven(Memory::L0C) &&
+               !own.canBeGiven(Memory::L0A) && !own.canBeGiven(Memory::L0B);
+  if (writesL0c_) caps_.given.push_back(Memory::L0C);
 }
 
 std::set<std::string> IndirectObservation::takeUsed() {
@@ -542,7 +792,16 @@ dut::RunResult IndirectObservation::run(const Program& p) {
                     std::any_of(p.observe.begin(), p.observe.end(), [](const isa::Region& r) {
                       return r.memory == Memory::SparseIndex;
                     }));
-  if ((memories.empty() && !idx) || !legal(p)) return inner_.run(p);
+  const bool writeL0c =
+      writesL0c_ && legal(p) && std::any_of(p.segments.begin(), p.segments.end(), [](auto& s) {
+        return s.memory == Memory::L0C && !s.bytes.empty();
+      });
+  L0cWriter writer(inner_, writeL0c, own.hasInstruction(isa::SetHF32::kOpcode));
+  if ((memories.empty() && !idx) || !legal(p)) {
+    dut::RunResult r = writer.run(p);
+    if (writer.wrote() && r.status == dut::RunStatus::Ok) used_.insert(kL0cByMmadLine);
+    return r;
+  }
   if (idx && !canRewriteIndex(own)) {
     return unsupported("observing IDX through MmadWithSparse needs load_sparse and mmad_sparse");
   }
@@ -578,7 +837,7 @@ dut::RunResult IndirectObservation::run(const Program& p) {
       if (!reachableIndirectly(r.memory) || own.canObserve(r.memory)) q.observe.push_back(r);
     }
     if (!q.observe.empty()) {
-      dut::RunResult r = inner_.run(q);
+      dut::RunResult r = writer.run(q);
       if (r.status != dut::RunStatus::Ok) return r;
       if (r.observed.size() != q.observe.size()) {
         return {dut::RunStatus::AdapterError,
@@ -607,7 +866,7 @@ dut::RunResult IndirectObservation::run(const Program& p) {
     for (const Range& r : fractalCover(rs)) {
       for (std::uint64_t f = 0; f < r.size / kFrac;) {
         if (inRun == perRun) {
-          if (auto bad = observeChunks(inner_, *base, m, chunks, image)) return *bad;
+          if (auto bad = observeChunks(writer, *base, m, chunks, image)) return *bad;
           chunks.clear();
           inRun = 0;
         }
@@ -618,7 +877,7 @@ dut::RunResult IndirectObservation::run(const Program& p) {
       }
     }
     if (chunks.empty()) continue;  // only empty regions
-    if (auto bad = observeChunks(inner_, *base, m, chunks, image)) return *bad;
+    if (auto bad = observeChunks(writer, *base, m, chunks, image)) return *bad;
     used.insert(observedLine(p.profile, m, from));
   }
   Bytes idxImage;
@@ -637,7 +896,7 @@ dut::RunResult IndirectObservation::run(const Program& p) {
       const std::vector<std::uint64_t> some(
           units.begin() + static_cast<long>(i),
           units.begin() + static_cast<long>(std::min(units.size(), i + idxPerRun)));
-      if (auto bad = observeIdx(inner_, *base, some, idxImage)) return *bad;
+      if (auto bad = observeIdx(writer, *base, some, idxImage)) return *bad;
     }
     if (!units.empty()) {
       used.insert("observed IDX through mmad_sparse over slot-selecting B loaded by " +
@@ -656,6 +915,7 @@ dut::RunResult IndirectObservation::run(const Program& p) {
       out.push_back(std::move(direct[next++]));
     }
   }
+  if (writer.wrote()) used.insert(kL0cByMmadLine);
   used_.insert(used.begin(), used.end());
   return dut::RunResult::ok(std::move(out));
 }
@@ -669,7 +929,7 @@ NarrowedDut::NarrowedDut(dut::Dut& inner, std::vector<Memory> observable, std::v
   });
   caps_.given.clear();
   for (Memory m : given) {
-    if (wide.canBeGiven(m) && !caps_.canObserve(m)) caps_.given.push_back(m);
+    if (wide.canBeGiven(m)) caps_.given.push_back(m);
   }
 }
 

@@ -39,6 +39,53 @@ std::string_view plainLoadOpcode(isa::ProfileId prof);
 void appendPlainLoads(isa::Program& p, isa::Memory dst, std::uint64_t src, std::uint64_t dstAddr,
                       std::uint64_t bytes, bool fromGM);
 
+/// [addr, addr + bytes.size()) of one memory, rounded out to an alignment.
+struct Cover {
+  std::uint64_t addr = 0;
+  isa::Bytes bytes;
+};
+
+/// The segments of memory m merged into covers aligned to `align`, sorted by address; bytes no
+/// segment defines are 0 (a legal program never reads them). What a board stages, and what the
+/// L0C prefix below writes.
+std::vector<Cover> coversOf(const std::vector<isa::Segment>& segments, isa::Memory m,
+                            std::uint64_t align);
+
+/// A dav-3510 has no documented call that writes L0C, so a board there writes a case's initial
+/// L0C image with f32 Mmads of an identity. Those write exactly the words whose bits, read as f32,
+/// are +0 or a normal number: products 1 * v and 0 * v are exact and adding zeros to v changes
+/// nothing. The other words (-0, subnormal, infinity and NaN patterns) cannot be written.
+bool writableByF32Mmad(std::uint32_t word);
+
+/// The writable word put in place of an unwritable one: the exponent moved off 0 (subnormals; -0
+/// becomes the negative least normal) or off 255 (infinities and NaNs), sign and fraction kept.
+/// It differs from the word in bit 23 alone.
+std::uint32_t writableNeighbour(std::uint32_t word);
+
+/// What a program's Mmads make of an initial L0C word (spec 7.4, 8; nothing else writes or reads
+/// L0C), in program order, counting only the m x n elements an Mmad computes.
+enum class L0cFate : std::uint8_t {
+  Kept,            ///< no Mmad writes it: it ends as it began
+  Overwritten,     ///< last written from zero or a bias: the end value does not depend on it
+  AccumulatedS32,  ///< accumulated onto since, by s32 Mmads only: the end value is it + a sum
+  AccumulatedF32,  ///< accumulated onto since, in f32 at least once
+};
+/// The fate of every word of L0C (index: byte address / 4).
+std::vector<L0cFate> l0cFates(const isa::Program& p);
+
+/// The line IndirectObservation::takeUsed gives for programs whose initial L0C image it wrote so.
+inline constexpr const char* kL0cByMmadLine =
+    "initial L0C image written by mmad f32 x identity A (the DUT cannot be given L0C)";
+
+/// Prefixes `run` with instructions that write the initial L0C image `l0c` (segments): per chunk
+/// of whole 16 x 16 f32 C fractals, a plain load of a 16 x 16 f32 identity into L0A at 0 and of
+/// the chunk's words, as a 16 x 16F f32 B, into L0B at 0, and an f32 Mmad (m = k = 16, zero init)
+/// writing them at their address; with `resetHf32`, a SetHF32 off first. Every word must be
+/// writableByF32Mmad. The run's L0C segments become zeros (the Mmads' bytes); its own loads come
+/// after and refill L0A/L0B. Returns why it cannot be done (no free L1 room), or nullopt.
+std::optional<std::string> writeL0cByMmad(isa::Program& run, const std::vector<isa::Segment>& l0c,
+                                          bool resetHf32);
+
 /// A view of a DUT that observes (and initialises) L0A/L0B the DUT cannot, with instructions the
 /// suite certifies elsewhere. A legal program that touches such a memory is rewritten:
 /// * its images there are loaded before the program by plain 2D loads (load2d on a2 and legacy,
@@ -76,14 +123,16 @@ class IndirectObservation final : public dut::Dut {
   dut::Dut& inner_;
   dut::Capabilities caps_;
   std::set<std::string> used_;
+  bool writesL0c_ = false;  ///< the DUT's initial L0C images are written by f32 Mmad
 };
 
 /// A DUT seen as one that observes (and can be given images of) fewer memories: what `certify
-/// --observable [--given]` wraps, so a simulator rehearses a board run. `given` lists memories it
-/// may still be given images of without observing them (a board's bias table). Segments it may
-/// not be given are filled with a scramble pattern instead of their bytes, as a board would hold
-/// whatever was there; observing outside the list is Unsupported. An illegal program goes
-/// through unchanged: a rejection observes nothing.
+/// --observable [--given]` wraps, so a simulator rehearses a board run. `given`, when not empty,
+/// lists the memories it may be given images of (a board: GM, L1, the bias table, and L0C on a2
+/// only); empty, the observable ones. Segments it may not be given are filled with a scramble
+/// pattern instead of their bytes, as a board would hold whatever was there; observing outside
+/// the list is Unsupported. An illegal program goes through unchanged: a rejection observes
+/// nothing.
 class NarrowedDut final : public dut::Dut {
  public:
   NarrowedDut(dut::Dut& inner, std::vector<isa::Memory> observable,

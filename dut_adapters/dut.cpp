@@ -132,7 +132,8 @@ bool Capabilities::canObserve(isa::Memory m) const {
 }
 
 bool Capabilities::canBeGiven(isa::Memory m) const {
-  return canObserve(m) || std::find(given.begin(), given.end(), m) != given.end();
+  if (given.empty()) return canObserve(m);
+  return std::find(given.begin(), given.end(), m) != given.end();
 }
 
 const FieldLimit* Capabilities::breaks(const isa::Instruction& instruction) const {

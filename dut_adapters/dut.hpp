@@ -48,8 +48,9 @@ struct Capabilities {
   std::vector<std::string> instructions;  ///< opcodes, see isa::opcodeOf
   std::vector<isa::DType> dtypes;
   std::vector<isa::Memory> observable;
-  /// Memories the DUT may be given initial images of without observing them: a board stages the
-  /// bias table through L1 but cannot read it back. Every observable memory may be given images.
+  /// The memories the DUT may be given initial images of; empty: the observable ones. A board
+  /// differs: it stages the bias table through L1 but cannot read it back, and a dav-3510 reads
+  /// L0C out but has no call that writes it.
   std::vector<isa::Memory> given;
   /// True when the DUT checks legality and answers Rejected with a ViolationCode. Real hardware
   /// does not: its illegal-program cases are NotSupported.
@@ -65,7 +66,7 @@ struct Capabilities {
   bool hasInstruction(std::string_view opcode) const;
   bool hasDType(isa::DType t) const;
   bool canObserve(isa::Memory m) const;
-  /// Whether a program may carry an initial image of m for this DUT: observable or given.
+  /// Whether a program may carry an initial image of m for this DUT (`given`).
   bool canBeGiven(isa::Memory m) const;
   /// The first limit the instruction breaks, or nullptr: the instruction is inside the envelope.
   const FieldLimit* breaks(const isa::Instruction& instruction) const;

@@ -27,6 +27,10 @@ inline std::uint32_t wordAt(const Bytes& b, std::size_t at) {
   return std::uint32_t{b.at(at)} | std::uint32_t{b.at(at + 1)} << 8 |
          std::uint32_t{b.at(at + 2)} << 16 | std::uint32_t{b.at(at + 3)} << 24;
 }
+/// Writes w as the 32-bit word at byte `at` of b, little-endian. Bounds-checked.
+inline void putWord(Bytes& b, std::size_t at, std::uint32_t w) {
+  for (std::size_t i = 0; i < 4; ++i) b.at(at + i) = static_cast<std::uint8_t>(w >> (8 * i));
+}
 
 /// Initial contents of [addr, addr + bytes.size()) in one memory. A program defines only the bytes
 /// it needs (GM is unbounded, so a large src_stride is a few small segments, not gigabytes);

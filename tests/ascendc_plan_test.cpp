@@ -8,6 +8,7 @@
 #include <set>
 #include <sstream>
 
+#include "conformance/indirect.hpp"
 #include "dut_adapters/registry.hpp"
 #include "oracle/expected.hpp"
 #include "vectors/ascendc_api.hpp"
@@ -79,14 +80,14 @@ TEST(AscendcPlan, RunsAndGatherReproduceTheCaseOnTheReference) {
 
 // Which L0C words an f32 Mmad of an identity writes: +0 and the normal numbers, nothing else.
 TEST(AscendcPlan, F32MmadWritesZeroAndNormalWordsOnly) {
-  EXPECT_TRUE(writableByF32Mmad(0x00000000));   // +0
-  EXPECT_TRUE(writableByF32Mmad(0x3F800000));   // 1.0
-  EXPECT_TRUE(writableByF32Mmad(0xFF7FFFFF));   // -FLT_MAX
-  EXPECT_TRUE(writableByF32Mmad(0x00800000));   // least normal
-  EXPECT_FALSE(writableByF32Mmad(0x80000000));  // -0: +0 + -0 is +0
-  EXPECT_FALSE(writableByF32Mmad(0x00000001));  // subnormal (as s32: 1)
-  EXPECT_FALSE(writableByF32Mmad(0x7F800000));  // infinity: saturated to FLT_MAX
-  EXPECT_FALSE(writableByF32Mmad(0xFFFFFFFF));  // NaN (as s32: -1)
+  EXPECT_TRUE(conf::writableByF32Mmad(0x00000000));   // +0
+  EXPECT_TRUE(conf::writableByF32Mmad(0x3F800000));   // 1.0
+  EXPECT_TRUE(conf::writableByF32Mmad(0xFF7FFFFF));   // -FLT_MAX
+  EXPECT_TRUE(conf::writableByF32Mmad(0x00800000));   // least normal
+  EXPECT_FALSE(conf::writableByF32Mmad(0x80000000));  // -0: +0 + -0 is +0
+  EXPECT_FALSE(conf::writableByF32Mmad(0x00000001));  // subnormal (as s32: 1)
+  EXPECT_FALSE(conf::writableByF32Mmad(0x7F800000));  // infinity: saturated to FLT_MAX
+  EXPECT_FALSE(conf::writableByF32Mmad(0xFFFFFFFF));  // NaN (as s32: -1)
 }
 
 // On dav-3510 the board writes a case's initial L0C image with f32 Mmads before the case runs.

@@ -14,8 +14,9 @@ namespace {
 using isa::Memory;
 
 const std::vector<Memory> kBoard{Memory::GM, Memory::L1, Memory::L0C};
-/// What a board is given without reading it back: the bias table, staged through L1.
-const std::vector<Memory> kBoardGiven{Memory::BiasTable};
+/// What an a2 board is given images of: also the bias table, staged through L1, which it cannot
+/// read back.
+const std::vector<Memory> kBoardGiven{Memory::GM, Memory::L1, Memory::L0C, Memory::BiasTable};
 
 /// Bytes that differ from each other and from the scramble pattern's run (a multiplicative hash).
 isa::Bytes pattern(std::size_t n, std::uint8_t salt) {
@@ -103,6 +104,106 @@ TEST(Indirect, ImagesTheBoardCannotBeGivenAreLoaded) {
   ASSERT_EQ(through.status, dut::RunStatus::Ok) << through.message;
   EXPECT_EQ(through.observed, direct.observed);
   EXPECT_EQ(view.takeUsed().size(), 2u);  // L0A and L0B images, nothing observed indirectly
+}
+
+/// A DUT that answers as `inner`, with one L0C word of each observed region set to `word`.
+class OneWordDut final : public dut::Dut {
+ public:
+  OneWordDut(dut::Dut& inner, std::uint64_t addr, std::uint32_t word)
+      : inner_(inner), addr_(addr), word_(word) {}
+  const dut::Capabilities& capabilities() const override { return inner_.capabilities(); }
+  dut::RunResult run(const isa::Program& p) override {
+    dut::RunResult r = inner_.run(p);
+    for (std::size_t k = 0; k < p.observe.size() && r.status == dut::RunStatus::Ok; ++k) {
+      const isa::Region& g = p.observe[k];
+      if (g.memory == Memory::L0C && addr_ >= g.addr && addr_ + 4 <= g.addr + g.size) {
+        isa::putWord(r.observed[k], addr_ - g.addr, word_);
+      }
+    }
+    return r;
+  }
+
+ private:
+  dut::Dut& inner_;
+  std::uint64_t addr_;
+  std::uint32_t word_;
+};
+
+// A dav-3510 board reads L0C out but cannot be given it: the rewrite writes the initial image by
+// f32 Mmads of an identity. Canary words no f32 Mmad writes (-0, a subnormal, a NaN) are written
+// as a neighbour and traded back in the answer, so the reference reads as observed directly, and
+// a DUT that leaves the neighbour's twin there (the original word) still reads as wrong. An Mmad
+// that accumulates onto such a word is not supported, with the reason.
+TEST(Indirect, Dav3510L0cImagesAreWrittenByF32Mmad) {
+  isa::Program p;
+  p.profile = isa::ProfileId::Ascend950;
+  isa::Bytes c = pattern(2048, 11);
+  // Normal f32 words everywhere but three canaries in the second fractal, which the Mmad leaves.
+  for (std::size_t w = 0; w < 512; ++w) isa::putWord(c, 4 * w, 0x3F800000u + 977u * w);
+  isa::putWord(c, 1024, 0x80000000u);  // -0
+  isa::putWord(c, 1028, 0x00000005u);  // subnormal (as s32: 5)
+  isa::putWord(c, 1032, 0xFFC00001u);  // NaN
+  p.segments = {
+      {Memory::L0A, 0, pattern(1024, 3)}, {Memory::L0B, 0, pattern(1024, 91)}, {Memory::L0C, 0, c}};
+  isa::Mmad x;
+  x.dtype = isa::DType::S8;
+  x.m = 16;
+  x.k = 32;
+  x.n = 16;  // C: the first 1024 bytes
+  p.instructions = {x};
+  p.observe = {{Memory::L0C, 0, 2048}};
+  auto ref = dut::makeDut("reference");
+  const std::vector<Memory> given950{Memory::GM, Memory::L1, Memory::BiasTable};
+  NarrowedDut board(*ref, kBoard, given950);
+  IndirectObservation view(board);
+  EXPECT_TRUE(view.capabilities().canBeGiven(Memory::L0C));
+  EXPECT_FALSE(board.capabilities().canBeGiven(Memory::L0C));
+  const dut::RunResult direct = ref->run(p);
+  ASSERT_EQ(direct.status, dut::RunStatus::Ok) << direct.message;
+  const dut::RunResult through = view.run(p);
+  ASSERT_EQ(through.status, dut::RunStatus::Ok) << through.message;
+  EXPECT_EQ(through.observed, direct.observed);
+  EXPECT_EQ(view.takeUsed().count(kL0cByMmadLine), 1u);
+  // The board's L0C really is written by Mmad: the narrowed DUT alone holds a scramble there.
+  EXPECT_NE(board.run(p).observed, direct.observed);
+  // A DUT reading the original -0 back where the rewrite wrote its neighbour is still wrong.
+  OneWordDut liar(board, 1024, 0x80000000u);
+  IndirectObservation lied(liar);
+  const dut::RunResult wrong = lied.run(p);
+  ASSERT_EQ(wrong.status, dut::RunStatus::Ok) << wrong.message;
+  EXPECT_NE(wrong.observed, direct.observed);
+  // Accumulating onto the subnormal word: no exact translation.
+  x.cmatrixInitVal = false;
+  x.n = 32;  // C now covers the canaries too
+  p.instructions = {x};
+  const dut::RunResult accumulated = view.run(p);
+  EXPECT_EQ(accumulated.status, dut::RunStatus::Unsupported);
+  EXPECT_NE(accumulated.message.find("accumulates onto an initial L0C word"), std::string::npos)
+      << accumulated.message;
+}
+
+// The 950 board rehearsal: every Mmad family still certifies with L0C written by Mmad, and an
+// Mmad mutant is still killed through it.
+TEST(Indirect, Dav3510RehearsalCertifiesTheMmadFamilies) {
+  RunOptions o;
+  o.level = Level::Smoke;
+  o.seed = 3;
+  o.profile = isa::ProfileId::Ascend950;
+  o.families = {"mmad", "mmad_lowprec", "pipeline"};
+  const std::vector<Memory> given950{Memory::GM, Memory::L1, Memory::BiasTable};
+  auto ref = dut::makeDut("reference");
+  NarrowedDut board(*ref, kBoard, given950);
+  const CertifyResult r = certify(board, o);
+  for (const FamilyResult& f : r.families) {
+    EXPECT_EQ(f.verdict(), "conformant") << f.name;
+    EXPECT_TRUE(std::any_of(f.indirect.begin(), f.indirect.end(), [](const auto& u) {
+      return u.first == kL0cByMmadLine;
+    })) << f.name;
+  }
+  auto mutant = dut::makeDut("mutant:mmad-init-ignored");
+  NarrowedDut broken(*mutant, kBoard, given950);
+  o.families = {"mmad"};
+  EXPECT_EQ(certify(broken, o).families.at(0).verdict(), "nonconformant");
 }
 
 /// Writes one whole fractal past the destination of every non-s8 load into L0A/L0B (the rewrite's

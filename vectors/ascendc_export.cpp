@@ -7,6 +7,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "conformance/indirect.hpp"
 #include "isa/fields.hpp"
 #include "vectors/ascendc_api.hpp"
 #include "vectors/ascendc_plan.hpp"
@@ -19,6 +20,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
+using conf::Cover;
+using conf::coversOf;
 using isa::Memory;
 
 // The table and out-buffer formats the kernel and host share; cubecheck_layout.h carries them.

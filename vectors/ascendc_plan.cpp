@@ -54,8 +54,11 @@ class ProbeDut final : public dut::Dut {
     caps_.instructions = isa::allOpcodes();
     caps_.dtypes = {isa::kAllDTypes.begin(), isa::kAllDTypes.end()};
     // The bias table is staged (through L1) but never copied out: boardLimit refuses cases that
-    // observe it. The index buffer is neither: the rewrite writes and reads it by instructions.
+    // observe it. L0C is read out, and staged on dav-2201 only: on dav-3510 the rewrite writes it
+    // by f32 Mmad. The index buffer is neither: the rewrite writes and reads it by instructions.
     caps_.observable = {Memory::GM, Memory::L1, Memory::L0C, Memory::BiasTable};
+    caps_.given = {Memory::GM, Memory::L1, Memory::BiasTable};
+    if (profile != isa::ProfileId::Ascend950) caps_.given.push_back(Memory::L0C);
   }
   const dut::Capabilities& capabilities() const override { return caps_; }
 
@@ -104,106 +107,6 @@ bool legal(const Program& p) {
   return true;
 }
 
-void putWord(isa::Bytes& b, std::size_t at, std::uint32_t w) {
-  for (int i = 0; i < 4; ++i)
-    b[at + static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(w >> (8 * i));
-}
-
-/// The writable word put in place of an unwritable one: the exponent moved off 0 (subnormals; -0
-/// becomes the negative least normal) or off 255 (infinities and NaNs), sign and fraction kept.
-std::uint32_t writableNeighbour(std::uint32_t w) {
-  const std::uint32_t exponent = w >> 23 & 0xFF;
-  if (exponent == 0) return w | 1u << 23;
-  if (exponent == 0xFF) return w & ~(1u << 23);
-  return w;
-}
-
-/// An f32 Mmad writes one 1024-byte L0C fractal (16 x 16 f32) per 16 columns of n.
-constexpr std::uint64_t kCFractal = 1024;
-/// The f32 identity A: 16 x 16, two 512-byte fractals.
-constexpr std::uint64_t kF32IdentityBytes = 16 * 16 * 4;
-
-/// Prefixes `run` with what writes the initial L0C image `l0c` (the original program's segments)
-/// on dav-3510: SetHF32 off, then per chunk of whole C fractals
-/// a plain load of a 16 x 16 f32 identity into L0A and of the chunk's words, as B (16 x 16F, Zn),
-/// into L0B, and an f32 Mmad (m = k = 16, zero init) writing them at their address. Every word
-/// must be writableByF32Mmad. The run's L0C segments become zeros: a board is not given them.
-/// The run's own loads come after and refill L0A/L0B. Returns why it cannot be done (no free L1
-/// room for the images), or nullopt.
-std::optional<std::string> writeL0cByMmad(Program& run, const std::vector<isa::Segment>& l0c) {
-  const isa::Profile& prof = isa::profile(run.profile);
-  const std::vector<Cover> covers = coversOf(l0c, Memory::L0C, kCFractal);
-  // L0C stays defined (the program's address space), but its bytes are the Mmads'.
-  for (isa::Segment& s : run.segments) {
-    if (s.memory == Memory::L0C) std::fill(s.bytes.begin(), s.bytes.end(), 0);
-  }
-  if (covers.empty()) return std::nullopt;
-
-  const oracle::Layout aLayout = prof.l0aIsNz ? oracle::Layout::Nz : oracle::Layout::Zz;
-  isa::Bytes image(kF32IdentityBytes, 0);
-  for (std::uint64_t t = 0; t < 16; ++t) {
-    putWord(image, 4 * oracle::elementOffset(aLayout, isa::DType::F32, 16, 16, t, t),
-            std::bit_cast<std::uint32_t>(1.0f));
-  }
-  struct Chunk {
-    std::uint64_t cAddr, fractals, bAt;
-  };
-  std::vector<Chunk> chunks;
-  const std::uint64_t perMmad =
-      std::min<std::uint64_t>(prof.capacityOf(Memory::L0B) / kCFractal, 4095 / 16);
-  for (const auto& [addr, bytes] : covers) {
-    for (std::uint64_t done = 0; done < bytes.size() / kCFractal;) {
-      const std::uint64_t f = std::min(bytes.size() / kCFractal - done, perMmad);
-      const std::uint64_t n = 16 * f;
-      Chunk ch{addr + done * kCFractal, f, image.size()};
-      image.resize(image.size() + kCFractal * f, 0);
-      for (std::uint64_t i = 0; i < 16; ++i) {
-        for (std::uint64_t j = 0; j < n; ++j) {
-          const std::uint64_t from =
-              done * kCFractal + 4 * oracle::elementOffsetC0(oracle::Layout::Nz, 16, 16, n, i, j);
-          putWord(
-              image,
-              ch.bAt + 4 * oracle::elementOffset(oracle::Layout::Zn, isa::DType::F32, 16, n, i, j),
-              wordAt(bytes, from));
-        }
-      }
-      chunks.push_back(ch);
-      done += f;
-    }
-  }
-  const std::optional<std::uint64_t> at = conf::findGap(
-      run.segments, Memory::L1, image.size(), isa::kFractalBytes, prof.capacityOf(Memory::L1));
-  if (!at) {
-    return "no free L1 room to stage the " + std::to_string(image.size()) +
-           " bytes that write its initial L0C image by Mmad (dav-3510 writes L0C only so)";
-  }
-  Program pre;
-  pre.profile = run.profile;
-  pre.segments.push_back({Memory::L1, *at, image});
-  pre.instructions.push_back(isa::SetHF32{false, 0});
-  conf::appendPlainLoads(pre, Memory::L0A, *at, 0, kF32IdentityBytes, false);
-  for (const Chunk& ch : chunks) {
-    conf::appendPlainLoads(pre, Memory::L0B, *at + ch.bAt, 0, kCFractal * ch.fractals, false);
-    isa::Mmad x;
-    x.dtype = isa::DType::F32;
-    x.cAddr = ch.cAddr;
-    x.m = 16;
-    x.k = 16;
-    x.n = static_cast<std::uint16_t>(16 * ch.fractals);
-    x.cmatrixInitVal = true;
-    pre.instructions.push_back(x);
-  }
-  if (!legal(pre)) throw std::logic_error("the L0C-writing prefix is not a legal program");
-  run.segments.push_back(pre.segments.front());
-  conf::define(run, Memory::L0A, 0, kF32IdentityBytes);
-  std::uint64_t bBytes = 0;
-  for (const Chunk& ch : chunks) bBytes = std::max(bBytes, kCFractal * ch.fractals);
-  conf::define(run, Memory::L0B, 0, bBytes);
-  run.instructions.insert(run.instructions.begin(), pre.instructions.begin(),
-                          pre.instructions.end());
-  return std::nullopt;
-}
-
 /// Why the original program cannot be run on a board whatever the rewrite does, or nullopt.
 std::optional<std::string> boardLimit(const Program& p) {
   const bool on950 = p.profile == isa::ProfileId::Ascend950;
@@ -224,7 +127,7 @@ std::optional<std::string> boardLimit(const Program& p) {
                "only by Mmad";
       }
       for (std::size_t i = 0; i < s.bytes.size(); i += 4) {
-        if (!writableByF32Mmad(wordAt(s.bytes, i))) {
+        if (!conf::writableByF32Mmad(wordAt(s.bytes, i))) {
           return "needs initial L0C words no f32 Mmad writes (-0, subnormal, infinity or NaN "
                  "patterns), and dav-3510 writes L0C only by Mmad";
         }
@@ -282,38 +185,6 @@ std::vector<GatherRun> compress(const std::vector<GatherRun>& perByte) {
 }
 
 }  // namespace
-
-std::vector<Cover> coversOf(const std::vector<isa::Segment>& segments, Memory m,
-                            std::uint64_t align) {
-  std::vector<std::pair<std::uint64_t, std::uint64_t>> spans;
-  for (const isa::Segment& s : segments) {
-    if (s.memory != m || s.bytes.empty()) continue;
-    spans.emplace_back(s.addr / align * align,
-                       isa::ceilDiv(s.addr + s.bytes.size(), align) * align);
-  }
-  std::sort(spans.begin(), spans.end());
-  std::vector<Cover> out;
-  std::uint64_t end = 0;
-  for (const auto& [lo, hi] : spans) {
-    if (!out.empty() && lo <= end) {
-      end = std::max(end, hi);
-      out.back().bytes.resize(end - out.back().addr, 0);
-    } else {
-      out.push_back({lo, isa::Bytes(hi - lo, 0)});
-      end = hi;
-    }
-  }
-  for (const isa::Segment& s : segments) {
-    if (s.memory != m) continue;
-    for (Cover& c : out) {
-      if (s.addr >= c.addr && s.addr + s.bytes.size() <= c.addr + c.bytes.size()) {
-        std::copy(s.bytes.begin(), s.bytes.end(),
-                  c.bytes.begin() + static_cast<long>(s.addr - c.addr));
-      }
-    }
-  }
-  return out;
-}
 
 GmSpan gmSpanOf(const Program& run) {
   GmSpan span{UINT64_MAX, 0};
@@ -418,16 +289,9 @@ BoardPlan planForBoard(const Program& program) {
   if (first.status != dut::RunStatus::Ok) {
     throw std::logic_error("the indirect rewrite failed on a probe: " + first.message);
   }
-  std::vector<isa::Segment> l0c;
-  if (program.profile == isa::ProfileId::Ascend950) {
-    std::copy_if(program.segments.begin(), program.segments.end(), std::back_inserter(l0c),
-                 [](const isa::Segment& s) { return s.memory == Memory::L0C; });
-  }
-  for (Program& run : probe.runs) {
-    if (l0c.empty()) break;
-    if (auto why = writeL0cByMmad(run, l0c)) return skip(*why);
-    plan.l0cByMmad = true;
-  }
+  // On dav-3510 the rewrite itself writes the initial L0C image by f32 Mmad (the probe cannot be
+  // given L0C there), and says so.
+  plan.l0cByMmad = view.takeUsed().count(conf::kL0cByMmadLine) != 0;
   for (const Program& run : probe.runs) {
     if (auto why = runLimit(run)) return skip(*why);
   }
@@ -563,47 +427,12 @@ BoardPlan planForBoard(const Program& program) {
   return plan;
 }
 
-bool writableByF32Mmad(std::uint32_t word) {
-  const std::uint32_t exponent = word >> 23 & 0xFF;
-  return word == 0 || (exponent != 0 && exponent != 0xFF);
-}
-
 L0cAdjustment adjustL0cForBoard(conf::VectorCase& c) {
   L0cAdjustment out;
   if (c.program.profile != isa::ProfileId::Ascend950 || c.rejection) return out;
-  // The initial L0C words an instruction reads: those of the C area of an Mmad that accumulates
-  // (spec 7.4, 8) which no earlier Mmad has written (a K split accumulates onto its own first
-  // result, not onto the image). No other instruction reads or writes L0C. Written words count
-  // only inside m x n; reads take the whole C area.
-  const std::uint64_t words = isa::profile(c.program.profile).capacityOf(Memory::L0C) / 4;
-  std::vector<bool> written(words, false), readInitial(words, false);
-  auto visit = [&](std::uint64_t cAddr, std::uint64_t m, std::uint64_t n, bool accumulate) {
-    if (accumulate) {
-      isa::Mmad shape;
-      shape.m = static_cast<std::uint16_t>(m);
-      shape.n = static_cast<std::uint16_t>(n);
-      for (std::uint64_t w = cAddr / 4; w < (cAddr + isa::mmadCBytes(shape)) / 4 && w < words;
-           ++w) {
-        if (!written[w]) readInitial[w] = true;
-      }
-    }
-    for (std::uint64_t i = 0; i < m; ++i) {
-      for (std::uint64_t j = 0; j < n; ++j) {
-        const std::uint64_t w =
-            cAddr / 4 + oracle::elementOffsetC0(oracle::Layout::Nz, 16, m, n, i, j);
-        if (w < words) written[w] = true;
-      }
-    }
-  };
-  for (const isa::Instruction& ins : c.program.instructions) {
-    if (const auto* x = std::get_if<isa::Mmad>(&ins)) {
-      if (x->m == 0 || x->k == 0 || x->n == 0) continue;  // a NOP (spec 8)
-      visit(x->cAddr, x->m, x->n, isa::initOf(*x) == isa::MmadInit::Accumulate);
-    } else if (const auto* y = std::get_if<isa::MmadSparse>(&ins)) {
-      if (y->m == 0 || y->k == 0 || y->n == 0) continue;
-      visit(y->cAddr, y->m, y->n, !y->cmatrixInitVal && !y->cmatrixSource);
-    }
-  }
+  // The initial L0C words a result depends on through an Mmad that accumulates onto them (spec
+  // 7.4, 8; a K split accumulates onto its own first tile, not onto the image).
+  const std::vector<conf::L0cFate> fates = conf::l0cFates(c.program);
   // An Mmad adds into C element by element, and nothing moves L0C elsewhere: a word read as an
   // init reaches no byte of the result but its own four. So a replaced word read that way matters
   // only where those bytes are compared (observed, written, not don't-care).
@@ -631,11 +460,13 @@ L0cAdjustment adjustL0cForBoard(conf::VectorCase& c) {
     if (s.memory != Memory::L0C || s.addr % 4 != 0 || s.bytes.size() % 4 != 0) continue;
     for (std::size_t i = 0; i < s.bytes.size(); i += 4) {
       const std::uint32_t w = wordAt(s.bytes, i);
-      if (writableByF32Mmad(w)) continue;
-      putWord(s.bytes, i, writableNeighbour(w));
+      if (conf::writableByF32Mmad(w)) continue;
+      isa::putWord(s.bytes, i, conf::writableNeighbour(w));
       ++out.replacedWords;
       const std::uint64_t at = s.addr + i;
-      const bool read = at / 4 < words && readInitial[at / 4];
+      const conf::L0cFate fate = fates.at(at / 4);
+      const bool read =
+          fate == conf::L0cFate::AccumulatedS32 || fate == conf::L0cFate::AccumulatedF32;
       readsReplaced = readsReplaced || (read && compared(at));
     }
   }

@@ -58,13 +58,6 @@ struct BoardPlan {
 /// reproduce it (a defect of this code, never of the case).
 BoardPlan planForBoard(const isa::Program& program);
 
-/// dav-3510 has no documented call that writes L0C, so a board run there starts with f32 Mmads of
-/// an identity that write the case's initial L0C image (planForBoard). Those write exactly the
-/// words whose bits, read as f32, are +0 or a normal number: products 1 * v and 0 * v are exact and
-/// adding zeros to v changes nothing. The other words (-0, subnormal, infinity and NaN patterns)
-/// cannot be written.
-bool writableByF32Mmad(std::uint32_t word);
-
 /// What adjustL0cForBoard did to a case.
 struct L0cAdjustment {
   std::size_t replacedWords = 0;    ///< initial L0C words replaced by writable ones
@@ -80,18 +73,6 @@ struct L0cAdjustment {
 /// takes the new words there. The program and expectation of `c` are changed in place only when
 /// the adjustment succeeds; other profiles and cases without L0C images are untouched.
 L0cAdjustment adjustL0cForBoard(conf::VectorCase& c);
-
-/// [addr, addr + bytes.size()) of one memory, rounded out to an alignment.
-struct Cover {
-  std::uint64_t addr = 0;
-  isa::Bytes bytes;
-};
-
-/// The segments of memory m merged into covers aligned to `align`, sorted by address; bytes no
-/// segment defines are 0 (a legal program never reads them). The one statement of what a board
-/// stages (ascendc_export) and of what the dav-3510 L0C prefix writes (planForBoard).
-std::vector<Cover> coversOf(const std::vector<isa::Segment>& segments, isa::Memory m,
-                            std::uint64_t align);
 
 /// The GM a run addresses, 512-byte aligned below: its GM images and every GM operand address.
 /// The host allocates [origin, end) and the kernel addresses GM relative to origin.
