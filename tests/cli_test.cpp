@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "process.hpp"
+#include "scratch.hpp"
 #include "vectors/vectors.hpp"
 
 namespace {
@@ -27,9 +28,7 @@ CliRun runCli(const std::string& args) {
 }
 
 std::filesystem::path tempDir(const char* name) {
-  auto d = std::filesystem::temp_directory_path() / ("cubecheck_cli_" + std::string(name));
-  std::filesystem::remove_all(d);
-  return d;
+  return cubecheck::test::scratchPath(std::string("cli_") + name);
 }
 
 TEST(Cli, CertifyReferenceExitsZeroAndWritesReports) {

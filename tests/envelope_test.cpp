@@ -17,6 +17,7 @@
 #include "isa/fields.hpp"
 #include "oracle/oracle.hpp"
 #include "process.hpp"
+#include "scratch.hpp"
 
 namespace cubecheck::conf {
 namespace {
@@ -138,18 +139,19 @@ TEST(Envelope, ProgramsOutsideItAreNotSupportedWithTheClause) {
   EXPECT_NE(caps.envelopeText().find("limits: load2d repeat_times <= 100"), std::string::npos);
 }
 
-// A board declares what it can read back and, apart, what it can only be given (its bias table,
-// staged through L1): `given` lines.
+// A board declares what it can read back and, apart, what it can be given images of (its bias
+// table, staged through L1, but on a dav-3510 not L0C): a `given` line.
 TEST(Envelope, GivenMemoriesAreNotObservable) {
-  dut::wire::BufferSource src("dut 2\nobservable GM L1 L0C\ngiven BT\nend\n");
+  dut::wire::BufferSource src("dut 2\nobservable GM L1 L0C\ngiven GM L1 BT\nend\n");
   dut::Capabilities caps;
   std::string error;
   ASSERT_TRUE(dut::wire::readCapabilities(src, caps, error)) << error;
   EXPECT_TRUE(caps.canBeGiven(isa::Memory::BiasTable));
   EXPECT_FALSE(caps.canObserve(isa::Memory::BiasTable));
-  EXPECT_TRUE(caps.canBeGiven(isa::Memory::L0C));
+  EXPECT_TRUE(caps.canObserve(isa::Memory::L0C));
+  EXPECT_FALSE(caps.canBeGiven(isa::Memory::L0C));  // a dav-3510: no call writes L0C
   EXPECT_FALSE(caps.canBeGiven(isa::Memory::L0A));
-  EXPECT_NE(caps.envelopeText().find("; given images of BT"), std::string::npos);
+  EXPECT_NE(caps.envelopeText().find("; given images of GM L1 BT"), std::string::npos);
 }
 
 // `observable` is also what a DUT may be given images of: a program that carries an image of a
@@ -318,10 +320,7 @@ CliRun cli(const std::string& args, const std::filesystem::path& cwd) {
 }
 
 std::filesystem::path freshDir(const char* name) {
-  auto d = std::filesystem::temp_directory_path() / ("cubecheck_envelope_" + std::string(name));
-  std::filesystem::remove_all(d);
-  std::filesystem::create_directories(d);
-  return d;
+  return test::freshDir(std::string("envelope_") + name);
 }
 
 nlohmann::json readJson(const std::filesystem::path& p) {

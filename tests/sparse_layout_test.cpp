@@ -10,7 +10,8 @@
 #include "generators/sparse.hpp"
 #include "generators/sparse_check.hpp"
 #include "oracle/sparse.hpp"
-#include "tests/process.hpp"
+#include "process.hpp"
+#include "scratch.hpp"
 
 namespace cubecheck {
 namespace {
@@ -66,10 +67,7 @@ void writeNpy(const std::filesystem::path& p, const oracle::MatrixS8& m) {
 }
 
 std::filesystem::path tempDir(const std::string& name) {
-  auto d = std::filesystem::temp_directory_path() / ("cubecheck_sparse_" + name);
-  std::filesystem::remove_all(d);
-  std::filesystem::create_directories(d);
-  return d;
+  return test::freshDir("sparse_" + name);
 }
 
 TEST(SparseLayout, ZnBuffersWorkedByHand) {

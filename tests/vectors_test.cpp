@@ -12,6 +12,7 @@
 
 #include "dut_adapters/registry.hpp"
 #include "process.hpp"
+#include "scratch.hpp"
 #include "vectors/vectors.hpp"
 
 namespace cubecheck::vec {
@@ -19,10 +20,7 @@ namespace {
 namespace fs = std::filesystem;
 
 fs::path fresh(const std::string& name) {
-  const fs::path d = fs::temp_directory_path() / ("cubecheck_vectors_" + name);
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d;
+  return test::freshDir("vectors_" + name);
 }
 
 std::string slurp(const fs::path& p) {
