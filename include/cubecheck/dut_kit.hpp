@@ -154,6 +154,9 @@ struct Program {
 struct Capabilities {
   std::string name = "cpp-dut", version = "0";
   std::vector<std::string> profiles, instructions, dtypes, observable;
+  /// The memories the DUT may be given images of; empty: the observable ones (a 950 board:
+  /// {"GM", "L1", "BT"}, docs/dut-protocol.md).
+  std::vector<std::string> given;
   bool rejectsIllegal = false;
   std::vector<std::string> extraLines;  ///< further handshake lines (the envelope clauses)
 };
@@ -176,6 +179,7 @@ class Dut {
                     join(caps.instructions) + "\ndtypes" + join(caps.dtypes) + "\nobservable" +
                     join(caps.observable) + "\nrejects_illegal " +
                     (caps.rejectsIllegal ? "1" : "0") + "\n";
+    if (!caps.given.empty()) h += "given" + join(caps.given) + "\n";
     for (const auto& l : caps.extraLines) h += l + "\n";
     return h + "end\n";
   }

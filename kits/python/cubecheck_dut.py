@@ -159,6 +159,7 @@ class Dut:
     """Subclass and declare; run(program) changes program.memory in place."""
     name, version = "python-dut", "0"
     profiles, instructions, dtypes, observable = [], [], [], []
+    given = []  # memories it may be given images of; empty: the observable ones (a 950 board: GM L1 BT)
     rejects_illegal = False
     extra_lines = []  # further handshake lines, e.g. the envelope clauses of docs/dut-protocol.md
 
@@ -170,7 +171,8 @@ class Dut:
                  "profiles " + " ".join(self.profiles),
                  "instructions " + " ".join(self.instructions), "dtypes " + " ".join(self.dtypes),
                  "observable " + " ".join(self.observable),
-                 f"rejects_illegal {int(self.rejects_illegal)}", *self.extra_lines, "end"]
+                 f"rejects_illegal {int(self.rejects_illegal)}",
+                 *(["given " + " ".join(self.given)] if self.given else []), *self.extra_lines, "end"]
         return ("\n".join(lines) + "\n").encode("ascii")
 
 
