@@ -102,6 +102,33 @@ double maxFiniteOf(isa::DType t);
 /// The Ladder case's big products: 2^bigExponent each, 2^(W - 1 - bigExponent) of them.
 int ladderBigExponent(int w);
 
+// Helpers the MmadMx generators (generators/mx.hpp) share with these.
+
+/// Spec 8.1.3: a padding canary finite under every reading a DUT might apply, and large.
+std::uint8_t canaryOf(isa::DType t);
+/// The binades floor(log2 |v|) a type's nonzero finite values span (appendix A).
+std::pair<int, int> binadesOf(isa::DType t);
+/// Positive codes (fp4: nibbles) whose value lies in binades [lo, lo + width - 1].
+std::vector<std::uint8_t> windowCodes(isa::DType t, int lo, int width);
+/// The largest power of two dividing the dyadic v != 0 (its last significant bit).
+double lowestBit(double v);
+/// (q, M) of 8.1.6.3 for the values emitted: q the largest power of two all are multiples of,
+/// M the largest magnitude. q = 0 when every value is zero.
+std::pair<double, double> quantumAndMax(const oracle::MatrixD& v);
+/// Spec 8.1.6.3 and appendix B for A (m x k) and B (k x n) as emitted (for MX, scaled): q and M
+/// of each side; condition 4 checked, I + k MA MB <= 2^24 Q with 2^-126 <= Q and 2^24 Q <= 2^127
+/// (a failure is a generator defect: throws); and the remaining budget I given to random inits,
+/// multiples of Q: L0C before (m x n) and a bias row (1 x n), drawn from `g` in that order.
+struct ExactRegime {
+  double qA = 0, mA = 0, qB = 0, mB = 0, initMax = 0;
+  oracle::MatrixD c0, bias;
+};
+ExactRegime exactRegime(const oracle::MatrixD& a, const oracle::MatrixD& b, SplitMix64& g);
+/// ceil(log2 k) for k >= 1.
+int log2Ceil(std::uint64_t k);
+/// "fp8_e4m3fn_x_fp8_e5m2": a pair as the coverage bins name it.
+std::string pairName(isa::DType a, isa::DType b);
+
 struct IllegalLowMmadCase {
   LowMmadCase c;
   isa::Mmad mmad;
