@@ -122,6 +122,7 @@ isa::MmadMx mmadMxOf(const MxCase& c) {
   x.m = c.m;
   x.k = c.k;
   x.n = c.n;
+  x.unitFlag = c.unitFlag;
   x.biasAddr = c.biasAddr;
   setInitFlags(x, c.init);
   return x;
@@ -466,6 +467,7 @@ rc::Gen<MxCase> legalMmadMx(MxValues values, Sizes sizes) {
       c.scaleSpanA = c.scaleSpanB = 8;
     }
     c.init = drawInit(prof, c.n);
+    c.unitFlag = *rc::gen::elementOf(std::vector<std::uint8_t>{0, 0, 2, 3});
     const isa::MmadMx mx = mmadMxOf(c);
     const isa::Mmad x = isa::operandsOf(mx);
     const std::uint64_t alignA = isa::mxOperandAlignment(a), alignB = isa::mxOperandAlignment(b);

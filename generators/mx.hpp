@@ -33,6 +33,7 @@ struct MxCase {
   isa::DType bType = isa::DType::Fp8E4M3FN;
   std::uint16_t m = 16, k = 64, n = 16;  ///< k a multiple of 64
   isa::MmadInit init = isa::MmadInit::Zero;
+  std::uint8_t unitFlag = 0;  ///< 0, 2 or 3: synchronisation only, no effect on C (spec 8)
   MxValues values = MxValues::Exact;
   /// DecodeProbe: A enumerates the codes and B is the selector (else the reverse). ScaleProbe:
   /// B is the selector and A holds the values (else the reverse).
