@@ -190,6 +190,34 @@ VectorCase exactMxVector(const gen::MxCase& c) {
 
 /// Random draws of a probe whose cases are a fixed table: a table case with another content seed
 /// (other canaries, and other inits where the case draws them).
+/// A table case with a content seed drawn whatever the size (rc::gen::arbitrary scales with it,
+/// so a short table would repeat its cases at small sizes).
+rc::Gen<gen::MxCase> anySeed(std::vector<gen::MxCase> table) {
+  return rc::Gen<gen::MxCase>([table](const rc::Random& random, int) {
+    rc::Random r = random;
+    gen::MxCase c = table[r.next() % table.size()];
+    c.contentSeed = r.next();
+    c.why.clear();
+    return rc::shrinkable::just(c);
+  });
+}
+
+/// OPEN-17: the decode probe of fp4x2_e1m2 read with bias 1 (the default) or bias 0, which
+/// doubles every E1M2 value; either passes and the note names it.
+VectorCase e1m2ProbeVector(const gen::MxCase& c) {
+  VectorCase v;
+  v.program = gen::buildProgram(c);
+  const gen::MxOperands o = gen::mxOperandsOf(c);
+  v.alternatives.emplace_back("OPEN-17: fp4x2_e1m2 with exponent bias 1 (default)",
+                              oracle::expectC(v.program, 0, gen::expectedC(c, o), c.cAddr));
+  gen::MxOperands bias0 = o;
+  if (c.aType == isa::DType::Fp4E1M2) bias0.a *= 2;
+  if (c.bType == isa::DType::Fp4E1M2) bias0.b *= 2;
+  v.alternatives.emplace_back("OPEN-17: fp4x2_e1m2 with exponent bias 0 (every value doubled)",
+                              oracle::expectC(v.program, 0, gen::expectedC(c, bias0), c.cAddr));
+  return v;
+}
+
 template <class Case>
 rc::Gen<Case> reseeded(std::vector<Case> table) {
   return rc::gen::map(
@@ -317,6 +345,21 @@ Family mmadMxFamily(isa::ProfileId profile, gen::Sizes sizes) {
       "spec 8.1.6.1: every scale 0x7F, a selector times every finite code of each format on "
       "each side: C holds each decoded value exactly (OPEN-13 subnormals, OPEN-17 E1M2)",
       gen::mxDecodeProbes(), gen::legalMmadMx(MxValues::Exact), 0, exactMxVector, tags));
+  // The decode probes that enumerate E1M2 codes, with other canaries (another content seed), so
+  // that each is a case of its own.
+  std::vector<MxCase> e1m2;
+  for (MxCase c : gen::mxDecodeProbes()) {
+    if ((c.probeA ? c.aType : c.bType) != isa::DType::Fp4E1M2) continue;
+    c.contentSeed += 0x1700;
+    c.why = "OPEN-17: " + c.why + ": bias 1 or bias 0";
+    e1m2.push_back(c);
+  }
+  f.properties.push_back(TypedProperty<MxCase>::fromVector(
+      "E1M2Probe",
+      "OPEN-17: the decode probe of every fp4x2_e1m2 code on each side: reports whether the DUT "
+      "reads E1M2 with exponent bias 1 (default, certified by DecodeProbe) or bias 0",
+      e1m2, anySeed(e1m2), 0, e1m2ProbeVector,
+      [](const MxCase&) { return std::vector<std::string>{"probe:e1m2"}; }));
   f.properties.push_back(TypedProperty<MxCase>::fromVector(
       "ScaleProbe",
       "spec 8.1.6.2: a selector times random codes with scales 0x7F +- 8: C = 2^(delta + eps) "

@@ -121,8 +121,9 @@ constexpr std::array<OpenPoint, 20> kOpenPoints{{
      "fp4x2_e1m2 with exponent bias 1 (largest value 1.75) follows the vendor's documented range; "
      "bias 0 follows other tools and the vendor page's own generic formula.",
      "bias 1", "bias 0 (every value doubled)",
-     "no probe of the alternative: mmad_mx/DecodeProbe certifies bias 1 on each side, so a DUT "
-     "decoding with bias 0 fails it"},
+     "mmad_mx/E1M2Probe: every E1M2 code times a selector on each side; the report names the "
+     "reading the DUT follows and fails the case only when it follows neither (DecodeProbe "
+     "still certifies bias 1)"},
     {"OPEN-18", "E8M0 edge codes",
      "Whether scale 0x00 is 2^-127 or zero, what a NaN scale (0xFF) does, and scaled values "
      "outside the f32 normal range are not settled.",
