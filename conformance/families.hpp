@@ -36,6 +36,9 @@ Family mmadFamily(isa::ProfileId profile, gen::Sizes sizes = gen::Sizes::Mixed);
 /// Low-precision Mmad on 950: the fp8 pairs and hif8 x hif8 (spec 8.1); NotSupported off 950.
 Family mmadLowPrecisionFamily(isa::ProfileId profile, gen::Sizes sizes = gen::Sizes::Mixed);
 
+/// MmadMx on 950: fp8 and fp4 pairs with E8M0 scales (spec 8.1); NotSupported off 950.
+Family mmadMxFamily(isa::ProfileId profile, gen::Sizes sizes = gen::Sizes::Mixed);
+
 /// Whole-pipeline programs and their metamorphic relations; NotSupported on legacy.
 Family pipelineFamily(isa::ProfileId profile, gen::Sizes sizes = gen::Sizes::Mixed);
 
@@ -69,6 +72,7 @@ inline constexpr FamilyRow kFamilies[] = {
     {"load_sparse", [](isa::ProfileId p, gen::Sizes) { return loadSparseFamily(p); }},
     {"mmad", &mmadFamily},
     {"mmad_lowprec", &mmadLowPrecisionFamily},
+    {"mmad_mx", &mmadMxFamily},
     {"mmad_sparse", &mmadSparseFamily},
     {"pipeline", &pipelineFamily},
 };

@@ -9,6 +9,7 @@
 #include "conformance/families.hpp"
 #include "generators/lowprec.hpp"
 #include "generators/mmad.hpp"
+#include "generators/mx.hpp"
 #include "oracle/layout.hpp"
 
 namespace cubecheck::conf {
@@ -122,25 +123,23 @@ Verdict checkInfinityProbe(dut::Dut& d, const LowMmadCase& c) {
 }
 
 /// Spec 8.1.6.4. Every product of two decoded values is exact in f32 (at most 4 + 4 significant
-/// bits, magnitudes 2^-44..2^30), so an accumulator of W = 24 bits adding the k products and the
-/// init in any order, each addition rounded to an adjacent f32, satisfies (Higham, recursive
-/// summation over k + 1 terms)
+/// bits, magnitudes 2^-44..2^30; for MX scaled by at most 2^+-8 more), so an accumulator of W = 24
+/// bits adding the k products and the init in any order, each addition rounded to an adjacent
+/// f32, satisfies (Higham, recursive summation over k + 1 terms)
 ///     |C - C_exact| <= gamma_{k+1} (|init| + sum_k |a_k b_k|),  gamma_j = j 2^-23 / (1 - j 2^-23).
 /// The bound is for any rounding to an adjacent value, hence 2^(1-W) rather than 2^-W. C_exact is
 /// computed in double: products exact, sums within k 2^-53 relatively, covered by 2^-50 slack.
-Verdict checkBoundedLow(dut::Dut& d, const LowMmadCase& c) {
-  const isa::Program p = gen::buildProgram(c);
-  isa::Observed observed;
-  if (auto v = runLegal(d, p, observed)) return *v;
-  const gen::LowOperands o = gen::lowOperandsOf(c);
-  const oracle::MatrixD init = o.init(c.init);
-  const oracle::MatrixD exact = init + o.a * o.b;
-  const oracle::MatrixD mag = init.cwiseAbs() + o.a.cwiseAbs() * o.b.cwiseAbs();
-  const double u = std::ldexp(1.0, -23), j = c.k + 1.0;
+/// `a` and `b` are the values multiplied (for MX, scaled), `init` C's init.
+Verdict boundedVerdict(const isa::Program& p, const isa::Observed& observed, std::uint64_t cAddr,
+                       const oracle::MatrixD& init, const oracle::MatrixD& a,
+                       const oracle::MatrixD& b) {
+  const oracle::MatrixD exact = init + a * b;
+  const oracle::MatrixD mag = init.cwiseAbs() + a.cwiseAbs() * b.cwiseAbs();
+  const double u = std::ldexp(1.0, -23), j = static_cast<double>(a.cols()) + 1.0;
   const double gamma = j * u / (1 - j * u) + std::ldexp(1.0, -50);
   const isa::Region& r = p.observe[0];
   const oracle::MatrixD bound = gamma * mag;
-  const BoundCheck got = checkWithinBound(observed[0], c.cAddr - r.addr, exact, bound);
+  const BoundCheck got = checkWithinBound(observed[0], cAddr - r.addr, exact, bound);
   if (got.outside > 0) {
     return {Outcome::Mismatch,
             std::to_string(got.outside) +
@@ -152,7 +151,7 @@ Verdict checkBoundedLow(dut::Dut& d, const LowMmadCase& c) {
   if (const isa::Segment* before = isa::findSegment(p.segments, r.memory, r.addr, r.size)) {
     const auto from = before->bytes.begin() + static_cast<std::ptrdiff_t>(r.addr - before->addr);
     const isa::Bytes initial(from, from + static_cast<std::ptrdiff_t>(r.size));
-    if (checkWithinBound(initial, c.cAddr - r.addr, exact, bound).outside == 0) {
+    if (checkWithinBound(initial, cAddr - r.addr, exact, bound).outside == 0) {
       Verdict v{Outcome::Pass, {}, "initial C already within the bound (no-op pass)"};
       v.trivial = true;
       return v;
@@ -167,12 +166,63 @@ Verdict checkBoundedLow(dut::Dut& d, const LowMmadCase& c) {
   return {Outcome::Pass, {}, std::string("OPEN-12: worst f32 error in the case ") + bucket};
 }
 
+Verdict checkBoundedLow(dut::Dut& d, const LowMmadCase& c) {
+  const isa::Program p = gen::buildProgram(c);
+  isa::Observed observed;
+  if (auto v = runLegal(d, p, observed)) return *v;
+  const gen::LowOperands o = gen::lowOperandsOf(c);
+  return boundedVerdict(p, observed, c.cAddr, o.init(c.init), o.a, o.b);
+}
+
+Verdict checkBoundedMx(dut::Dut& d, const gen::MxCase& c) {
+  const isa::Program p = gen::buildProgram(c);
+  isa::Observed observed;
+  if (auto v = runLegal(d, p, observed)) return *v;
+  const gen::MxOperands o = gen::mxOperandsOf(c);
+  return boundedVerdict(p, observed, c.cAddr, o.init(c.init), o.a, o.b);
+}
+
+VectorCase exactMxVector(const gen::MxCase& c) {
+  isa::Program p = gen::buildProgram(c);
+  oracle::Expected e = oracle::expectC(p, 0, gen::expectedC(c, gen::mxOperandsOf(c)), c.cAddr);
+  return expectationVector(std::move(p), std::move(e));
+}
+
 /// Random draws of a probe whose cases are a fixed table: a table case with another content seed
 /// (other canaries, and other inits where the case draws them).
-rc::Gen<LowMmadCase> reseeded(std::vector<LowMmadCase> table) {
+/// A table case with a content seed drawn whatever the size (rc::gen::arbitrary scales with it,
+/// so a short table would repeat its cases at small sizes).
+rc::Gen<gen::MxCase> anySeed(std::vector<gen::MxCase> table) {
+  return rc::Gen<gen::MxCase>([table](const rc::Random& random, int) {
+    rc::Random r = random;
+    gen::MxCase c = table[r.next() % table.size()];
+    c.contentSeed = r.next();
+    c.why.clear();
+    return rc::shrinkable::just(c);
+  });
+}
+
+/// OPEN-17: the decode probe of fp4x2_e1m2 read with bias 1 (the default) or bias 0, which
+/// doubles every E1M2 value; either passes and the note names it.
+VectorCase e1m2ProbeVector(const gen::MxCase& c) {
+  VectorCase v;
+  v.program = gen::buildProgram(c);
+  const gen::MxOperands o = gen::mxOperandsOf(c);
+  v.alternatives.emplace_back("OPEN-17: fp4x2_e1m2 with exponent bias 1 (default)",
+                              oracle::expectC(v.program, 0, gen::expectedC(c, o), c.cAddr));
+  gen::MxOperands bias0 = o;
+  if (c.aType == isa::DType::Fp4E1M2) bias0.a *= 2;
+  if (c.bType == isa::DType::Fp4E1M2) bias0.b *= 2;
+  v.alternatives.emplace_back("OPEN-17: fp4x2_e1m2 with exponent bias 0 (every value doubled)",
+                              oracle::expectC(v.program, 0, gen::expectedC(c, bias0), c.cAddr));
+  return v;
+}
+
+template <class Case>
+rc::Gen<Case> reseeded(std::vector<Case> table) {
   return rc::gen::map(
       rc::gen::pair(rc::gen::elementOf(std::move(table)), rc::gen::arbitrary<std::uint64_t>()),
-      [](std::pair<LowMmadCase, std::uint64_t> d) {
+      [](std::pair<Case, std::uint64_t> d) {
         d.first.contentSeed = d.second;
         d.first.why.clear();
         return d.first;
@@ -260,6 +310,84 @@ Family mmadLowPrecisionFamily(isa::ProfileId profile, gen::Sizes sizes) {
       "whether C propagates the infinity, saturates to FLT_MAX, or reads the largest finite value",
       gen::lowInfinityProbes(), reseeded(gen::lowInfinityProbes()), 0, checkInfinityProbe,
       [](const LowMmadCase&) { return std::vector<std::string>{"probe:infinity"}; }));
+  return f;
+}
+
+Family mmadMxFamily(isa::ProfileId profile, gen::Sizes sizes) {
+  using gen::MxCase;
+  using gen::MxValues;
+  Family f;
+  f.title = "MmadMx, fp8 and fp4 with E8M0 scales on 950";
+  f.spec = {"spec 8.1", "spec 9"};
+  f.openPoints = {"OPEN-6",  "OPEN-8",  "OPEN-12", "OPEN-13", "OPEN-15",
+                  "OPEN-16", "OPEN-17", "OPEN-18", "OPEN-19", "OPEN-20"};
+  if (profile != isa::ProfileId::Ascend950) {
+    f.unsupported = "profile " + std::string(isa::profile(profile).name) +
+                    ": MmadMx exists on 950 only (spec 8.1)";
+  }
+  for (auto [a, b] : gen::mxPairs()) f.requiredBins.push_back("pair:" + gen::pairName(a, b));
+  // The fixed probes each hold every finite code of a format on one side, or one pair's scales.
+  for (const char* t : {"fp8_e4m3fn", "fp8_e5m2", "fp4x2_e2m1", "fp4x2_e1m2"}) {
+    f.requiredBinsOnce.push_back(std::string("decode:") + t + ":a");
+    f.requiredBinsOnce.push_back(std::string("decode:") + t + ":b");
+  }
+  f.requiredBinsOnce.emplace_back("scale:selector_a");
+  f.requiredBinsOnce.emplace_back("scale:selector_b");
+  for (const char* b :
+       {"init:zero", "init:accumulate", "init:bias_table", "init:bias_tensor", "m:partial_fractal",
+        "n:partial_fractal", "k:several_scale_fractals", "scale:varied", "values:exact",
+        "values:bounded", "illegal:Range", "illegal:DTypeUnsupported", "illegal:Alignment"}) {
+    f.requiredBins.emplace_back(b);
+  }
+  auto tags = [](const MxCase& c) { return gen::tagsOf(c); };
+  f.properties.push_back(TypedProperty<MxCase>::fromVector(
+      "DecodeProbe",
+      "spec 8.1.6.1: every scale 0x7F, a selector times every finite code of each format on "
+      "each side: C holds each decoded value exactly (OPEN-13 subnormals, OPEN-17 E1M2)",
+      gen::mxDecodeProbes(), gen::legalMmadMx(MxValues::Exact), 0, exactMxVector, tags));
+  // The decode probes that enumerate E1M2 codes, with other canaries (another content seed), so
+  // that each is a case of its own.
+  std::vector<MxCase> e1m2;
+  for (MxCase c : gen::mxDecodeProbes()) {
+    if ((c.probeA ? c.aType : c.bType) != isa::DType::Fp4E1M2) continue;
+    c.contentSeed += 0x1700;
+    c.why = "OPEN-17: " + c.why + ": bias 1 or bias 0";
+    e1m2.push_back(c);
+  }
+  f.properties.push_back(TypedProperty<MxCase>::fromVector(
+      "E1M2Probe",
+      "OPEN-17: the decode probe of every fp4x2_e1m2 code on each side: reports whether the DUT "
+      "reads E1M2 with exponent bias 1 (default, certified by DecodeProbe) or bias 0",
+      e1m2, anySeed(e1m2), 0, e1m2ProbeVector,
+      [](const MxCase&) { return std::vector<std::string>{"probe:e1m2"}; }));
+  f.properties.push_back(TypedProperty<MxCase>::fromVector(
+      "ScaleProbe",
+      "spec 8.1.6.2: a selector times random codes with scales 0x7F +- 8: C = 2^(delta + eps) "
+      "dec dec exactly, certifying the scale placement (OPEN-19) and the 32-element blocks",
+      gen::mxScaleProbes(), reseeded(gen::mxScaleProbes()), 0, exactMxVector, tags));
+  f.properties.push_back(TypedProperty<MxCase>::fromVector(
+      "MatchesOracle",
+      "spec 8.1.6.3: windows and scale spans sized so that every partial sum in any order and "
+      "blocking is exact in f32 (W = 24): C bit for bit, +0 = -0",
+      gen::mxBoundaries(), gen::legalMmadMx(MxValues::Exact, sizes), 60, exactMxVector, tags));
+  f.properties.push_back(std::make_unique<TypedProperty<MxCase>>(
+      "BoundedError",
+      "spec 8.1.6.4: every finite code, scales 2^-4..2^4: each element within gamma_{k+1} of the "
+      "exact sum; the worst ULP error is reported",
+      std::vector<MxCase>{}, gen::legalMmadMx(MxValues::Bounded, sizes), 30, checkBoundedMx, tags));
+  f.properties.push_back(TypedProperty<gen::IllegalMxCase>::fromVector(
+      std::string(kRejectsIllegal),
+      "spec 8.1.2: k not a multiple of 64, HiF8 or mixed fp8/fp4 pairs, C not f32, A or B off "
+      "its 1024-byte (fp8) or 512-byte (fp4) alignment",
+      std::vector<gen::IllegalMxCase>{}, gen::illegalMmadMx(), 20,
+      [](const gen::IllegalMxCase& c) {
+        isa::Program p = gen::buildProgram(c.c);
+        p.instructions.back() = c.mmad;
+        return rejectionVector(std::move(p), c.expected);
+      },
+      [](const gen::IllegalMxCase& c) {
+        return std::vector<std::string>{"illegal:" + std::string(isa::nameOf(c.expected))};
+      }));
   return f;
 }
 

@@ -8,7 +8,7 @@ namespace cubecheck::conf {
 namespace {
 
 // The facts are those of spec 10; the texts are short so a report can print one per line.
-constexpr std::array<OpenPoint, 16> kOpenPoints{{
+constexpr std::array<OpenPoint, 20> kOpenPoints{{
     {"OPEN-1", "sparse index pair (2, 0)",
      "For the 2:4 index pair (2, 0) the densification table has both slots read A element 2 of "
      "the group, the prose has slot 1 read element 1 + idx1; index value 3 means nothing.",
@@ -115,7 +115,35 @@ constexpr std::array<OpenPoint, 16> kOpenPoints{{
      "is certified with it off",
      "hif8 x hif8, or the other fp8 pairs, depending on it",
      "no probe: the fp8 pairs are drawn with CTRL[45] on and off (bins ctrl45:hif8 and "
-     "ctrl45:other_pair), so a DUT whose other fp8 pairs depend on it fails mmad_lowprec"},
+     "ctrl45:other_pair), so a DUT whose other fp8 pairs depend on it fails mmad_lowprec; "
+     "mmad_mx pins it to 0 and does not probe MmadMx under it"},
+    {"OPEN-17", "what E1M2 means",
+     "fp4x2_e1m2 with exponent bias 1 (largest value 1.75) follows the vendor's documented range; "
+     "bias 0 follows other tools and the vendor page's own generic formula.",
+     "bias 1", "bias 0 (every value doubled)",
+     "mmad_mx/E1M2Probe: every E1M2 code times a selector on each side; the report names the "
+     "reading the DUT follows and fails the case only when it follows neither (DecodeProbe "
+     "still certifies bias 1)"},
+    {"OPEN-18", "E8M0 edge codes",
+     "Whether scale 0x00 is 2^-127 or zero, what a NaN scale (0xFF) does, and scaled values "
+     "outside the f32 normal range are not settled.",
+     "certified only with scale exponents -8..8 (codes 0x77..0x87), all scaled values and sums "
+     "within the f32 normal range",
+     "0x00 as zero; any NaN-scale behaviour",
+     "no probe: mmad_mx never draws 0x00, 0xFF or an out-of-range exponent sum"},
+    {"OPEN-19", "the MX scale layout as MmadMx reads it",
+     "The scale base (address / 16), the 16 x 2 fractal and the Zz/Nn orders are documented; the "
+     "row stride k / 64 is inferred and the layout for m = 1 (GEMV) is unknown.",
+     "spec 8.1.4 with row stride k / 64; m = 1 not certified (legal, never drawn)",
+     "another row stride; any GEMV layout",
+     "mmad_mx/ScaleProbe: random scales with two scale fractals along K on every pair and side; "
+     "a DUT striding scale rows otherwise fails it"},
+    {"OPEN-20", "MmadMx with k % 64 != 0",
+     "Documented illegal and padded by the vendor sample, yet passed unaligned by another vendor "
+     "library: is the tail ignored or computed?",
+     "illegal: a DUT rejects it (Range); only k % 64 == 0 is certified",
+     "the tail ignored; the tail computed",
+     "no probe: mmad_mx/RejectsIllegal expects the rejection"},
 }};
 
 bool sameId(std::string_view a, std::string_view b) {

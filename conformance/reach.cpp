@@ -87,6 +87,12 @@ std::optional<std::int64_t> fitMaxOf(isa::ProfileId profile, std::string_view op
   if (field != "m" && field != "n" && field != "k") return std::nullopt;
   if (opcode == "mmad") return gen::mmadLargest(profile, field[0]);
   if (opcode == "mmad_sparse") return gen::sparseLargest(profile, field[0]);
+  if (opcode == "mmad_mx") {
+    // The 8-bit figures the mmad_mx generators draw up to (fp4 takes half the bytes); k in
+    // whole 64s (spec 8.1.2).
+    const std::int64_t v = gen::mmadLargest(profile, field[0]);
+    return field == "k" ? v / 64 * 64 : v;
+  }
   return std::nullopt;
 }
 

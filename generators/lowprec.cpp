@@ -28,35 +28,6 @@ std::int64_t uniform(SplitMix64& g, std::int64_t lo, std::int64_t hi) {
   return lo + static_cast<std::int64_t>(g.next() % static_cast<std::uint64_t>(hi - lo + 1));
 }
 
-}  // namespace
-
-/// Spec 8.1.3: a padding canary finite under every reading a DUT might apply, and large, so that
-/// reading it shows: e4m3 0x7E (448; 2^-15 as HiF8), hif8 0x6E (2^15; 112 as e4m3), e5m2 0x7B.
-std::uint8_t canaryOf(DType t) {
-  switch (t) {
-    case DType::Fp8E4M3FN:
-      return 0x7E;
-    case DType::HiF8:
-      return 0x6E;
-    default:
-      return 0x7B;
-  }
-}
-
-/// The binades floor(log2 |v|) a type's nonzero finite values span (appendix A).
-std::pair<int, int> binadesOf(DType t) {
-  switch (t) {
-    case DType::Fp8E4M3FN:
-      return {-9, 8};
-    case DType::Fp8E5M2:
-      return {-16, 15};
-    default:
-      return {-22, 15};  // hifloat8
-  }
-}
-
-namespace {
-
 /// The smallest normal magnitude: below it a value is a subnormal (OPEN-13).
 double minNormalOf(DType t) {
   switch (t) {
@@ -73,10 +44,53 @@ bool finiteCode(DType t, std::uint32_t c) {
   return std::isfinite(oracle::lowPrecisionValue(t, static_cast<std::uint8_t>(c)));
 }
 
+oracle::ElemMatrix codeMatrix(Eigen::Index r, Eigen::Index c, SplitMix64& g, auto draw) {
+  oracle::ElemMatrix m(r, c);
+  for (Eigen::Index j = 0; j < c; ++j) {
+    for (Eigen::Index i = 0; i < r; ++i) m(i, j) = draw(g, i, j);
+  }
+  return m;
+}
+
+}  // namespace
+
+/// Spec 8.1.3: a padding canary finite under every reading a DUT might apply, and large, so that
+/// reading it shows: e4m3 0x7E (448; 2^-15 as HiF8), hif8 0x6E (2^15; 112 as e4m3), e5m2 0x7B.
+std::uint8_t canaryOf(DType t) {
+  switch (t) {
+    case DType::Fp8E4M3FN:
+      return 0x7E;
+    case DType::HiF8:
+      return 0x6E;
+    case DType::Fp4E2M1:
+    case DType::Fp4E1M2:
+      return 0x77;  // each nibble the largest positive value (MmadMx: beyond m or n only)
+    default:
+      return 0x7B;
+  }
+}
+
+/// The binades floor(log2 |v|) a type's nonzero finite values span (appendix A).
+std::pair<int, int> binadesOf(DType t) {
+  switch (t) {
+    case DType::Fp8E4M3FN:
+      return {-9, 8};
+    case DType::Fp8E5M2:
+      return {-16, 15};
+    case DType::Fp4E2M1:
+      return {-1, 2};  // 0.5 .. 6
+    case DType::Fp4E1M2:
+      return {-2, 0};  // 0.25 .. 1.75 (bias 1, OPEN-17)
+    default:
+      return {-22, 15};  // hifloat8
+  }
+}
+
 /// Positive codes whose value lies in binades [lo, lo + width - 1].
 std::vector<std::uint8_t> windowCodes(DType t, int lo, int width) {
   std::vector<std::uint8_t> out;
-  for (int c = 1; c < 128; ++c) {
+  const int positive = isa::bitsOf(t) == 4 ? 8 : 128;  // codes below the sign bit
+  for (int c = 1; c < positive; ++c) {
     const double v = oracle::lowPrecisionValue(t, static_cast<std::uint8_t>(c));
     if (!std::isfinite(v) || v <= 0) continue;
     const int e = std::ilogb(v);
@@ -106,15 +120,26 @@ std::pair<double, double> quantumAndMax(const MatrixD& v) {
   return {q, m};
 }
 
-oracle::ElemMatrix codeMatrix(Eigen::Index r, Eigen::Index c, SplitMix64& g, auto draw) {
-  oracle::ElemMatrix m(r, c);
-  for (Eigen::Index j = 0; j < c; ++j) {
-    for (Eigen::Index i = 0; i < r; ++i) m(i, j) = draw(g, i, j);
+/// ceil(log2 k) for k >= 1.
+ExactRegime exactRegime(const MatrixD& a, const MatrixD& b, SplitMix64& g) {
+  ExactRegime x;
+  std::tie(x.qA, x.mA) = quantumAndMax(a);
+  std::tie(x.qB, x.mB) = quantumAndMax(b);
+  const double q = x.qA * x.qB, full = std::ldexp(q, 24);
+  const double products = static_cast<double>(a.cols()) * x.mA * x.mB;
+  if (!(q >= 0x1p-126 && full <= 0x1p127 && products <= full)) {
+    throw std::logic_error("the W-exact condition of spec 8.1.6.3 fails for the values drawn");
   }
-  return m;
+  x.initMax = full - products;
+  const auto steps = static_cast<std::int64_t>(std::min(x.initMax / q, 0x1p24 - 1));
+  auto initDraw = [&](Eigen::Index, Eigen::Index) {
+    return static_cast<double>(uniform(g, -steps, steps)) * q;  // exact: |n| < 2^24
+  };
+  x.c0 = MatrixD::NullaryExpr(a.rows(), b.cols(), initDraw);
+  x.bias = MatrixD::NullaryExpr(1, b.cols(), initDraw);
+  return x;
 }
 
-/// ceil(log2 k) for k >= 1.
 int log2Ceil(std::uint64_t k) {
   return k <= 1 ? 0 : std::bit_width(k - 1);
 }
@@ -122,8 +147,6 @@ int log2Ceil(std::uint64_t k) {
 std::string pairName(DType a, DType b) {
   return std::string(isa::nameOf(a)) + "_x_" + std::string(isa::nameOf(b));
 }
-
-}  // namespace
 
 std::string_view nameOf(LowValues v) {
   switch (v) {
@@ -192,9 +215,7 @@ isa::Mmad lowMmadOf(const LowMmadCase& c) {
   x.n = c.n;
   x.disableGemv = c.disableGemv;
   x.biasAddr = c.biasAddr;
-  x.isBias = c.init == MmadInit::BiasTensor;
-  x.cmatrixInitVal = c.init == MmadInit::Zero;
-  x.cmatrixSource = c.init == MmadInit::BiasTable;
+  setInitFlags(x, c.init);
   return x;
 }
 
@@ -318,22 +339,10 @@ LowOperands lowOperandsOf(const LowMmadCase& c) {
     // k MA MB < 2^23 Q: each window of w binades holds values below 2^(lo + w) that are
     // multiples of 2^(lo - 3) (at most 3 mantissa bits), so MA / qA < 2^(w + 3), and
     // log2 k + (wA + 3) + (wB + 3) <= 23. The rest of the budget goes to the init.
-    std::tie(o.qA, o.mA) = quantumAndMax(o.a);
-    std::tie(o.qB, o.mB) = quantumAndMax(o.b);
-    const double q = o.qA * o.qB, full = std::ldexp(q, 24);
-    const double products = static_cast<double>(k) * o.mA * o.mB;
-    if (!(q >= 0x1p-126 && full <= 0x1p127 && products <= full)) {
-      throw std::logic_error("lowOperandsOf: the W-exact condition of spec 8.1.6.3 fails");
-    }
-    o.initMax = full - products;
-    const auto steps = static_cast<std::int64_t>(std::min(o.initMax / q, 0x1p24 - 1));
-    auto initDraw = [&](SplitMix64& r, Eigen::Index, Eigen::Index) {
-      return static_cast<double>(uniform(r, -steps, steps)) * q;  // exact: |n| < 2^24
-    };
-    o.c0 =
-        MatrixD::NullaryExpr(m, n, [&](Eigen::Index, Eigen::Index) { return initDraw(g, 0, 0); });
-    o.bias =
-        MatrixD::NullaryExpr(1, n, [&](Eigen::Index, Eigen::Index) { return initDraw(g, 0, 0); });
+    const ExactRegime x = exactRegime(o.a, o.b, g);
+    std::tie(o.qA, o.mA, o.qB, o.mB, o.initMax) = std::tie(x.qA, x.mA, x.qB, x.mB, x.initMax);
+    o.c0 = x.c0;
+    o.bias = x.bias;
   } else if (c.values == LowValues::InitKeep) {
     // Odd 24-bit significands (the last bit set) in binades -8..8, either sign: a narrower
     // accumulator rounds every one of them.
@@ -353,7 +362,6 @@ LowOperands lowOperandsOf(const LowMmadCase& c) {
 }
 
 isa::Program buildProgram(const LowMmadCase& c) {
-  const isa::Profile& prof = isa::profile(c.profile);
   const isa::Mmad x = lowMmadOf(c);
   const LowOperands o = lowOperandsOf(c);
   isa::Program p;
@@ -384,26 +392,10 @@ isa::Program buildProgram(const LowMmadCase& c) {
     b.topLeftCorner(c.k, c.n) = o.bCodes;
     p.segments.push_back({Memory::L0B, c.bAddr, oracle::encode(b, bAt.layout, c.bType, canB)});
   }
-  const std::uint64_t cBytes = std::max<std::uint64_t>(isa::mmadCBytes(x), 1024);
-  const auto [lo, hi] = withMargin(c.cAddr, c.cAddr + cBytes, 1024, prof.capacityOf(Memory::L0C));
-  isa::Segment l0c = filled(Memory::L0C, lo, hi, subSeed(c.contentSeed, 3));
-  if (c.init == MmadInit::Accumulate && !noOp) {
-    storeC(l0c, c.cAddr, oracle::bitsOf(o.c0, DType::F32));
-  }
-  p.segments.push_back(std::move(l0c));
-  if (c.init == MmadInit::BiasTable || c.init == MmadInit::BiasTensor) {
-    isa::Segment bt =
-        filled(Memory::BiasTable, 0, prof.capacityOf(Memory::BiasTable), subSeed(c.contentSeed, 4));
-    const std::uint64_t at = c.init == MmadInit::BiasTensor ? c.biasAddr : 0;  // OPEN-6
-    const oracle::ElemMatrix bits = oracle::bitsOf(o.bias, DType::F32);
-    for (Eigen::Index j = 0; j < c.n; ++j) {
-      for (int byte = 0; byte < 4; ++byte) {
-        bt.bytes[at + 4 * static_cast<std::uint64_t>(j) + static_cast<std::uint64_t>(byte)] =
-            static_cast<std::uint8_t>(bits(0, j) >> (8 * byte));
-      }
-    }
-    p.segments.push_back(std::move(bt));
-  }
+  const auto [lo, hi] = addInitSegments(p, c.init, c.init == MmadInit::Accumulate && !noOp, c.cAddr,
+                                        std::max<std::uint64_t>(isa::mmadCBytes(x), 1024),
+                                        c.biasAddr, oracle::bitsOf(o.c0, DType::F32),
+                                        oracle::bitsOf(o.bias, DType::F32), c.contentSeed);
   // Spec 8.1.5: CTRL[45] is set explicitly in every case, 0 unless the case is about it.
   p.instructions.emplace_back(isa::SetHiF8Mode{c.hif8Mode});
   p.instructions.emplace_back(x);

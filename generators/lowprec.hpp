@@ -81,11 +81,6 @@ std::vector<std::string> tagsOf(const LowMmadCase& c);
 oracle::ElemMatrix expectedC(const LowMmadCase& c, const LowOperands& o,
                              bool flushSubnormals = false);
 
-/// Spec 8.1.3's padding canary of an 8-bit type: finite under every reading, large when read.
-std::uint8_t canaryOf(isa::DType t);
-/// The binades floor(log2 |v|) the nonzero finite values of an 8-bit type span (appendix A).
-std::pair<int, int> binadesOf(isa::DType t);
-
 /// The plain-Mmad low-precision pairs of spec 8.1.2 (A, B).
 std::vector<std::pair<isa::DType, isa::DType>> lowPrecisionPairs();
 
@@ -106,6 +101,33 @@ std::optional<std::uint8_t> infinityCode(isa::DType t, int sign);
 double maxFiniteOf(isa::DType t);
 /// The Ladder case's big products: 2^bigExponent each, 2^(W - 1 - bigExponent) of them.
 int ladderBigExponent(int w);
+
+// Helpers the MmadMx generators (generators/mx.hpp) share with these.
+
+/// Spec 8.1.3: a padding canary finite under every reading a DUT might apply, and large.
+std::uint8_t canaryOf(isa::DType t);
+/// The binades floor(log2 |v|) a type's nonzero finite values span (appendix A).
+std::pair<int, int> binadesOf(isa::DType t);
+/// Positive codes (fp4: nibbles) whose value lies in binades [lo, lo + width - 1].
+std::vector<std::uint8_t> windowCodes(isa::DType t, int lo, int width);
+/// The largest power of two dividing the dyadic v != 0 (its last significant bit).
+double lowestBit(double v);
+/// (q, M) of 8.1.6.3 for the values emitted: q the largest power of two all are multiples of,
+/// M the largest magnitude. q = 0 when every value is zero.
+std::pair<double, double> quantumAndMax(const oracle::MatrixD& v);
+/// Spec 8.1.6.3 and appendix B for A (m x k) and B (k x n) as emitted (for MX, scaled): q and M
+/// of each side; condition 4 checked, I + k MA MB <= 2^24 Q with 2^-126 <= Q and 2^24 Q <= 2^127
+/// (a failure is a generator defect: throws); and the remaining budget I given to random inits,
+/// multiples of Q: L0C before (m x n) and a bias row (1 x n), drawn from `g` in that order.
+struct ExactRegime {
+  double qA = 0, mA = 0, qB = 0, mB = 0, initMax = 0;
+  oracle::MatrixD c0, bias;
+};
+ExactRegime exactRegime(const oracle::MatrixD& a, const oracle::MatrixD& b, SplitMix64& g);
+/// ceil(log2 k) for k >= 1.
+int log2Ceil(std::uint64_t k);
+/// "fp8_e4m3fn_x_fp8_e5m2": a pair as the coverage bins name it.
+std::string pairName(isa::DType a, isa::DType b);
 
 struct IllegalLowMmadCase {
   LowMmadCase c;

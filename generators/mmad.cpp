@@ -370,8 +370,33 @@ void storeC(isa::Segment& l0c, std::uint64_t cAddr, const oracle::ElemMatrix& c)
   }
 }
 
+std::pair<std::uint64_t, std::uint64_t> addInitSegments(
+    isa::Program& p, MmadInit init, bool accumulate, std::uint64_t cAddr, std::uint64_t cBytes,
+    std::uint64_t biasAddr, const oracle::ElemMatrix& c0, const oracle::ElemMatrix& bias,
+    std::uint64_t seed) {
+  const isa::Profile& prof = isa::profile(p.profile);
+  const auto [lo, hi] = withMargin(cAddr, cAddr + cBytes, 1024, prof.capacityOf(Memory::L0C));
+  isa::Segment l0c = filled(Memory::L0C, lo, hi, subSeed(seed, 3));
+  if (accumulate) storeC(l0c, cAddr, c0);
+  p.segments.push_back(std::move(l0c));
+  if (init == MmadInit::BiasTable || init == MmadInit::BiasTensor) {
+    isa::Segment bt =
+        filled(Memory::BiasTable, 0, prof.capacityOf(Memory::BiasTable), subSeed(seed, 4));
+    const std::uint64_t at = init == MmadInit::BiasTensor ? biasAddr : 0;  // OPEN-6
+    for (Eigen::Index j = 0; j < bias.cols(); ++j) {
+      const std::uint64_t jat = at + 4 * static_cast<std::uint64_t>(j);
+      if (jat + 4 > bt.bytes.size()) break;  // past the table: an illegal program's bias
+      for (int b = 0; b < 4; ++b) {
+        bt.bytes[jat + static_cast<std::uint64_t>(b)] =
+            static_cast<std::uint8_t>(bias(0, j) >> (8 * b));
+      }
+    }
+    p.segments.push_back(std::move(bt));
+  }
+  return {lo, hi};
+}
+
 isa::Program buildProgram(const MmadCase& c) {
-  const isa::Profile& prof = isa::profile(c.profile);
   const isa::Mmad x = mmadOf(c);
   const MmadOperands o = operandsOf(c);
   const DType acc = isa::accumulatorOf(c.dtype);
@@ -406,26 +431,10 @@ isa::Program buildProgram(const MmadCase& c) {
                                static_cast<Eigen::Index>(bAt.cols), subSeed(c.contentSeed, 2)),
                         bAt.layout, c.dtype)});
   }
-  const std::uint64_t cBytes = std::max<std::uint64_t>(isa::mmadCBytes(x), 1024);
-  const auto [lo, hi] = withMargin(c.cAddr, c.cAddr + cBytes, 1024, prof.capacityOf(Memory::L0C));
-  isa::Segment l0c = filled(Memory::L0C, lo, hi, subSeed(c.contentSeed, 3));
-  if (c.init == MmadInit::Accumulate && !noOp) storeC(l0c, c.cAddr, oracle::bitsOf(o.c0, acc));
-  p.segments.push_back(std::move(l0c));
-  if (c.init == MmadInit::BiasTable || c.init == MmadInit::BiasTensor) {
-    isa::Segment bt =
-        filled(Memory::BiasTable, 0, prof.capacityOf(Memory::BiasTable), subSeed(c.contentSeed, 4));
-    const std::uint64_t at = c.init == MmadInit::BiasTensor ? c.biasAddr : 0;  // OPEN-6
-    const oracle::ElemMatrix bits = oracle::bitsOf(o.bias, acc);
-    for (Eigen::Index j = 0; j < c.n; ++j) {
-      const std::uint64_t jat = at + 4 * static_cast<std::uint64_t>(j);
-      if (jat + 4 > bt.bytes.size()) break;  // past the table: an illegal program's bias
-      for (int b = 0; b < 4; ++b) {
-        bt.bytes[jat + static_cast<std::uint64_t>(b)] =
-            static_cast<std::uint8_t>(bits(0, j) >> (8 * b));
-      }
-    }
-    p.segments.push_back(std::move(bt));
-  }
+  const auto [lo, hi] =
+      addInitSegments(p, c.init, c.init == MmadInit::Accumulate && !noOp, c.cAddr,
+                      std::max<std::uint64_t>(isa::mmadCBytes(x), 1024), c.biasAddr,
+                      oracle::bitsOf(o.c0, acc), oracle::bitsOf(o.bias, acc), c.contentSeed);
   if (c.hf32) {
     p.instructions.emplace_back(isa::SetHF32{true, c.hf32Mode});
   } else if (c.dtype == DType::F32 && c.profile != ProfileId::Legacy && c.contentSeed % 3 == 0) {

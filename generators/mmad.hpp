@@ -132,4 +132,23 @@ oracle::ElemMatrix padded(const oracle::MatrixD& values, isa::DType t, Eigen::In
 /// Writes an accumulator matrix (bit patterns) into L0C bytes at cAddr as Nz fractals.
 void storeC(isa::Segment& l0c, std::uint64_t cAddr, const oracle::ElemMatrix& c);
 
+/// What C's init needs in a program, added to `p`: L0C around C's `cBytes` at cAddr with a
+/// fractal of random bytes either side (seed part 3), C's init bits `c0` stored there when
+/// `accumulate`, and, for a bias init, the whole bias table (random, seed part 4) with the bias
+/// row `bias` at biasAddr (BiasTensor) or 0 (BiasTable, OPEN-6); a row running past the table
+/// (an illegal program's) is cut. Returns the L0C range [lo, hi) to observe.
+std::pair<std::uint64_t, std::uint64_t> addInitSegments(
+    isa::Program& p, isa::MmadInit init, bool accumulate, std::uint64_t cAddr, std::uint64_t cBytes,
+    std::uint64_t biasAddr, const oracle::ElemMatrix& c0, const oracle::ElemMatrix& bias,
+    std::uint64_t seed);
+
+/// Mmad's init flags for `init` (spec 8: cmatrix_init_val && !is_bias is zero; cmatrix_source
+/// picks the bias table over L0C), on any instruction with Mmad's init fields.
+template <class T>
+void setInitFlags(T& x, isa::MmadInit init) {
+  x.isBias = init == isa::MmadInit::BiasTensor;
+  x.cmatrixInitVal = init == isa::MmadInit::Zero;
+  x.cmatrixSource = init == isa::MmadInit::BiasTable;
+}
+
 }  // namespace cubecheck::gen

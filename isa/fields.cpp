@@ -148,6 +148,35 @@ void mmadHead(std::vector<FieldDesc>& f) {
       "unit_flag", "mode", 0, kU8, 0, 3, [](auto& x) -> auto& { return x.unitFlag; }));
 }
 
+/// Mmad's init selection (spec 8): cmatrix_source, cmatrix_init_val, is_bias and the bias
+/// tensor's bias-table address.
+template <class T>
+void mmadInitFields(std::vector<FieldDesc>& f) {
+  f.push_back(flag<T>(
+      "cmatrix_source", [](auto& x) -> auto& { return x.cmatrixSource; }));
+  f.push_back(flag<T>(
+      "cmatrix_init_val", [](auto& x) -> auto& { return x.cmatrixInitVal; }));
+  f.push_back(flag<T>(
+      "is_bias", [](auto& x) -> auto& { return x.isBias; }));
+  f.push_back(addr<T>(
+      "bias", [](auto& x) -> auto& { return x.biasAddr; }));
+}
+
+/// B's type (spec 8.1.2's mixed pairs), printed resolved; one equal to A's is unset, so a line
+/// round-trips to the same instruction.
+template <class T>
+FieldDesc bDtypeField() {
+  FieldDesc b = dtypeField<T>();
+  b.name = "b_dtype";
+  b.get = [](const Instruction& i) { return static_cast<std::int64_t>(bTypeOf(std::get<T>(i))); };
+  b.set = [](Instruction& i, std::int64_t v) {
+    T& x = std::get<T>(i);
+    const auto t = static_cast<DType>(v);
+    x.bDtype = t == x.dtype ? std::nullopt : std::optional<DType>(t);
+  };
+  return b;
+}
+
 /// The pad list [left, right, top, bottom] then l1_h and l1_w, as Load3D V2 and V1 carry them.
 template <class T>
 void padsAndL1(std::vector<FieldDesc>& f, std::int64_t l1Min) {
@@ -435,27 +464,10 @@ std::vector<InstructionDesc> build() {
     mmadHead<T>(f);
     f.push_back(flag<T>(
         "k_direction_align", [](auto& x) -> auto& { return x.kDirectionAlign; }));
-    f.push_back(flag<T>(
-        "cmatrix_source", [](auto& x) -> auto& { return x.cmatrixSource; }));
-    f.push_back(flag<T>(
-        "cmatrix_init_val", [](auto& x) -> auto& { return x.cmatrixInitVal; }));
-    f.push_back(flag<T>(
-        "is_bias", [](auto& x) -> auto& { return x.isBias; }));
-    f.push_back(addr<T>(
-        "bias", [](auto& x) -> auto& { return x.biasAddr; }));
+    mmadInitFields<T>(f);
     f.push_back(flag<T>(
         "disable_gemv", [](auto& x) -> auto& { return x.disableGemv; }));
-    // B's type (spec 8.1.2's mixed fp8 pairs), printed resolved; one equal to A's is unset, so
-    // a line round-trips to the same instruction.
-    FieldDesc b = dtypeField<T>();
-    b.name = "b_dtype";
-    b.get = [](const Instruction& i) { return static_cast<std::int64_t>(bTypeOf(std::get<T>(i))); };
-    b.set = [](Instruction& i, std::int64_t v) {
-      T& x = std::get<T>(i);
-      const auto t = static_cast<DType>(v);
-      x.bDtype = t == x.dtype ? std::nullopt : std::optional<DType>(t);
-    };
-    f.push_back(std::move(b));
+    f.push_back(bDtypeField<T>());
     add.operator()<T>(std::move(f));
   }
   {
@@ -470,6 +482,19 @@ std::vector<InstructionDesc> build() {
     using T = SetHiF8Mode;
     add.operator()<T>({flag<T>(
         "enable", [](auto& x) -> auto& { return x.enable; })});
+  }
+  {
+    using T = MmadMx;
+    std::vector<FieldDesc> f;
+    mmadHead<T>(f);
+    mmadInitFields<T>(f);
+    f.push_back(bDtypeField<T>());
+    FieldDesc c = dtypeField<T>();
+    c.name = "c_dtype";
+    c.get = [](const Instruction& i) { return static_cast<std::int64_t>(std::get<T>(i).cDtype); };
+    c.set = [](Instruction& i, std::int64_t v) { std::get<T>(i).cDtype = static_cast<DType>(v); };
+    f.push_back(std::move(c));
+    add.operator()<T>(std::move(f));
   }
   return all;
 }

@@ -4,8 +4,8 @@
 
 namespace cubecheck::isa {
 namespace {
-constexpr std::array<std::string_view, kMemoryCount> kMemoryNames{"GM",  "L1", "L0A", "L0B",
-                                                                  "L0C", "BT", "IDX"};
+constexpr std::array<std::string_view, kMemoryCount> kMemoryNames{
+    "GM", "L1", "L0A", "L0B", "L0C", "BT", "IDX", "L0A_MX", "L0B_MX"};
 constexpr std::array<std::string_view, 8> kPositionNames{"GM", "A1",  "B1", "A2",
                                                          "B2", "CO1", "BT", "IDX"};
 }  // namespace

@@ -26,9 +26,11 @@ enum class Memory : std::uint8_t {
   L0C,          ///< position CO1
   BiasTable,    ///< Mmad bias table (spec 7.4, 8)
   SparseIndex,  ///< 2:4 index buffer, no address of its own (spec 7.3)
+  L0AMx,        ///< 950: A's E8M0 MX scales, read by MmadMx at the L0A address / 16
+  L0BMx,        ///< 950: B's E8M0 MX scales, read by MmadMx at the L0B address / 16
 };
 
-inline constexpr int kMemoryCount = 7;
+inline constexpr int kMemoryCount = 9;
 
 /// The TPosition names an instruction uses for its operands.
 enum class Position : std::uint8_t { GM, A1, B1, A2, B2, CO1, BiasTable, SparseIndex };

@@ -1,6 +1,7 @@
 #include "isa/mmad.hpp"
 
 #include <sstream>
+#include <tuple>
 
 #include "isa/memory.hpp"
 
@@ -29,6 +30,16 @@ MmadInit initOf(const Mmad& x) {
   if (x.cmatrixInitVal) return MmadInit::Zero;
   return x.cmatrixSource ? MmadInit::BiasTable : MmadInit::Accumulate;
 }
+
+namespace {
+/// The f32 (s32) bias row of n elements inside the bias table, when the init reads it.
+std::optional<Violation> biasFits(const Profile& profile, const Mmad& x) {
+  const MmadInit init = initOf(x);
+  if (init != MmadInit::BiasTensor && init != MmadInit::BiasTable) return std::nullopt;
+  const std::uint64_t at = init == MmadInit::BiasTensor ? x.biasAddr : 0;  // OPEN-6
+  return fits(profile, Memory::BiasTable, at, std::uint64_t{x.n} * 4, "bias");
+}
+}  // namespace
 
 std::string_view nameOf(MmadInit i) {
   switch (i) {
@@ -126,12 +137,7 @@ std::optional<Violation> validate(const Profile& profile, const Mmad& x) {
   if (auto v = fits(profile, Memory::L0A, x.aAddr, mmadABytes(profile.id, x), "A")) return v;
   if (auto v = fits(profile, Memory::L0B, x.bAddr, mmadBBytes(x), "B")) return v;
   if (auto v = fits(profile, Memory::L0C, x.cAddr, mmadCBytes(x), "C")) return v;
-  const MmadInit init = initOf(x);
-  if (init == MmadInit::BiasTensor || init == MmadInit::BiasTable) {
-    const std::uint64_t at = init == MmadInit::BiasTensor ? x.biasAddr : 0;  // OPEN-6
-    if (auto v = fits(profile, Memory::BiasTable, at, std::uint64_t{x.n} * 4, "bias")) return v;
-  }
-  return std::nullopt;
+  return biasFits(profile, x);
 }
 
 std::optional<Violation> validate(const Profile& profile, const SetHF32& x) {
@@ -153,6 +159,114 @@ std::string describe(const Mmad& x) {
      << " cmatrix_init_val=" << x.cmatrixInitVal << " is_bias=" << x.isBias
      << " bias=" << x.biasAddr << " disable_gemv=" << x.disableGemv;
   if (x.bDtype) os << " b_dtype=" << nameOf(*x.bDtype);
+  return os.str();
+}
+
+DType bTypeOf(const MmadMx& x) {
+  return x.bDtype.value_or(x.dtype);
+}
+
+MmadInit initOf(const MmadMx& x) {
+  return initOf(operandsOf(x));
+}
+
+Mmad operandsOf(const MmadMx& x) {
+  Mmad p;
+  p.dtype = x.dtype;
+  p.bDtype = x.bDtype;
+  p.cAddr = x.cAddr;
+  p.aAddr = x.aAddr;
+  p.bAddr = x.bAddr;
+  p.m = x.m;
+  p.k = x.k;
+  p.n = x.n;
+  p.unitFlag = x.unitFlag;
+  p.cmatrixSource = x.cmatrixSource;
+  p.cmatrixInitVal = x.cmatrixInitVal;
+  p.isBias = x.isBias;
+  p.biasAddr = x.biasAddr;
+  p.disableGemv = true;  // OPEN-19: MX has no documented GEMV form
+  return p;
+}
+
+bool isMxPair(DType a, DType b) {
+  auto fp8 = [](DType t) { return t == DType::Fp8E4M3FN || t == DType::Fp8E5M2; };
+  auto fp4 = [](DType t) { return t == DType::Fp4E2M1 || t == DType::Fp4E1M2; };
+  return (fp8(a) && fp8(b)) || (fp4(a) && fp4(b));
+}
+
+std::uint64_t mxOperandAlignment(DType t) {
+  return bitsOf(t) == 4 ? 512 : 1024;
+}
+
+// Spec 8.1.4: one 32-byte E8M0 fractal (16 rows of 2 scales) per 16 rows of M (columns of N) and
+// 64 elements of K.
+std::uint64_t mxAScaleBytes(const MmadMx& x) {
+  return ceilDiv(x.m, 16) * (x.k / 64) * 32;
+}
+
+std::uint64_t mxBScaleBytes(const MmadMx& x) {
+  return ceilDiv(x.n, 16) * (x.k / 64) * 32;
+}
+
+std::optional<Violation> validate(const Profile& profile, const MmadMx& x) {
+  if (profile.id != ProfileId::Ascend950) {
+    return Violation{ViolationCode::PathUnsupported, "MmadMx exists on 950 only (spec 8.1)"};
+  }
+  const DType bType = bTypeOf(x);
+  if (!isMxPair(x.dtype, bType)) {
+    return Violation{ViolationCode::DTypeUnsupported,
+                     "MmadMx of " + std::string(nameOf(x.dtype)) + " x " +
+                         std::string(nameOf(bType)) +
+                         ": both fp8 (e4m3fn/e5m2) or both fp4x2 (e2m1/e1m2) (spec 8.1.2)"};
+  }
+  if (x.cDtype != DType::F32) {
+    return Violation{ViolationCode::DTypeUnsupported,
+                     "MmadMx into " + std::string(nameOf(x.cDtype)) +
+                         ": C is f32 for every MX pair (spec 8.1.2)"};
+  }
+  if (x.m > 4095 || x.k > 4095 || x.n > 4095) {
+    return Violation{ViolationCode::Range, "m/k/n " + std::to_string(x.m) + "/" +
+                                               std::to_string(x.k) + "/" + std::to_string(x.n) +
+                                               " above 4095"};
+  }
+  if (x.k % 64 != 0) {
+    return Violation{ViolationCode::Range,
+                     "MmadMx k " + std::to_string(x.k) + " not a multiple of 64 (spec 8.1.2)"};
+  }
+  if (x.unitFlag != 0 && x.unitFlag != 2 && x.unitFlag != 3) {
+    return Violation{ViolationCode::Range,
+                     "unit_flag " + std::to_string(x.unitFlag) + " is not 0, 2 or 3"};
+  }
+  if (x.m == 0 || x.k == 0 || x.n == 0) return std::nullopt;  // a no-op touches nothing
+  for (auto [addr, t, what] :
+       {std::tuple{x.aAddr, x.dtype, "A"}, std::tuple{x.bAddr, bType, "B"}}) {
+    const std::uint64_t align = mxOperandAlignment(t);
+    if (addr % align != 0) {
+      return Violation{ViolationCode::Alignment, std::string("MmadMx ") + what + " " +
+                                                     std::to_string(addr) + " not " +
+                                                     std::to_string(align) + "-B aligned (" +
+                                                     std::string(nameOf(t)) + ", spec 8.1.2)"};
+    }
+  }
+  // Mmad's footprints and bias rules (spec 8.1: section 8 applies), from the same counts.
+  const Mmad plain = operandsOf(x);
+  if (auto v = fits(profile, Memory::L0A, x.aAddr, mmadABytes(profile.id, plain), "A")) return v;
+  if (auto v = fits(profile, Memory::L0B, x.bAddr, mmadBBytes(plain), "B")) return v;
+  if (auto v = fits(profile, Memory::L0C, x.cAddr, mmadCBytes(plain), "C")) return v;
+  if (auto v = biasFits(profile, plain)) return v;
+  if (auto v = fits(profile, Memory::L0AMx, x.aAddr / 16, mxAScaleBytes(x), "A scales")) return v;
+  if (auto v = fits(profile, Memory::L0BMx, x.bAddr / 16, mxBScaleBytes(x), "B scales")) return v;
+  return std::nullopt;
+}
+
+std::string describe(const MmadMx& x) {
+  std::ostringstream os;
+  os << "MmadMx " << nameOf(x.dtype) << " x " << nameOf(bTypeOf(x)) << " -> " << nameOf(x.cDtype)
+     << " c=" << x.cAddr << " a=" << x.aAddr << " b=" << x.bAddr << " m=" << x.m << " k=" << x.k
+     << " n=" << x.n << " unit_flag=" << int{x.unitFlag} << " cmatrix_source=" << x.cmatrixSource
+     << " cmatrix_init_val=" << x.cmatrixInitVal << " is_bias=" << x.isBias
+     << " bias=" << x.biasAddr;
   return os.str();
 }
 

@@ -6,28 +6,34 @@ namespace {
 constexpr std::uint64_t KiB = 1024;
 constexpr std::uint64_t kUnbounded = UINT64_MAX;
 
-// Order of the arrays: GM, L1, L0A, L0B, L0C, BiasTable, SparseIndex.
-// Alignment (spec 1): L0A/L0B 512 B, L0C 1024 B, L1 32 B, GM 1 B; the bias table and the index
-// buffer are reached only through their instructions, which carry their own rules.
-constexpr std::array<std::uint64_t, kMemoryCount> kAlignment{1, 32, 512, 512, 1024, 64, 128};
+// Order of the arrays: GM, L1, L0A, L0B, L0C, BiasTable, SparseIndex, L0AMx, L0BMx.
+// Alignment (spec 1): L0A/L0B 512 B, L0C 1024 B, L1 32 B, GM 1 B; the bias table, the index
+// buffer and the MX scale buffers are reached only through their instructions, which carry their
+// own rules (the MX scale loads document 32 B).
+constexpr std::array<std::uint64_t, kMemoryCount> kAlignment{1,  32,  512, 512, 1024,
+                                                             64, 128, 32,  32};
 
 // a2 capacities: spec 1. Sparse index buffer = L0B / 4 (OPEN-4).
-constexpr Profile kA2{ProfileId::A2,
-                      "a2",
-                      {kUnbounded, 512 * KiB, 64 * KiB, 64 * KiB, 128 * KiB, 1 * KiB, 16 * KiB},
-                      kAlignment,
-                      false};
-// 950: spec 1 (defaults to confirm). No sparse index buffer: the 3510 removed 4:2 sparsity.
-constexpr Profile k950{ProfileId::Ascend950,
-                       "950",
-                       {kUnbounded, 512 * KiB, 64 * KiB, 64 * KiB, 256 * KiB, 1 * KiB, 0},
-                       kAlignment,
-                       true};
+constexpr Profile kA2{
+    ProfileId::A2,
+    "a2",
+    {kUnbounded, 512 * KiB, 64 * KiB, 64 * KiB, 128 * KiB, 1 * KiB, 16 * KiB, 0, 0},
+    kAlignment,
+    false};
+// 950: spec 1 (defaults to confirm). No sparse index buffer: the 3510 removed 4:2 sparsity. The
+// MX scale buffers L0A_MX / L0B_MX are addressed at L0A / L0B address / 16 (spec 8.1.4), so they
+// span 1/16 of L0A / L0B: 4 KiB each (inferred; docs/spec.md, MmadMx).
+constexpr Profile k950{
+    ProfileId::Ascend950,
+    "950",
+    {kUnbounded, 512 * KiB, 64 * KiB, 64 * KiB, 256 * KiB, 1 * KiB, 0, 4 * KiB, 4 * KiB},
+    kAlignment,
+    true};
 // legacy: the spec gives no figures; the a2 ones are used until a DUT declares otherwise
 // (docs/decisions.md, Profiles).
 constexpr Profile kLegacy{ProfileId::Legacy,
                           "legacy",
-                          {kUnbounded, 512 * KiB, 64 * KiB, 64 * KiB, 128 * KiB, 1 * KiB, 0},
+                          {kUnbounded, 512 * KiB, 64 * KiB, 64 * KiB, 128 * KiB, 1 * KiB, 0, 0, 0},
                           kAlignment,
                           false};
 

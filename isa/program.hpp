@@ -53,7 +53,7 @@ struct Region {
 /// Every instruction the suite can express. Later families add alternatives here.
 using Instruction =
     std::variant<Load2D, LoadSparse, MmadSparse, LoadV2, LoadBitMode, Load3DV2, Load3DV2Pro,
-                 Load3DV1, SetFmatrix, SetPadding, Mmad, SetHF32, SetHiF8Mode>;
+                 Load3DV1, SetFmatrix, SetPadding, Mmad, SetHF32, SetHiF8Mode, MmadMx>;
 
 /// Lambdas overloaded into one visitor for std::visit over Instruction.
 template <class... F>

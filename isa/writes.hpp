@@ -15,6 +15,7 @@ inline std::vector<Memory> writtenMemories(const Instruction& instruction) {
                    return std::vector<Memory>{Memory::L0B, Memory::SparseIndex};  // spec 7.3
                  },
                  [](const Mmad&) { return std::vector<Memory>{Memory::L0C}; },
+                 [](const MmadMx&) { return std::vector<Memory>{Memory::L0C}; },
                  [](const MmadSparse&) { return std::vector<Memory>{Memory::L0C}; },
                  [](const auto& i) -> std::vector<Memory> {
                    if constexpr (requires { i.path; }) {

@@ -439,6 +439,11 @@ Expected expect(const isa::Program& program, V2Order order) {
               throw std::logic_error(
                   "oracle::expect: MmadWithSparse needs the logical operands; use "
                   "oracle::sparseMatmul");
+            },
+            [&](const isa::MmadMx&) {
+              throw std::logic_error(
+                  "oracle::expect: MmadMx needs the logical operands and scales; use "
+                  "oracle::mxScaled and oracle::mmadResult");
             }},
         ins);
   }

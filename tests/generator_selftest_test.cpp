@@ -30,6 +30,7 @@
 #include "generators/load3d.hpp"
 #include "generators/lowprec.hpp"
 #include "generators/mmad.hpp"
+#include "generators/mx.hpp"
 #include "generators/pipeline.hpp"
 #include "generators/sparse.hpp"
 #include "isa/fields.hpp"
@@ -421,6 +422,22 @@ TEST(GeneratorSelfTest, MmadLowPrecision) {
   expectIllegalSet(illegalLowMmad(), 80, 1800, withBrokenMmad<IllegalLowMmadCase>);
 }
 
+// ---- mmad_mx ----
+
+TEST(GeneratorSelfTest, MmadMx) {
+  for (MxValues values : {MxValues::Exact, MxValues::Bounded}) {
+    eachDraw(legalMmadMx(values), 40, 2100,
+             [](const MxCase& c) { expectLegal(buildProgram(c), show(c)); });
+  }
+  auto build = [](const MxCase& c) { return buildProgram(c); };
+  expectTableLegal(mxBoundaries(), build);
+  expectTableLegal(mxDecodeProbes(), build);
+  expectTableLegal(mxScaleProbes(), build);
+  const auto seen = expectIllegalSet(illegalMmadMx(), 80, 2200, withBrokenMmad<IllegalMxCase>);
+  EXPECT_EQ(seen, (std::set<ViolationCode>{ViolationCode::Range, ViolationCode::DTypeUnsupported,
+                                           ViolationCode::Alignment}));
+}
+
 // ---- pipelines ----
 
 TEST(GeneratorSelfTest, PipelinesAreLegal) {
@@ -500,8 +517,8 @@ TEST(GeneratorSelfTest, LowPrecisionPipelinesAreLegal) {
 // held to the table.
 TEST(GeneratorSelfTest, EveryFamilyOfTheTableIsCovered) {
   const std::set<std::string_view> covered{
-      "load2d",      "load2d_v2", "load2d_bitmode", "load3d_v1",   "load3d_v2", "load3d_v2pro",
-      "load_sparse", "mmad",      "mmad_lowprec",   "mmad_sparse", "pipeline"};
+      "load2d",      "load2d_v2", "load2d_bitmode", "load3d_v1", "load3d_v2",   "load3d_v2pro",
+      "load_sparse", "mmad",      "mmad_lowprec",   "mmad_mx",   "mmad_sparse", "pipeline"};
   const std::set<std::string_view> table(conf::kFamilyNames.begin(), conf::kFamilyNames.end());
   EXPECT_EQ(covered, table);
 }

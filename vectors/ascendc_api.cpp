@@ -182,6 +182,9 @@ std::string apiGap(ProfileId profile, const isa::Instruction& ins) {
     return "Mmad on " + archName + " takes no " + std::string(isa::nameOf(m->dtype)) + " x " +
            std::string(isa::nameOf(isa::bTypeOf(*m))) + " pair";
   }
+  if (std::holds_alternative<isa::MmadMx>(ins)) {
+    return "MmadMx is not exported: the harness stages no L0A_MX/L0B_MX scale buffers";
+  }
   if (std::holds_alternative<isa::SetHiF8Mode>(ins) && profile != ProfileId::Ascend950) {
     return "SetCtrlSpr<45, 45> (HiF8 mode) is a dav-3510 register";
   }

@@ -899,6 +899,110 @@ std::optional<isa::Violation> execMmad(State& state, isa::ProfileId profile, con
   return std::nullopt;
 }
 
+/// Spec 8.1.4 by addresses: the scale of A element (i, kk) lies in L0A_MX at
+///   aAddr/16 + ((i/16) K2 + kk/64) 32 + (i%16) 2 + (kk/32)%2,
+/// of B element (kk, j) in L0B_MX at bAddr/16 + ((j/16) K2 + kk/64) 32 + (j%16) 2 + (kk/32)%2,
+/// K2 = k/64. `row` is i (A) or j (B).
+std::uint64_t mxScaleByte(std::uint64_t row, std::uint64_t kk, std::uint64_t k, Fault fault) {
+  std::uint64_t k2 = k / 64;
+  if (fault == Fault::MxScaleStrideK32) k2 = k / 32;
+  std::uint64_t block = kk / 32;  // the 32-element block
+  if (fault == Fault::MxScalePer16) block = kk / 16;
+  return ((row / 16) * k2 + block / 2) * 32 + (row % 16) * 2 + block % 2;
+}
+
+/// Spec 8.1.5 by addresses: A (Nz, 16 x C0 fractals; fp4: C0 = 64, element 2j of a byte in bits
+/// 3:0 and 2j+1 in bits 7:4) and B (Zn) decoded by the reference's tables, each element times
+/// 2^(s - 127) of its E8M0 scale, the products summed exactly (in double: every scaled product
+/// of two decoded values has at most 8 significant bits, and the certified sums stay exact) and
+/// rounded once to f32 with spec 8's saturation mode. m = 1 is read as an ordinary Nz operand
+/// (OPEN-19: MX GEMV is not certified).
+std::optional<isa::Violation> execMmadMx(State& state, const isa::MmadMx& x, Fault fault) {
+  if (x.m == 0 || x.k == 0 || x.n == 0) return std::nullopt;
+  const isa::DType aType = x.dtype, bType = isa::bTypeOf(x);
+  const int bits = isa::bitsOf(aType);
+  const std::uint64_t k0 = 256 / static_cast<std::uint64_t>(bits);  // a 32-byte fractal row
+  const std::uint64_t m1 = ceilDiv(x.m, 16), n1 = ceilDiv(x.n, 16), kf = x.k / k0;
+  const std::uint64_t aBytes = m1 * kf * kFractalBytes, bBytes = n1 * kf * kFractalBytes;
+  const std::uint8_t* a = state.at(Memory::L0A, x.aAddr, aBytes);
+  if (a == nullptr) return undefined(Memory::L0A, x.aAddr, aBytes, "reads");
+  const std::uint8_t* b = state.at(Memory::L0B, x.bAddr, bBytes);
+  if (b == nullptr) return undefined(Memory::L0B, x.bAddr, bBytes, "reads");
+  Memory aScaleMem = Memory::L0AMx, bScaleMem = Memory::L0BMx;
+  std::uint64_t aScaleAt = x.aAddr / 16, bScaleAt = x.bAddr / 16;
+  if (fault == Fault::MxScalesSwapped) {
+    std::swap(aScaleMem, bScaleMem);
+    std::swap(aScaleAt, bScaleAt);
+  }
+  const std::uint64_t aScaleLen = mxScaleByte(m1 * 16 - 1, x.k - 1, x.k, fault) + 1,
+                      bScaleLen = mxScaleByte(n1 * 16 - 1, x.k - 1, x.k, fault) + 1;
+  const std::uint8_t* sa = state.at(aScaleMem, aScaleAt, aScaleLen);
+  if (sa == nullptr) return undefined(aScaleMem, aScaleAt, aScaleLen, "reads");
+  const std::uint8_t* sb = state.at(bScaleMem, bScaleAt, bScaleLen);
+  if (sb == nullptr) return undefined(bScaleMem, bScaleAt, bScaleLen, "reads");
+  std::uint8_t* c = state.at(Memory::L0C, x.cAddr, m1 * n1 * 1024);
+  if (c == nullptr) return undefined(Memory::L0C, x.cAddr, m1 * n1 * 1024, "writes");
+  const isa::MmadInit init = isa::initOf(x);
+  const std::uint8_t* bias = nullptr;
+  if (init == isa::MmadInit::BiasTable || init == isa::MmadInit::BiasTensor) {
+    const std::uint64_t at = init == isa::MmadInit::BiasTensor ? x.biasAddr : 0;  // OPEN-6
+    bias = state.at(Memory::BiasTable, at, std::uint64_t{x.n} * 4);
+    if (bias == nullptr) return undefined(Memory::BiasTable, at, std::uint64_t{x.n} * 4, "reads");
+  }
+  auto element = [&](const std::uint8_t* base, std::uint64_t index, isa::DType t) {
+    std::uint32_t code = getElement(base, index, bits);
+    // The mutant swaps A's nibbles only: swapping both operands' is a permutation of k inside a
+    // scale block, which leaves every C unchanged (an equivalent mutant).
+    if (fault == Fault::MxNibblesSwapped && bits == 4 && base == a) {
+      code = getElement(base, index ^ 1, bits);
+    }
+    double v = lowPrecisionFloat(t, static_cast<std::uint8_t>(code));
+    // The mutant's E1M2 with exponent bias 0: every value twice the bias-1 one.
+    if (fault == Fault::MxE1M2Bias0 && t == isa::DType::Fp4E1M2) v *= 2;
+    return v;
+  };
+  auto scale = [](std::uint8_t code) {
+    return static_cast<double>(std::bit_cast<float>(e8m0Bits(code)));
+  };
+  const std::uint64_t k = x.k, n = x.n;
+  std::vector<double> aVal(std::uint64_t{x.m} * k), bVal(k * n);
+  for (std::uint64_t i = 0; i < x.m; ++i) {
+    for (std::uint64_t kk = 0; kk < k; ++kk) {
+      const std::uint64_t e = ((kk / k0) * m1 + i / 16) * 16 * k0 + (i % 16) * k0 + kk % k0;
+      aVal[i * k + kk] = element(a, e, aType) * scale(sa[mxScaleByte(i, kk, k, fault)]);
+    }
+  }
+  for (std::uint64_t j = 0; j < n; ++j) {
+    for (std::uint64_t kk = 0; kk < k; ++kk) {
+      const std::uint64_t e = ((kk / k0) * n1 + j / 16) * 16 * k0 + (j % 16) * k0 + kk % k0;
+      bVal[kk * n + j] = element(b, e, bType) * scale(sb[mxScaleByte(j, kk, k, fault)]);
+    }
+  }
+  std::vector<double> acc(n);
+  for (std::uint64_t i = 0; i < x.m; ++i) {
+    for (std::uint64_t j = 0; j < n; ++j) {
+      std::uint8_t* cell = c + ((j / 16) * m1 + i / 16) * 1024 + ((i % 16) * 16 + j % 16) * 4;
+      std::uint32_t start = 0;
+      if (init == isa::MmadInit::Accumulate) std::memcpy(&start, cell, 4);
+      if (bias != nullptr) std::memcpy(&start, bias + 4 * j, 4);
+      acc[j] = std::bit_cast<float>(start);
+    }
+    for (std::uint64_t kk = 0; kk < k; ++kk) {
+      const double av = aVal[i * k + kk];
+      const double* bv = bVal.data() + kk * n;
+      for (std::uint64_t j = 0; j < n; ++j) acc[j] += av * bv[j];
+    }
+    for (std::uint64_t j = 0; j < n; ++j) {
+      auto v = static_cast<float>(acc[j]);  // rounded once
+      if (std::isnan(v)) v = 0.0f;
+      if (std::isinf(v)) v = v > 0 ? FLT_MAX : -FLT_MAX;
+      const auto result = std::bit_cast<std::uint32_t>(v);
+      std::memcpy(c + ((j / 16) * m1 + i / 16) * 1024 + ((i % 16) * 16 + j % 16) * 4, &result, 4);
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 ReferenceDut::ReferenceDut(Fault fault) : fault_(fault) {
@@ -907,8 +1011,9 @@ ReferenceDut::ReferenceDut(Fault fault) : fault_(fault) {
   caps_.profiles = {isa::kAllProfiles.begin(), isa::kAllProfiles.end()};
   caps_.instructions = isa::allOpcodes();
   caps_.dtypes = {isa::kAllDTypes.begin(), isa::kAllDTypes.end()};
-  caps_.observable = {Memory::GM,  Memory::L1,        Memory::L0A,        Memory::L0B,
-                      Memory::L0C, Memory::BiasTable, Memory::SparseIndex};
+  caps_.observable = {Memory::GM,          Memory::L1,    Memory::L0A,
+                      Memory::L0B,         Memory::L0C,   Memory::BiasTable,
+                      Memory::SparseIndex, Memory::L0AMx, Memory::L0BMx};
   caps_.rejectsIllegal = true;
 }
 
@@ -972,7 +1077,8 @@ RunResult ReferenceDut::run(const isa::Program& program) {
               [&](const isa::SetHiF8Mode& x) -> std::optional<isa::Violation> {
                 state.hif8Mode = x.enable;
                 return std::nullopt;
-              }},
+              },
+              [&](const isa::MmadMx& x) { return execMmadMx(state, x, fault_); }},
           ins);
       if (v) return RunResult::rejected(*v);
       if (fault_ == Fault::LoadSourceCorrupted) corruptSource(state, ins);

@@ -67,6 +67,11 @@ enum class Fault : std::uint8_t {
   MmadPairwiseSum,
   MmadAddsTowardZero,
   MmadSubnormalsFlushed,
+  MxScalePer16,
+  MxE1M2Bias0,
+  MxScaleStrideK32,
+  MxScalesSwapped,
+  MxNibblesSwapped,
   Count,  ///< not a fault: the number of enumerators, for the table test
 };
 

@@ -63,6 +63,8 @@ inline const std::map<std::string, std::vector<std::string>>& instructionFields(
         "is_bias bias disable_gemv b_dtype",
         "set_hf32 enable trans_mode",
         "set_hif8_mode enable",
+        "mmad_mx dtype c a b m k n unit_flag cmatrix_source cmatrix_init_val is_bias bias b_dtype "
+        "c_dtype",
     };
     std::map<std::string, std::vector<std::string>> t;
     for (const char* line : lines) {

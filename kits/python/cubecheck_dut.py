@@ -56,9 +56,11 @@ FIELDS = {
             "is_bias bias disable_gemv b_dtype",
     "set_hf32": "enable trans_mode",
     "set_hif8_mode": "enable",
+    "mmad_mx": "dtype c a b m k n unit_flag cmatrix_source cmatrix_init_val is_bias bias b_dtype "
+               "c_dtype",
 }
 FIELDS = {op: names.split() for op, names in FIELDS.items()}
-NAMED = {"path", "dtype", "b_dtype"}  # fields given by name; every other field is an integer
+NAMED = {"path", "dtype", "b_dtype", "c_dtype"}  # fields given by name; every other field is an integer
 
 # Element widths in bits, by the protocol's dtype names.
 BITS = {"u8": 8, "s8": 8, "u16": 16, "s16": 16, "f16": 16, "bf16": 16, "u32": 32, "s32": 32,

@@ -1,0 +1,164 @@
+// MmadMx (spec 8.1, docs/spec.md 8.1.7): its legality, its text form, and small cases worked out
+// by hand from the spec's formulas, run on the reference and stated on the oracle side.
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cstdint>
+#include <cstring>
+#include <string>
+
+#include "dut_adapters/registry.hpp"
+#include "isa/mmad.hpp"
+#include "isa/text.hpp"
+#include "oracle/mx.hpp"
+
+namespace cubecheck {
+namespace {
+
+using isa::DType;
+using isa::Memory;
+using isa::ViolationCode;
+
+float f32At(const isa::Bytes& b, std::size_t byte) {
+  std::uint32_t v = 0;
+  std::memcpy(&v, b.data() + byte, 4);
+  return std::bit_cast<float>(v);
+}
+
+isa::MmadMx smallMx(DType a, DType b) {
+  isa::MmadMx x;
+  x.dtype = a;
+  if (b != a) x.bDtype = b;
+  x.m = 16, x.k = 64, x.n = 16;
+  return x;
+}
+
+std::optional<ViolationCode> codeOf(const isa::MmadMx& x,
+                                    isa::ProfileId id = isa::ProfileId::Ascend950) {
+  auto v = isa::validate(isa::profile(id), x);
+  return v ? std::optional<ViolationCode>(v->code) : std::nullopt;
+}
+
+TEST(MmadMx, LegalityOfSpec812) {
+  const DType fp8[] = {DType::Fp8E4M3FN, DType::Fp8E5M2};
+  const DType fp4[] = {DType::Fp4E2M1, DType::Fp4E1M2};
+  for (const auto* group : {fp8, fp4}) {
+    for (int i = 0; i < 2; ++i) {
+      for (int j = 0; j < 2; ++j) EXPECT_EQ(codeOf(smallMx(group[i], group[j])), std::nullopt);
+    }
+  }
+  EXPECT_EQ(codeOf(smallMx(DType::HiF8, DType::HiF8)), ViolationCode::DTypeUnsupported);
+  EXPECT_EQ(codeOf(smallMx(DType::Fp8E4M3FN, DType::Fp4E2M1)), ViolationCode::DTypeUnsupported);
+  EXPECT_EQ(codeOf(smallMx(DType::S8, DType::S8)), ViolationCode::DTypeUnsupported);
+  isa::MmadMx c = smallMx(DType::Fp4E2M1, DType::Fp4E2M1);
+  c.cDtype = DType::F16;
+  EXPECT_EQ(codeOf(c), ViolationCode::DTypeUnsupported);
+  EXPECT_EQ(codeOf(smallMx(DType::Fp8E4M3FN, DType::Fp8E4M3FN), isa::ProfileId::A2),
+            ViolationCode::PathUnsupported);
+  isa::MmadMx k = smallMx(DType::Fp8E5M2, DType::Fp8E5M2);
+  k.k = 96;
+  EXPECT_EQ(codeOf(k), ViolationCode::Range);  // k % 64 != 0 (OPEN-20)
+  // fp8 at 1024 bytes, fp4 at 512 (spec 8.1.2).
+  isa::MmadMx a8 = smallMx(DType::Fp8E4M3FN, DType::Fp8E4M3FN);
+  a8.aAddr = 512;
+  EXPECT_EQ(codeOf(a8), ViolationCode::Alignment);
+  a8.aAddr = 1024;
+  a8.bAddr = 512;
+  EXPECT_EQ(codeOf(a8), ViolationCode::Alignment);
+  isa::MmadMx a4 = smallMx(DType::Fp4E1M2, DType::Fp4E1M2);
+  a4.aAddr = a4.bAddr = 512;
+  EXPECT_EQ(codeOf(a4), std::nullopt);
+  // fp4 stays rejected on plain Mmad.
+  isa::Mmad plain;
+  plain.dtype = DType::Fp4E2M1;
+  plain.m = plain.k = plain.n = 16;
+  EXPECT_EQ(isa::validate(isa::profile(isa::ProfileId::Ascend950), plain)->code,
+            ViolationCode::DTypeUnsupported);
+  // The scales' footprint must fit L0A_MX: 4 KiB = 64 KiB / 16. A at 63 KiB with one K fractal
+  // pair fits (scales at 4032..4063); L0A itself bounds it first when A runs past 64 KiB.
+  isa::MmadMx edge = smallMx(DType::Fp4E2M1, DType::Fp4E2M1);
+  edge.aAddr = 63 * 1024;
+  EXPECT_EQ(codeOf(edge), std::nullopt);
+}
+
+TEST(MmadMx, TextFormRoundTrips) {
+  isa::MmadMx x = smallMx(DType::Fp4E1M2, DType::Fp4E2M1);
+  x.cAddr = 2048, x.aAddr = 512, x.bAddr = 1024, x.isBias = true, x.biasAddr = 64;
+  x.cmatrixInitVal = false;
+  const std::string line = isa::toText(isa::Instruction{x});
+  EXPECT_EQ(line, "mmad_mx fp4x2_e1m2 2048 512 1024 16 64 16 0 0 0 1 64 fp4x2_e2m1 f32");
+  std::string error;
+  const auto back = isa::parseInstruction(line, error);
+  ASSERT_TRUE(back) << error;
+  EXPECT_EQ(std::get<isa::MmadMx>(*back), x);
+}
+
+// Spec 8.1.4 by hand: with k = 128 (K2 = 2), A's element (17, 100) has its scale at byte
+// ((17 / 16) * 2 + 100 / 64) * 32 + (17 % 16) * 2 + (100 / 32) % 2 = 3 * 32 + 2 + 1 = 99 from
+// A_addr / 16; B's element (100, 17) at the same offset from B_addr / 16.
+TEST(MmadMx, OracleScalePlacementByHand) {
+  oracle::ElemMatrix sa = oracle::ElemMatrix::Zero(32, 4), sb = oracle::ElemMatrix::Zero(4, 32);
+  sa(17, 100 / 32) = 0xAB;
+  sb(100 / 32, 17) = 0xCD;
+  const isa::Bytes ia = oracle::mxScaleImage(sa, false, 0), ib = oracle::mxScaleImage(sb, true, 0);
+  ASSERT_EQ(ia.size(), 2u * 2 * 32);  // M1 = 2 rows of K2 = 2 fractals of 32 bytes
+  ASSERT_EQ(ib.size(), 2u * 2 * 32);
+  for (std::size_t i = 0; i < ia.size(); ++i) {
+    EXPECT_EQ(ia[i], i == 99 ? 0xAB : 0) << i;
+    EXPECT_EQ(ib[i], i == 99 ? 0xCD : 0) << i;
+  }
+}
+
+/// One 16 x 64 x 16 MmadMx at L0A/L0B/L0C address 0, scales from byte 0 of L0A_MX / L0B_MX.
+isa::Program tinyMx(const isa::MmadMx& x, const isa::Bytes& a, const isa::Bytes& b,
+                    const isa::Bytes& sa, const isa::Bytes& sb) {
+  isa::Program p;
+  p.profile = isa::ProfileId::Ascend950;
+  p.segments = {{Memory::L0A, 0, a},
+                {Memory::L0B, 0, b},
+                {Memory::L0AMx, 0, sa},
+                {Memory::L0BMx, 0, sb},
+                {Memory::L0C, 0, isa::Bytes(1024, 0xEE)}};
+  p.instructions = {isa::SetHiF8Mode{false}, x};
+  p.observe = {{Memory::L0C, 0, 1024}};
+  return p;
+}
+
+TEST(MmadMx, ReferenceScalesByHand) {
+  // fp8 e4m3 x e4m3, 16 x 64 x 16: two A and B fractals of 512 bytes each along K. Only A(0, 0)
+  // = 1 (0x38) and A(0, 40) = 1, B(0, 0) = 1 and B(40, 0) = 3 (0x44) are nonzero. A(0, 40) lies
+  // in A's second K fractal (Nz: fractal 1, row 0, column 8: byte 512 + 8); B(40, 0) in B's
+  // second (Zn: fractal 1, column 0, row 8: byte 512 + 8). Scales (spec 8.1.4, K2 = 1): A row 0
+  // block 0 at byte 0, block 1 at byte 1; B column 0 likewise. With A's block scales 2^1 (0x80)
+  // and 2^-3 (0x7C) and B's 2^-2 (0x7D) and 2^0 (0x7F):
+  // C(0, 0) = 2^1 * 1 * 2^-2 * 1 + 2^-3 * 1 * 2^0 * 3 = 0.5 + 0.375 = 0.875.
+  isa::Bytes a(1024, 0), b(1024, 0), sa(32, 0x7F), sb(32, 0x7F);
+  a[0] = 0x38, a[512 + 8] = 0x38;
+  b[0] = 0x38, b[512 + 8] = 0x44;
+  sa[0] = 0x80, sa[1] = 0x7C;
+  sb[0] = 0x7D, sb[1] = 0x7F;
+  auto ref = dut::makeDut("reference");
+  const dut::RunResult r =
+      ref->run(tinyMx(smallMx(DType::Fp8E4M3FN, DType::Fp8E4M3FN), a, b, sa, sb));
+  ASSERT_EQ(r.status, dut::RunStatus::Ok) << r.message;
+  EXPECT_EQ(f32At(r.observed[0], 0), 0.875f);
+  EXPECT_EQ(f32At(r.observed[0], 4), 0.0f);  // C(0, 1): B's column 1 is zero
+}
+
+TEST(MmadMx, ReferenceFp4NibblesByHand) {
+  // fp4 e2m1 x e1m2, 16 x 64 x 16: one fractal each (C0 = 64). A(0, 1) = 1.0 (nibble 0x2) is
+  // element 1 of row 0: the high nibble of byte 0 (spec 8.1.3). B(1, 0) = 1.25 (e1m2 0x5) is
+  // element 1 of column 0 (Zn): the high nibble of byte 0. A(0, 0) = 6 (0x7, low nibble) meets
+  // B(0, 0) = 0: C(0, 0) = 1.0 * 1.25 = 1.25 with unit scales. A reader taking the low nibble
+  // first would give 6 * 1.25 (or 1.0 * 0) instead.
+  isa::Bytes a(512, 0), b(512, 0), sa(32, 0x7F), sb(32, 0x7F);
+  a[0] = 0x27;
+  b[0] = 0x50;
+  auto ref = dut::makeDut("reference");
+  const dut::RunResult r = ref->run(tinyMx(smallMx(DType::Fp4E2M1, DType::Fp4E1M2), a, b, sa, sb));
+  ASSERT_EQ(r.status, dut::RunStatus::Ok) << r.message;
+  EXPECT_EQ(f32At(r.observed[0], 0), 1.25f);
+}
+
+}  // namespace
+}  // namespace cubecheck
