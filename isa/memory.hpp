@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <string_view>
+#include <vector>
 
 namespace cubecheck::isa {
 
@@ -31,6 +32,15 @@ enum class Memory : std::uint8_t {
 };
 
 inline constexpr int kMemoryCount = 9;
+static_assert(static_cast<int>(Memory::L0BMx) + 1 == kMemoryCount, "a memory without a count");
+
+/// Every memory, in enum order: what a DUT that observes everything (the reference, recorded
+/// results) declares, so a memory added above reaches them without another list to edit.
+inline std::vector<Memory> allMemories() {
+  std::vector<Memory> out;
+  for (int i = 0; i < kMemoryCount; ++i) out.push_back(static_cast<Memory>(i));
+  return out;
+}
 
 /// The TPosition names an instruction uses for its operands.
 enum class Position : std::uint8_t { GM, A1, B1, A2, B2, CO1, BiasTable, SparseIndex };

@@ -131,9 +131,7 @@ RecordedDut::RecordedDut(std::map<std::string, Recorded> results, std::string so
   caps_.profiles = {isa::kAllProfiles.begin(), isa::kAllProfiles.end()};
   caps_.instructions = isa::allOpcodes();
   caps_.dtypes = {isa::kAllDTypes.begin(), isa::kAllDTypes.end()};
-  caps_.observable = {isa::Memory::GM,         isa::Memory::L1,  isa::Memory::L0A,
-                      isa::Memory::L0B,        isa::Memory::L0C, isa::Memory::BiasTable,
-                      isa::Memory::SparseIndex};
+  caps_.observable = isa::allMemories();
   caps_.rejectsIllegal = true;
   caps_.observesUnlistedRegions = false;  // the board reported what the export asked for
 }

@@ -1011,9 +1011,7 @@ ReferenceDut::ReferenceDut(Fault fault) : fault_(fault) {
   caps_.profiles = {isa::kAllProfiles.begin(), isa::kAllProfiles.end()};
   caps_.instructions = isa::allOpcodes();
   caps_.dtypes = {isa::kAllDTypes.begin(), isa::kAllDTypes.end()};
-  caps_.observable = {Memory::GM,          Memory::L1,    Memory::L0A,
-                      Memory::L0B,         Memory::L0C,   Memory::BiasTable,
-                      Memory::SparseIndex, Memory::L0AMx, Memory::L0BMx};
+  caps_.observable = isa::allMemories();
   caps_.rejectsIllegal = true;
 }
 
