@@ -420,7 +420,10 @@ rc::Gen<MxCase> legalMmadMx(MxValues values, Sizes sizes) {
     MxCase c;
     c.values = values;
     // Uniform over the pairs, whatever the size (rc::gen::elementOf does not scale with it).
-    const auto [a, b] = *rc::gen::elementOf(mxPairs());
+    // Not a structured binding: the lambdas below capture a and b, which clang (the libFuzzer
+    // build) refuses for bindings before C++20's later revision.
+    const std::pair<DType, DType> pair = *rc::gen::elementOf(mxPairs());
+    const DType a = pair.first, b = pair.second;
     c.aType = a;
     c.bType = b;
     // Sizes as for 8-bit Mmad (fp4 takes half the bytes, so these fit too), k in whole 64s.
