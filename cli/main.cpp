@@ -269,12 +269,16 @@ int runMutants(conf::RunOptions o, bool list, const std::string& reportDir) {
   for (const dut::Mutant& m : dut::mutants()) {
     const std::string spec = "mutant:" + std::string(m.name);
     std::unique_ptr<dut::Dut> d = dut::makeDut(spec);
+    // A fault in an instruction only a board's rewrite runs is run as a board would run it.
+    const conf::BoardEnvelope board = conf::boardEnvelope(m.profile);
+    conf::NarrowedDut narrowed(*d, board.observable, board.given);
+    dut::Dut& target = m.throughBoard ? static_cast<dut::Dut&>(narrowed) : *d;
     conf::RunOptions mo = o;
     mo.profile = m.profile;
     mo.families = {std::string(m.family)};
     mo.dutSpec = spec;
     mo.stopAtFirstFailure = true;
-    const conf::CertifyResult r = conf::certify(*d, mo);
+    const conf::CertifyResult r = conf::certify(target, mo);
     const conf::FamilyResult& f = r.families.at(0);
     // Killed means a case failed; NotSupported everywhere would kill nothing.
     const bool killed = f.counts.failures() > 0;

@@ -180,7 +180,8 @@ struct Base {
   std::uint64_t idxConstAt = 0;
 };
 
-std::optional<Base> makeBase(const Program& p, const std::vector<Memory>& memories, bool idx) {
+std::optional<Base> makeBase(const Program& p, const std::vector<Memory>& memories, bool idx,
+                             const std::vector<Memory>& mx) {
   Base b;
   b.program.profile = p.profile;
   Bytes image;
@@ -190,10 +191,21 @@ std::optional<Base> makeBase(const Program& p, const std::vector<Memory>& memori
     Range to;
   };
   std::vector<Load> loads;
+  auto staged = [&](Memory m) {
+    return std::find(memories.begin(), memories.end(), m) != memories.end() ||
+           std::find(mx.begin(), mx.end(), m) != mx.end() || (idx && m == Memory::SparseIndex);
+  };
   for (const Segment& s : p.segments) {
-    if (idx && s.memory == Memory::SparseIndex) continue;
-    if (std::find(memories.begin(), memories.end(), s.memory) == memories.end()) {
-      b.program.segments.push_back(s);
+    if (!staged(s.memory)) b.program.segments.push_back(s);
+  }
+  // MX scale images: whole 32-byte units, each cover copied by load_mx_scale (y_step units of one
+  // X fractal row: nothing but a contiguous copy).
+  std::vector<Load> mxLoads;
+  for (Memory m : mx) {
+    for (Cover& c : coversOf(p.segments, m, isa::kMxScaleFractalBytes)) {
+      mxLoads.push_back({m, image.size(), {c.addr, c.bytes.size()}});
+      b.program.segments.push_back({m, c.addr, Bytes(c.bytes.size(), 0)});
+      image.insert(image.end(), c.bytes.begin(), c.bytes.end());
     }
   }
   for (Memory m : memories) {
@@ -256,7 +268,7 @@ std::optional<Base> makeBase(const Program& p, const std::vector<Memory>& memori
   }
   std::optional<std::uint64_t> at = findGap(p.segments, Memory::L1, image.size(), kFrac,
                                             isa::profile(p.profile).capacityOf(Memory::L1));
-  if (!at && p.profile != isa::ProfileId::Ascend950 && !idx) {
+  if (!at && p.profile != isa::ProfileId::Ascend950 && !idx && mx.empty()) {
     b.fromGM = true;
     at = findGap(p.segments, Memory::GM, image.size(), kFrac, UINT64_MAX - image.size());
   }
@@ -277,6 +289,21 @@ std::optional<Base> makeBase(const Program& p, const std::vector<Memory>& memori
   }
   for (const Load& l : loads) {
     appendPlainLoads(b.program, l.memory, *at + l.offset, l.to.addr, l.to.size, b.fromGM);
+  }
+  for (const Load& l : mxLoads) {
+    constexpr std::uint64_t kUnitsPerLoad = 255;  // y_step is 8 bits
+    const std::uint64_t units = l.to.size / isa::kMxScaleFractalBytes;
+    for (std::uint64_t done = 0; done < units; done += kUnitsPerLoad) {
+      isa::LoadMxScale x;
+      x.toL0B = l.memory == Memory::L0BMx;
+      x.srcAddr = *at + l.offset + done * isa::kMxScaleFractalBytes;
+      x.dstAddr = l.to.addr + done * isa::kMxScaleFractalBytes;
+      x.xStep = 1;
+      x.yStep = static_cast<std::uint8_t>(std::min(units - done, kUnitsPerLoad));
+      x.srcStride = x.yStep;
+      x.dstStride = x.yStep;
+      b.program.instructions.push_back(x);
+    }
   }
   b.program.instructions.insert(b.program.instructions.end(), p.instructions.begin(),
                                 p.instructions.end());
@@ -767,6 +794,14 @@ IndirectObservation::IndirectObservation(dut::Dut& inner) : inner_(inner) {
   writesL0c_ = canRewrite && own.hasDType(isa::DType::F32) && !own.canBeGiven(Memory::L0C) &&
                !own.canBeGiven(Memory::L0A) && !own.canBeGiven(Memory::L0B);
   if (writesL0c_) caps_.given.push_back(Memory::L0C);
+  // MmadMx's scale buffers are staged by the MX scale loads (a board's only way to fill them).
+  if (own.hasInstruction(isa::LoadMxScale::kOpcode)) {
+    for (Memory m : {Memory::L0AMx, Memory::L0BMx}) {
+      if (caps_.canBeGiven(m)) continue;
+      if (caps_.given.empty()) caps_.given = caps_.observable;  // empty meant "the observable"
+      caps_.given.push_back(m);
+    }
+  }
 }
 
 std::set<std::string> IndirectObservation::takeUsed() {
@@ -792,12 +827,21 @@ dut::RunResult IndirectObservation::run(const Program& p) {
                     std::any_of(p.observe.begin(), p.observe.end(), [](const isa::Region& r) {
                       return r.memory == Memory::SparseIndex;
                     }));
+  // MX scale images the DUT cannot be given: staged in L1 and loaded by load_mx_scale.
+  std::vector<Memory> mx;
+  for (Memory m : {Memory::L0AMx, Memory::L0BMx}) {
+    if (own.canBeGiven(m)) continue;
+    if (std::any_of(p.segments.begin(), p.segments.end(),
+                    [m](const Segment& s) { return s.memory == m && !s.bytes.empty(); })) {
+      mx.push_back(m);
+    }
+  }
   const bool writeL0c =
       writesL0c_ && legal(p) && std::any_of(p.segments.begin(), p.segments.end(), [](auto& s) {
         return s.memory == Memory::L0C && !s.bytes.empty();
       });
   L0cWriter writer(inner_, writeL0c, own.hasInstruction(isa::SetHF32::kOpcode));
-  if ((memories.empty() && !idx) || !legal(p)) {
+  if ((memories.empty() && !idx && mx.empty()) || !legal(p)) {
     dut::RunResult r = writer.run(p);
     if (writer.wrote() && r.status == dut::RunStatus::Ok) used_.insert(kL0cByMmadLine);
     return r;
@@ -805,14 +849,18 @@ dut::RunResult IndirectObservation::run(const Program& p) {
   if (idx && !canRewriteIndex(own)) {
     return unsupported("observing IDX through MmadWithSparse needs load_sparse and mmad_sparse");
   }
+  if (!mx.empty() && !own.hasInstruction(isa::LoadMxScale::kOpcode)) {
+    return unsupported("staging " + std::string(isa::nameOf(mx[0])) + " needs " +
+                       std::string(isa::LoadMxScale::kOpcode));
+  }
   const std::string_view load = plainLoadOpcode(p.profile);
-  const Memory first = memories.empty() ? Memory::SparseIndex : memories[0];
-  if (!own.hasInstruction(load)) {
+  const Memory first = !memories.empty() ? memories[0] : idx ? Memory::SparseIndex : mx[0];
+  if ((!memories.empty() || idx) && !own.hasInstruction(load)) {
     return unsupported("observing " + std::string(isa::nameOf(first)) + " through Mmad needs " +
                        std::string(load) + " on profile " +
                        std::string(isa::profile(p.profile).name));
   }
-  std::optional<Base> base = makeBase(p, memories, idx);
+  std::optional<Base> base = makeBase(p, memories, idx, mx);
   if (!base) {
     return unsupported("no free L1 space (and no GM->L0 load on this profile) for the images of " +
                        std::string(isa::nameOf(first)) + " that the DUT cannot be given");
@@ -828,6 +876,11 @@ dut::RunResult IndirectObservation::run(const Program& p) {
   if (idx && std::any_of(p.segments.begin(), p.segments.end(),
                          [](const Segment& s) { return s.memory == Memory::SparseIndex; })) {
     used.insert("initial IDX image loaded by load_sparse (L1->IDX, with its L0B fractal)");
+  }
+  for (Memory m : mx) {
+    used.insert("initial " + std::string(isa::nameOf(m)) + " image loaded by " +
+                std::string(isa::LoadMxScale::kOpcode) + " (L1->" + std::string(isa::nameOf(m)) +
+                ")");
   }
   // The regions the DUT observes itself, in one run.
   isa::Observed direct;
@@ -952,6 +1005,13 @@ dut::RunResult NarrowedDut::run(const Program& p) {
     }
   }
   return inner_.run(q);
+}
+
+BoardEnvelope boardEnvelope(isa::ProfileId profile) {
+  BoardEnvelope e{{Memory::GM, Memory::L1, Memory::L0C},
+                  {Memory::GM, Memory::L1, Memory::BiasTable}};
+  if (profile != isa::ProfileId::Ascend950) e.given.push_back(Memory::L0C);
+  return e;
 }
 
 std::vector<Memory> parseMemoryList(const std::string& list) {

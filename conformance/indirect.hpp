@@ -146,6 +146,16 @@ class NarrowedDut final : public dut::Dut {
   dut::Capabilities caps_;
 };
 
+/// What a board of `profile` declares (docs/hardware.md): it observes GM, L1 and L0C, and may be
+/// given images of GM, L1 and the bias table, and of L0C where a documented call writes it (not
+/// on dav-3510). What `certify --observable GM,L1,L0C --given ...` rehearses, and how the zoo
+/// runs a mutant of an instruction only a board's rewrite uses (dut::Mutant::throughBoard).
+struct BoardEnvelope {
+  std::vector<isa::Memory> observable;
+  std::vector<isa::Memory> given;
+};
+BoardEnvelope boardEnvelope(isa::ProfileId profile);
+
 /// Parses "GM,L1,L0C" (memory names as isa::nameOf prints them); throws std::invalid_argument
 /// naming the bad entry.
 std::vector<isa::Memory> parseMemoryList(const std::string& list);

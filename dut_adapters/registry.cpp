@@ -127,6 +127,10 @@ const std::vector<Mutant>& mutants() {
       {"mx-fp4-nibbles-swapped", "mmad_mx", isa::ProfileId::Ascend950,
        "A's fp4x2 element 2j read from bits 7:4 and 2j+1 from bits 3:0 (B read right)",
        Fault::MxNibblesSwapped},
+      {"mx-scale-load-other-buffer", "mmad_mx", isa::ProfileId::Ascend950,
+       "asc_copy_l12l0a_mx writes L0B_MX and asc_copy_l12l0b_mx L0A_MX (the scale loads a board "
+       "rehearsal stages MmadMx's scales with)",
+       Fault::MxScaleLoadToOtherBuffer, true},
       {"load3d-v1-jump-ignored", "load3d_v1", isa::ProfileId::Legacy,
        "V1 repeat_mode 1 writes fractals contiguously, ignoring jump_stride",
        Fault::Load3DV1JumpIgnored},

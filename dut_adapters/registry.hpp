@@ -19,6 +19,10 @@ struct Mutant {
   isa::ProfileId profile;   ///< where that family exists
   std::string_view description;
   Fault fault;
+  /// Set for a fault in an instruction only a board's rewrite runs (the MX scale loads that stage
+  /// MmadMx's scales): the family kills it through a board rehearsal, `certify --observable
+  /// GM,L1,L0C --given GM,L1,BT`.
+  bool throughBoard = false;
 };
 
 const std::vector<Mutant>& mutants();

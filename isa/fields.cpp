@@ -496,6 +496,30 @@ std::vector<InstructionDesc> build() {
     f.push_back(std::move(c));
     add.operator()<T>(std::move(f));
   }
+  {
+    using T = LoadMxScale;
+    // The API's widths: positions and strides 16 bits, steps 8 bits.
+    add.operator()<T>({
+        flag<T>(
+            "to_l0b", [](auto& x) -> auto& { return x.toL0B; }),
+        addr<T>(
+            "src", [](auto& x) -> auto& { return x.srcAddr; }),
+        addr<T>(
+            "dst", [](auto& x) -> auto& { return x.dstAddr; }),
+        num<T>(
+            "x_start", "16-row scale fractals", 0, kU16, [](auto& x) -> auto& { return x.xStart; }),
+        num<T>(
+            "y_start", "32-byte units", 0, kU16, [](auto& x) -> auto& { return x.yStart; }),
+        num<T>(
+            "x_step", "16-row scale fractals", 0, kU8, [](auto& x) -> auto& { return x.xStep; }),
+        num<T>(
+            "y_step", "32-byte units", 0, kU8, [](auto& x) -> auto& { return x.yStep; }),
+        num<T>(
+            "src_stride", "32-byte units", 0, kU16, [](auto& x) -> auto& { return x.srcStride; }),
+        num<T>(
+            "dst_stride", "32-byte units", 0, kU16, [](auto& x) -> auto& { return x.dstStride; }),
+    });
+  }
   return all;
 }
 

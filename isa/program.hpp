@@ -11,6 +11,7 @@
 #include "isa/load2d.hpp"
 #include "isa/load2d_v2.hpp"
 #include "isa/load3d.hpp"
+#include "isa/load_mx.hpp"
 #include "isa/memory.hpp"
 #include "isa/mmad.hpp"
 #include "isa/profile.hpp"
@@ -53,7 +54,7 @@ struct Region {
 /// Every instruction the suite can express. Later families add alternatives here.
 using Instruction =
     std::variant<Load2D, LoadSparse, MmadSparse, LoadV2, LoadBitMode, Load3DV2, Load3DV2Pro,
-                 Load3DV1, SetFmatrix, SetPadding, Mmad, SetHF32, SetHiF8Mode, MmadMx>;
+                 Load3DV1, SetFmatrix, SetPadding, Mmad, SetHF32, SetHiF8Mode, MmadMx, LoadMxScale>;
 
 /// Lambdas overloaded into one visitor for std::visit over Instruction.
 template <class... F>

@@ -16,6 +16,7 @@ inline std::vector<Memory> writtenMemories(const Instruction& instruction) {
                  },
                  [](const Mmad&) { return std::vector<Memory>{Memory::L0C}; },
                  [](const MmadMx&) { return std::vector<Memory>{Memory::L0C}; },
+                 [](const LoadMxScale& l) { return std::vector<Memory>{mxBufferOf(l)}; },
                  [](const MmadSparse&) { return std::vector<Memory>{Memory::L0C}; },
                  [](const auto& i) -> std::vector<Memory> {
                    if constexpr (requires { i.path; }) {

@@ -113,6 +113,27 @@ void apply(Memories& mem, const isa::LoadSparse& load) {
   }
 }
 
+/// The MX scale loads as a block move of a grid of 32-byte scale fractals: the source grid has
+/// rows src_stride fractals apart, the destination grid rows dst_stride apart; the x_step x y_step
+/// block at (x_start, y_start) of the source becomes the block at (0, 0) of the destination.
+void apply(Memories& mem, const isa::LoadMxScale& load) {
+  constexpr std::uint64_t unit = isa::kMxScaleFractalBytes;
+  const isa::Memory to = isa::mxBufferOf(load);
+  for (std::uint64_t x = 0; x < load.xStep; ++x) {
+    for (std::uint64_t y = 0; y < load.yStep; ++y) {
+      const std::uint64_t from =
+          load.srcAddr + ((load.xStart + x) * load.srcStride + load.yStart + y) * unit;
+      const std::uint64_t at = load.dstAddr + (x * load.dstStride + y) * unit;
+      const std::uint8_t* src = mem.bytesAt(isa::Memory::L1, from, unit);
+      const std::size_t d = mem.indexOf(to, at, unit);
+      const auto off = static_cast<std::ptrdiff_t>(at - mem.image[d].addr);
+      std::copy(src, src + unit, mem.image[d].bytes.begin() + off);
+      std::fill_n(mem.written[d].begin() + off, unit, 1);
+      mem.formats[d] = RegionFormat{isa::DType::U8, false, load.dstAddr, unit};
+    }
+  }
+}
+
 /// LoadData2DParamsV2 (spec 5) on matrices: the source rectangle is one matrix S of
 /// 16*m_step x C0*k_step elements assembled from its Nz tiles; the destination is S, or S^T when
 /// transposed, cut into 16 x C0 tiles, tile (r, c) going to dstFrac[c*dst_stride + r], in
@@ -397,6 +418,7 @@ Expected expect(const isa::Program& program, V2Order order) {
               apply(mem, load);
             },
             [&](const isa::LoadSparse& load) { apply(mem, load); },
+            [&](const isa::LoadMxScale& load) { apply(mem, load); },
             [&](const isa::LoadV2& l) {
               if (!e.uncertified) e.uncertified = uncertifiedV2(l.params);
               applyV2(mem, l.path, l.dtype, l.srcAddr, l.dstAddr, l.params, order);

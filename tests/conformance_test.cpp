@@ -6,6 +6,7 @@
 #include <set>
 
 #include "conformance/families.hpp"
+#include "conformance/indirect.hpp"
 #include "conformance/runner.hpp"
 #include "dut_adapters/registry.hpp"
 #include "generators/sparse.hpp"
@@ -96,7 +97,10 @@ class MutantTest : public ::testing::TestWithParam<dut::Mutant> {};
 
 TEST_P(MutantTest, IsKilledAtSmokeLevel) {
   const dut::Mutant& m = GetParam();
-  auto dut = dut::makeDut("mutant:" + std::string(m.name));
+  auto mutant = dut::makeDut("mutant:" + std::string(m.name));
+  const BoardEnvelope board = boardEnvelope(m.profile);
+  NarrowedDut narrowed(*mutant, board.observable, board.given);
+  dut::Dut* dut = m.throughBoard ? &narrowed : mutant.get();
   RunOptions o = smoke(m.profile);
   o.families = {std::string(m.family)};
   const CertifyResult r = certify(*dut, o);

@@ -17,6 +17,7 @@
 #include "isa/program.hpp"
 #include "oracle/layout.hpp"
 #include "oracle/operands.hpp"
+#include "oracle/oracle.hpp"
 
 namespace cubecheck {
 namespace {
@@ -463,6 +464,72 @@ TEST(HandWorked, Load3DFeatureMapMustEndInsideL1) {
     SCOPED_TRACE("two C1 slices");
     expectRule(mapLoad(523776, 32), 512, ViolationCode::Capacity);
   }
+}
+
+// Spec 8.1.8 by hand: x_start 1, y_start 2, x_step 2, y_step 3, src_stride 7, dst_stride 4, dst
+// 64 (unit 2 of L0A_MX). Row x of the copy reads source units (1 + x) * 7 + 2 + y: 9, 10, 11 and
+// 16, 17, 18; it writes units 2 + x * 4 + y: 2, 3, 4 and 6, 7, 8. Unit 5 and the rest keep the
+// canary. L1 unit u holds the byte u throughout, so a wrong unit shows as a wrong value.
+TEST(HandWorked, MxScaleLoadMovesTheUnitsItsFieldsName) {
+  isa::LoadMxScale l;
+  l.srcAddr = 0;
+  l.dstAddr = 64;
+  l.xStart = 1;
+  l.yStart = 2;
+  l.xStep = 2;
+  l.yStep = 3;
+  l.srcStride = 7;
+  l.dstStride = 4;
+  isa::Bytes l1(32 * 20);
+  for (std::size_t i = 0; i < l1.size(); ++i) l1[i] = static_cast<std::uint8_t>(i / 32);
+  for (bool toL0B : {false, true}) {
+    l.toL0B = toL0B;
+    const Memory mx = toL0B ? Memory::L0BMx : Memory::L0AMx;
+    isa::Program p;
+    p.profile = ProfileId::Ascend950;
+    p.segments = {{Memory::L1, 0, l1}, {mx, 0, isa::Bytes(32 * 12, 0xEE)}};
+    p.instructions = {l};
+    p.observe = {{mx, 0, 32 * 12}};
+    ASSERT_FALSE(isa::validateProgram(p));
+    isa::Bytes want(32 * 12, 0xEE);
+    const std::vector<std::pair<int, int>> moved{{2, 9},  {3, 10}, {4, 11},
+                                                 {6, 16}, {7, 17}, {8, 18}};
+    for (auto [to, from] : moved) {
+      std::fill_n(want.begin() + to * 32, 32, static_cast<std::uint8_t>(from));
+    }
+    EXPECT_EQ(oracle::expect(p).regions.at(0), want) << "oracle, to_l0b " << toL0B;
+    const dut::RunResult r = dut::makeDut("reference")->run(p);
+    ASSERT_EQ(r.status, dut::RunStatus::Ok) << r.message;
+    EXPECT_EQ(r.observed.at(0), want) << "reference, to_l0b " << toL0B;
+  }
+}
+
+// The scale loads' legality: 950 only, 32-byte aligned ends, units inside L1 and the buffer; a
+// zero step copies nothing and is legal wherever it points.
+TEST(HandWorked, MxScaleLoadLegality) {
+  const isa::Profile& p950 = isa::profile(ProfileId::Ascend950);
+  isa::LoadMxScale l;
+  l.xStep = 1;
+  l.yStep = 128;  // all of the 4 KiB buffer
+  l.srcStride = 128;
+  l.dstStride = 128;
+  EXPECT_FALSE(isa::validate(p950, l));
+  EXPECT_EQ(isa::validate(isa::profile(ProfileId::A2), l)->code, ViolationCode::PathUnsupported);
+  isa::LoadMxScale past = l;
+  past.dstAddr = 32;  // one unit past L0A_MX
+  EXPECT_EQ(isa::validate(p950, past)->code, ViolationCode::Capacity);
+  isa::LoadMxScale odd = l;
+  odd.srcAddr = 16;
+  EXPECT_EQ(isa::validate(p950, odd)->code, ViolationCode::Alignment);
+  isa::LoadMxScale none = past;
+  none.yStep = 0;
+  EXPECT_FALSE(isa::validate(p950, none));
+  isa::LoadMxScale l1End = l;
+  l1End.yStep = 1;
+  l1End.srcAddr = p950.capacityOf(Memory::L1) - 32;
+  EXPECT_FALSE(isa::validate(p950, l1End));
+  l1End.yStart = 1;
+  EXPECT_EQ(isa::validate(p950, l1End)->code, ViolationCode::Capacity);
 }
 
 }  // namespace

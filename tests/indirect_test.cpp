@@ -189,7 +189,7 @@ TEST(Indirect, Dav3510RehearsalCertifiesTheMmadFamilies) {
   o.level = Level::Smoke;
   o.seed = 3;
   o.profile = isa::ProfileId::Ascend950;
-  o.families = {"mmad", "mmad_lowprec", "pipeline"};
+  o.families = {"mmad", "mmad_lowprec", "pipeline", "mmad_mx"};
   const std::vector<Memory> given950{Memory::GM, Memory::L1, Memory::BiasTable};
   auto ref = dut::makeDut("reference");
   NarrowedDut board(*ref, kBoard, given950);
@@ -199,6 +199,15 @@ TEST(Indirect, Dav3510RehearsalCertifiesTheMmadFamilies) {
     EXPECT_TRUE(std::any_of(f.indirect.begin(), f.indirect.end(), [](const auto& u) {
       return u.first == kL0cByMmadLine;
     })) << f.name;
+  }
+  // MmadMx's scales went in by the scale loads, and every case ran (none NotSupported).
+  const FamilyResult& mx = r.families.at(3);
+  EXPECT_EQ(mx.counts.of(Outcome::NotSupported), 0u);
+  for (const char* line : {"initial L0A_MX image loaded by load_mx_scale (L1->L0A_MX)",
+                           "initial L0B_MX image loaded by load_mx_scale (L1->L0B_MX)"}) {
+    EXPECT_TRUE(std::any_of(mx.indirect.begin(), mx.indirect.end(), [&](const auto& u) {
+      return u.first == line;
+    })) << line;
   }
   auto mutant = dut::makeDut("mutant:mmad-init-ignored");
   NarrowedDut broken(*mutant, kBoard, given950);

@@ -154,6 +154,30 @@ std::optional<isa::Violation> execLoadSparse(State& state, const isa::LoadSparse
   return std::nullopt;
 }
 
+/// The MX scale loads (docs/spec.md, "MX scale loads"): 32-byte unit (x_start + x, y_start + y) of
+/// the source, rows src_stride units apart, to unit (x, y) of the destination, rows dst_stride
+/// apart.
+std::optional<isa::Violation> execLoadMxScale(State& state, const isa::LoadMxScale& l,
+                                              Fault fault) {
+  constexpr std::uint64_t unit = isa::kMxScaleFractalBytes;
+  Memory to = l.toL0B ? Memory::L0BMx : Memory::L0AMx;
+  if (fault == Fault::MxScaleLoadToOtherBuffer) {
+    to = to == Memory::L0AMx ? Memory::L0BMx : Memory::L0AMx;
+  }
+  for (std::uint64_t x = 0; x < l.xStep; ++x) {
+    for (std::uint64_t y = 0; y < l.yStep; ++y) {
+      const std::uint64_t src = l.srcAddr + ((l.xStart + x) * l.srcStride + l.yStart + y) * unit;
+      const std::uint64_t dst = l.dstAddr + (x * l.dstStride + y) * unit;
+      const std::uint8_t* from = state.at(Memory::L1, src, unit);
+      if (from == nullptr) return undefined(Memory::L1, src, unit, "reads");
+      std::uint8_t* into = state.at(to, dst, unit);
+      if (into == nullptr) return undefined(to, dst, unit, "writes");
+      std::memcpy(into, from, unit);
+    }
+  }
+  return std::nullopt;
+}
+
 /// The V2 fields as the hardware sees them.
 struct V2Fields {
   std::uint64_t mStart, kStart, mStep, kStep, srcStride, dstStride;
@@ -1076,7 +1100,8 @@ RunResult ReferenceDut::run(const isa::Program& program) {
                 state.hif8Mode = x.enable;
                 return std::nullopt;
               },
-              [&](const isa::MmadMx& x) { return execMmadMx(state, x, fault_); }},
+              [&](const isa::MmadMx& x) { return execMmadMx(state, x, fault_); },
+              [&](const isa::LoadMxScale& l) { return execLoadMxScale(state, l, fault_); }},
           ins);
       if (v) return RunResult::rejected(*v);
       if (fault_ == Fault::LoadSourceCorrupted) corruptSource(state, ins);

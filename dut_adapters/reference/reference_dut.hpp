@@ -72,6 +72,7 @@ enum class Fault : std::uint8_t {
   MxScaleStrideK32,
   MxScalesSwapped,
   MxNibblesSwapped,
+  MxScaleLoadToOtherBuffer,
   Count,  ///< not a fault: the number of enumerators, for the table test
 };
 

@@ -65,6 +65,7 @@ inline const std::map<std::string, std::vector<std::string>>& instructionFields(
         "set_hif8_mode enable",
         "mmad_mx dtype c a b m k n unit_flag cmatrix_source cmatrix_init_val is_bias bias b_dtype "
         "c_dtype",
+        "load_mx_scale to_l0b src dst x_start y_start x_step y_step src_stride dst_stride",
     };
     std::map<std::string, std::vector<std::string>> t;
     for (const char* line : lines) {

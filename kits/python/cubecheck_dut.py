@@ -58,6 +58,7 @@ FIELDS = {
     "set_hif8_mode": "enable",
     "mmad_mx": "dtype c a b m k n unit_flag cmatrix_source cmatrix_init_val is_bias bias b_dtype "
                "c_dtype",
+    "load_mx_scale": "to_l0b src dst x_start y_start x_step y_step src_stride dst_stride",
 }
 FIELDS = {op: names.split() for op, names in FIELDS.items()}
 NAMED = {"path", "dtype", "b_dtype", "c_dtype"}  # fields given by name; every other field is an integer
