@@ -35,9 +35,10 @@ done
 # profile, NPU architecture, mutants the golden cases of that profile must kill (comma-separated):
 # on a2 one breaks where LoadDataWithSparse writes the index buffer, which the board reads back
 # through MmadWithSparse; on 950 one breaks an Mmad that accumulates and one the low-precision
-# decode, families whose initial L0C image the board writes by f32 Mmad before the case runs.
+# decode, families whose initial L0C image the board writes by f32 Mmad before the case runs, and
+# one the MX scale load that stages MmadMx's scales.
 for target in "a2 2201 load2d-dst-gap-ignored,mmad-init-ignored,sparse-load-start-ignored" \
-  "950 3510 load3d-v2pro-ext-swapped,mmad-init-ignored,lowprec-hif8-as-e4m3"; do
+  "950 3510 load3d-v2pro-ext-swapped,mmad-init-ignored,lowprec-hif8-as-e4m3,mx-scale-load-other-buffer"; do
   read -r profile arch mutants <<<"$target"
   board=$work/board-$profile
   "$cxx" -std=c++20 -O1 -Wall -Wextra -Werror "${flags[@]}" -DCUBECHECK_CPU_SHIM -DCCK_NPU_ARCH="$arch" \

@@ -87,6 +87,17 @@ std::vector<MmadPair> mmadPairs(ProfileId profile) {
   return {};
 }
 
+std::vector<MmadPair> mxPairs(ProfileId profile) {
+  if (profile != ProfileId::Ascend950) return {};
+  std::vector<MmadPair> out;
+  for (DType a : {FP4B, FP4A, E4M3, E5M2}) {
+    for (DType b : {FP4B, FP4A, E4M3, E5M2}) {
+      if (isa::bitsOf(a) == isa::bitsOf(b)) out.push_back({a, b, F32, true});
+    }
+  }
+  return out;
+}
+
 std::string_view ascendcTypeName(DType t) {
   switch (t) {
     case DType::U8:
@@ -182,8 +193,15 @@ std::string apiGap(ProfileId profile, const isa::Instruction& ins) {
     return "Mmad on " + archName + " takes no " + std::string(isa::nameOf(m->dtype)) + " x " +
            std::string(isa::nameOf(isa::bTypeOf(*m))) + " pair";
   }
-  if (std::holds_alternative<isa::MmadMx>(ins)) {
-    return "MmadMx is not exported: the harness stages no L0A_MX/L0B_MX scale buffers";
+  if (const auto* x = std::get_if<isa::MmadMx>(&ins)) {
+    for (const MmadPair& p : mxPairs(profile)) {
+      if (p.a == x->dtype && p.b == isa::bTypeOf(*x) && p.c == x->cDtype) return {};
+    }
+    return "asc_mmad_mx on " + archName + " takes no " + std::string(isa::nameOf(x->dtype)) +
+           " x " + std::string(isa::nameOf(isa::bTypeOf(*x))) + " pair";
+  }
+  if (std::holds_alternative<isa::LoadMxScale>(ins) && profile != ProfileId::Ascend950) {
+    return "asc_copy_l12l0a_mx / asc_copy_l12l0b_mx are dav-3510 calls";
   }
   if (std::holds_alternative<isa::SetHiF8Mode>(ins) && profile != ProfileId::Ascend950) {
     return "SetCtrlSpr<45, 45> (HiF8 mode) is a dav-3510 register";

@@ -41,6 +41,9 @@ struct MmadPair {
 };
 std::vector<MmadPair> mmadPairs(isa::ProfileId profile);
 
+/// The pairs asc_mmad_mx takes (dav-3510 only; C and the bias are f32 for all of them).
+std::vector<MmadPair> mxPairs(isa::ProfileId profile);
+
 /// The Ascend C type name of an element type ("half", "AscendC::int4b_t", ...).
 std::string_view ascendcTypeName(isa::DType t);
 

@@ -309,6 +309,12 @@ std::string ascendcLayoutHeader() {
       }
       os << '\n';
     }
+    os << "#define CCK_MX_PAIRS(X)";
+    for (const MmadPair& p : mxPairs(a.profile)) {
+      os << " X(cck::CCK_DT_" << upper(isa::nameOf(p.a)) << ", " << ascendcTypeName(p.a)
+         << ", cck::CCK_DT_" << upper(isa::nameOf(p.b)) << ", " << ascendcTypeName(p.b) << ")";
+    }
+    os << '\n';
   }
   os << "#else\n#error \"cubecheck exports kernels for NPU architectures 2201 and 3510 only\"\n"
         "#endif\n";
