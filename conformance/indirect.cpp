@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
 #include <optional>
 #include <sstream>
 #include <stdexcept>
@@ -611,6 +612,24 @@ std::vector<L0cFate> l0cFates(const Program& p) {
   return fate;
 }
 
+bool s32ShiftIsExact(const Program& p, std::uint32_t was, std::uint32_t now) {
+  std::int64_t added = 0;
+  for (const isa::Instruction& ins : p.instructions) {
+    std::int64_t k = 0;
+    if (const auto* x = std::get_if<isa::Mmad>(&ins)) {
+      if (isa::accumulatorOf(x->dtype) == isa::DType::S32) k = x->k;
+    } else if (const auto* y = std::get_if<isa::MmadSparse>(&ins)) {
+      k = y->k;
+    }
+    added += k * 128 * 128;
+  }
+  auto magnitude = [](std::uint32_t w) {
+    const auto v = static_cast<std::int64_t>(static_cast<std::int32_t>(w));
+    return v < 0 ? -v : v;
+  };
+  return std::max(magnitude(was), magnitude(now)) + added <= INT32_MAX - 1;
+}
+
 std::optional<std::string> writeL0cByMmad(Program& run, const std::vector<Segment>& l0c,
                                           bool resetHf32) {
   const isa::Profile& prof = isa::profile(run.profile);
@@ -695,8 +714,10 @@ namespace {
 /// word no f32 Mmad writes is replaced by its writableNeighbour where the run's end value does
 /// not depend on it (overwritten), or where no Mmad touches it (kept): then the answer there is
 /// translated back, the two words trading places (a bijection, so a DUT that changed the word
-/// still differs). A word an Mmad accumulates onto has no exact translation (s32 sums saturate,
-/// f32 sums round): the run is not supported.
+/// still differs). A word s32 Mmads accumulate onto is replaced too where s32ShiftIsExact, and
+/// the answer there shifted back by the difference. A word an f32 Mmad accumulates onto has no
+/// exact translation (f32 sums round): the run is not supported, as where s32 sums could
+/// saturate.
 class L0cWriter final : public dut::Dut {
  public:
   L0cWriter(dut::Dut& inner, bool active, bool resetHf32)
@@ -727,14 +748,16 @@ class L0cWriter final : public dut::Dut {
         if (writableByF32Mmad(w)) continue;
         const std::uint64_t addr = s.addr + i;
         const L0cFate fate = fates.at(addr / 4);
-        if (fate == L0cFate::AccumulatedF32 || fate == L0cFate::AccumulatedS32) {
+        const std::uint32_t now = writableNeighbour(w);
+        if (fate == L0cFate::AccumulatedF32 ||
+            (fate == L0cFate::AccumulatedS32 && !s32ShiftIsExact(q, w, now))) {
           return unsupported(
               "an Mmad accumulates onto an initial L0C word no f32 Mmad writes (-0, subnormal, "
               "infinity or NaN patterns; as s32, 1 to 8388607 and -8388608 to -1), and the DUT "
-              "cannot be given L0C");
+              "cannot be given L0C (an f32 sum, or an s32 sum that could saturate)");
         }
-        isa::putWord(s.bytes, i, writableNeighbour(w));
-        replaced.push_back({addr, w, writableNeighbour(w), fate});
+        isa::putWord(s.bytes, i, now);
+        replaced.push_back({addr, w, now, fate});
       }
       l0c.push_back(s);
     }
@@ -757,7 +780,11 @@ class L0cWriter final : public dut::Dut {
         }
         const std::size_t at = x.addr - region.addr;
         std::uint32_t v = isa::wordAt(bytes, at);
-        v = v == x.now ? x.was : v == x.was ? x.now : v;
+        if (x.fate == L0cFate::AccumulatedS32) {
+          v += x.was - x.now;  // modulo 2^32: the exact shift back
+        } else {
+          v = v == x.now ? x.was : v == x.was ? x.now : v;
+        }
         isa::putWord(bytes, at, v);
       }
     }

@@ -73,6 +73,14 @@ enum class L0cFate : std::uint8_t {
 /// The fate of every word of L0C (index: byte address / 4).
 std::vector<L0cFate> l0cFates(const isa::Program& p);
 
+/// Whether an s32 initial L0C word `was` that an Mmad of p accumulates onto may be written as
+/// `now` instead (its writableNeighbour) with the result there exactly `now - was` off, so that
+/// subtracting it back is exact: no sum onto either can saturate, i.e. |was| and |now| plus the
+/// most p's s32 Mmads can add to one word (k * 128 * 128 per Mmad, the s8 extreme) stay inside
+/// s32. Then a DUT's answer there, shifted back, is the answer to the original program (a
+/// bijection on words, so a wrong answer stays wrong).
+bool s32ShiftIsExact(const isa::Program& p, std::uint32_t was, std::uint32_t now);
+
 /// The line IndirectObservation::takeUsed gives for programs whose initial L0C image it wrote so.
 inline constexpr const char* kL0cByMmadLine =
     "initial L0C image written by mmad f32 x identity A (the DUT cannot be given L0C)";

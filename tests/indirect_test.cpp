@@ -172,7 +172,8 @@ TEST(Indirect, Dav3510L0cImagesAreWrittenByF32Mmad) {
   const dut::RunResult wrong = lied.run(p);
   ASSERT_EQ(wrong.status, dut::RunStatus::Ok) << wrong.message;
   EXPECT_NE(wrong.observed, direct.observed);
-  // Accumulating onto the subnormal word: no exact translation.
+  // s8 Mmads accumulating onto them: -0 is INT32_MIN as s32, where a sum could saturate, so no
+  // shift is exact there and the case is refused.
   x.cmatrixInitVal = false;
   x.n = 32;  // C now covers the canaries too
   p.instructions = {x};
@@ -180,6 +181,26 @@ TEST(Indirect, Dav3510L0cImagesAreWrittenByF32Mmad) {
   EXPECT_EQ(accumulated.status, dut::RunStatus::Unsupported);
   EXPECT_NE(accumulated.message.find("accumulates onto an initial L0C word"), std::string::npos)
       << accumulated.message;
+  // Without it, the sums onto 5 and onto -4194303 (the NaN pattern) are written from their
+  // neighbours and shifted back exactly: the answer is the direct one.
+  isa::putWord(p.segments[2].bytes, 1024, 0x3F800000u);
+  const dut::RunResult plain = ref->run(p);
+  ASSERT_EQ(plain.status, dut::RunStatus::Ok) << plain.message;
+  const dut::RunResult shifted = view.run(p);
+  ASSERT_EQ(shifted.status, dut::RunStatus::Ok) << shifted.message;
+  EXPECT_EQ(shifted.observed, plain.observed);
+  // A DUT that answers there as if it had been given the original word is still wrong.
+  OneWordDut unshifted(board, 1028, isa::wordAt(plain.observed.at(0), 1028));
+  IndirectObservation seen(unshifted);
+  const dut::RunResult off = seen.run(p);
+  ASSERT_EQ(off.status, dut::RunStatus::Ok) << off.message;
+  EXPECT_NE(off.observed, plain.observed);
+  // f32 sums round: accumulating onto the subnormal word in f32 stays refused.
+  isa::Mmad f = x;
+  f.dtype = isa::DType::F32;
+  f.k = 8;
+  p.instructions = {f};
+  EXPECT_EQ(view.run(p).status, dut::RunStatus::Unsupported);
 }
 
 // The 950 board rehearsal: every Mmad family still certifies with L0C written by Mmad, and an

@@ -2,9 +2,7 @@
 
 #include <algorithm>
 #include <array>
-#include <bit>
 #include <functional>
-#include <iterator>
 #include <random>
 #include <stdexcept>
 
@@ -53,12 +51,14 @@ class ProbeDut final : public dut::Dut {
     caps_.profiles = {profile};
     caps_.instructions = isa::allOpcodes();
     caps_.dtypes = {isa::kAllDTypes.begin(), isa::kAllDTypes.end()};
-    // The bias table is staged (through L1) but never copied out: boardLimit refuses cases that
-    // observe it. L0C is read out, and staged on dav-2201 only: on dav-3510 the rewrite writes it
-    // by f32 Mmad. The index buffer is neither: the rewrite writes and reads it by instructions.
-    caps_.observable = {Memory::GM, Memory::L1, Memory::L0C, Memory::BiasTable};
-    caps_.given = {Memory::GM, Memory::L1, Memory::BiasTable};
-    if (profile != isa::ProfileId::Ascend950) caps_.given.push_back(Memory::L0C);
+    // A board's envelope (L0C given on dav-2201 only: on dav-3510 the rewrite writes it by f32
+    // Mmad; the index and scale buffers are written and read by instructions). The bias table is
+    // declared observable too, so the rewrite takes its cases: it is staged (through L1) but never
+    // copied out, and boardLimit refuses the cases that observe it.
+    const conf::BoardEnvelope board = conf::boardEnvelope(profile);
+    caps_.observable = board.observable;
+    caps_.observable.push_back(Memory::BiasTable);
+    caps_.given = board.given;
   }
   const dut::Capabilities& capabilities() const override { return caps_; }
 
@@ -456,15 +456,29 @@ L0cAdjustment adjustL0cForBoard(conf::VectorCase& c) {
   };
   Program p = c.program;
   bool readsReplaced = false;
+  // Words s32 Mmads accumulate onto, replaced where conf::s32ShiftIsExact: the result there is
+  // the golden one plus (new - old), modulo 2^32.
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> shifted;
   for (isa::Segment& s : p.segments) {
     if (s.memory != Memory::L0C || s.addr % 4 != 0 || s.bytes.size() % 4 != 0) continue;
     for (std::size_t i = 0; i < s.bytes.size(); i += 4) {
       const std::uint32_t w = wordAt(s.bytes, i);
       if (conf::writableByF32Mmad(w)) continue;
-      isa::putWord(s.bytes, i, conf::writableNeighbour(w));
+      const std::uint32_t now = conf::writableNeighbour(w);
+      isa::putWord(s.bytes, i, now);
       ++out.replacedWords;
       const std::uint64_t at = s.addr + i;
       const conf::L0cFate fate = fates.at(at / 4);
+      const bool partly = std::any_of(
+          c.program.observe.begin(), c.program.observe.end(), [at](const isa::Region& r) {
+            return r.memory == Memory::L0C && at + 4 > r.addr && at < r.addr + r.size &&
+                   (at < r.addr || at + 4 > r.addr + r.size);
+          });
+      if (fate == conf::L0cFate::AccumulatedS32 && !partly &&
+          conf::s32ShiftIsExact(c.program, w, now)) {
+        shifted.emplace_back(at, now - w);
+        continue;
+      }
       const bool read =
           fate == conf::L0cFate::AccumulatedS32 || fate == conf::L0cFate::AccumulatedF32;
       readsReplaced = readsReplaced || (read && compared(at));
@@ -486,6 +500,11 @@ L0cAdjustment adjustL0cForBoard(conf::VectorCase& c) {
     for (std::size_t r = 0; r < e.regions.size(); ++r) {
       const isa::Region& region = now.observe.at(r);
       if (region.memory != Memory::L0C) continue;
+      for (const auto& [at, delta] : shifted) {
+        if (at < region.addr || at + 4 > region.addr + region.size) continue;  // not observed
+        const std::size_t b = at - region.addr;
+        isa::putWord(e.regions[r], b, wordAt(e.regions[r], b) + delta);
+      }
       for (std::size_t b = 0; b < e.regions[r].size(); ++b) {
         if (e.written.at(r).at(b) != 0) continue;
         const std::uint64_t addr = region.addr + b;

@@ -68,10 +68,12 @@ struct L0cAdjustment {
 /// writable neighbour (the exponent moved off 0 or 255; -0 becomes the negative least normal),
 /// which is sound only where no instruction's result depends on it: the oracle must give the same
 /// bytes for every byte an instruction writes (canaries and C areas a zero-initialised Mmad
-/// overwrites qualify; a C area an Mmad accumulates onto does not, and the case is then left out
-/// with the reason). Bytes no instruction writes keep their initial value, so the expectation
-/// takes the new words there. The program and expectation of `c` are changed in place only when
-/// the adjustment succeeds; other profiles and cases without L0C images are untouched.
+/// overwrites qualify; a C area an f32 Mmad accumulates onto does not, and the case is then left
+/// out with the reason). Bytes no instruction writes keep their initial value, so the expectation
+/// takes the new words there. A word s32 Mmads accumulate onto is replaced where
+/// conf::s32ShiftIsExact, and the expectation there shifted by the same difference. The program and
+/// expectation of `c` are changed in place only when the adjustment succeeds; other profiles and
+/// cases without L0C images are untouched.
 L0cAdjustment adjustL0cForBoard(conf::VectorCase& c);
 
 /// The GM a run addresses, 512-byte aligned below: its GM images and every GM operand address.
