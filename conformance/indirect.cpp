@@ -169,6 +169,68 @@ dut::RunResult unsupported(std::string why) {
   return r;
 }
 
+/// Appends load2d_v2 GM->A1 loads (m_step fractals, k_step 1: whole fractals in order, spec 5)
+/// copying `bytes` from GM `from` to L1 `to`: how a 950 program's L1 window is filled and given
+/// back.
+void appendGmToL1(std::vector<isa::Instruction>& out, std::uint64_t from, std::uint64_t to,
+                  std::uint64_t bytes) {
+  for (std::uint64_t done = 0; done < bytes / kFrac;) {
+    const auto n = static_cast<std::uint8_t>(std::min(bytes / kFrac - done, kMaxFractalsPerMmad));
+    isa::LoadData2DParamsV2 v;
+    v.mStep = n;
+    v.kStep = 1;
+    v.srcStride = n;
+    v.dstStride = n;
+    out.push_back(isa::LoadV2{isa::Load2DPath::GMtoA1, isa::DType::S8, from + done * kFrac,
+                              to + done * kFrac, v});
+    done += n;
+  }
+}
+
+/// An L1 window a 950 run borrows from its program, which leaves no free room for what the
+/// rewrite stages there (a 950 has no GM->L0 load): the program's own bytes of the window wait
+/// in GM while the staged bytes are loaded in (GM->L1), used, and then loaded back over them.
+struct Borrowed {
+  std::uint64_t at = 0;    ///< the window in L1
+  std::uint64_t size = 0;  ///< whole fractals
+  std::uint64_t gm = 0;    ///< the staged bytes, then the program's own, in GM
+};
+
+/// Borrows `size` bytes of L1 (fractal aligned, clear of [avoid, avoid + avoidSize)) in p for
+/// `staged`: defines the window in p (bytes the program never defined become 0, which it never
+/// reads) and puts the staged and the saved bytes in a free place of GM. nullopt when L1 is too
+/// small. The caller appends lendInstructions, the loads that read the window, then
+/// returnInstructions.
+std::optional<Borrowed> borrowL1(Program& p, const Bytes& staged, std::uint64_t avoid,
+                                 std::uint64_t avoidSize) {
+  const std::uint64_t size = isa::ceilDiv(staged.size(), kFrac) * kFrac;
+  const std::uint64_t cap = isa::profile(p.profile).capacityOf(Memory::L1);
+  std::uint64_t at = 0;
+  if (avoidSize != 0 && at < avoid + avoidSize && avoid < at + size) {
+    at = isa::ceilDiv(avoid + avoidSize, kFrac) * kFrac;
+  }
+  if (size == 0 || at + size > cap) return std::nullopt;
+  const std::optional<std::uint64_t> gm =
+      findGap(p.segments, Memory::GM, 2 * size, kFrac, UINT64_MAX - 2 * size);
+  if (!gm) return std::nullopt;
+  define(p, Memory::L1, at, at + size);
+  const Segment* own = isa::findSegment(p.segments, Memory::L1, at, size);
+  Bytes both(staged);
+  both.resize(size, 0);
+  both.insert(both.end(), own->bytes.begin() + static_cast<long>(at - own->addr),
+              own->bytes.begin() + static_cast<long>(at - own->addr + size));
+  p.segments.push_back({Memory::GM, *gm, std::move(both)});
+  return Borrowed{at, size, *gm};
+}
+
+void lendInstructions(const Borrowed& b, std::vector<isa::Instruction>& out) {
+  appendGmToL1(out, b.gm, b.at, b.size);
+}
+
+void returnInstructions(const Borrowed& b, std::vector<isa::Instruction>& out) {
+  appendGmToL1(out, b.gm + b.size, b.at, b.size);
+}
+
 /// The program with its L0A/L0B images (in `memories`) established by loads: what every run of
 /// the rewrite starts from.
 struct Base {
@@ -179,6 +241,11 @@ struct Base {
   bool fromGM = false;
   /// Where idxConstants() lie in L1 (programs whose index buffer goes through the rewrite).
   std::uint64_t idxConstAt = 0;
+  /// The images are staged in an L1 window borrowed from the program (950, no free room).
+  bool borrowed = false;
+  /// Where the identities wait in GM when they share that window: the observing reruns load them
+  /// back into it after the program (they observe L0C alone, so the program's L1 may go).
+  std::optional<std::uint64_t> identitiesInGm;
 };
 
 std::optional<Base> makeBase(const Program& p, const std::vector<Memory>& memories, bool idx,
@@ -267,15 +334,40 @@ std::optional<Base> makeBase(const Program& p, const std::vector<Memory>& memori
     const Bytes id = identity(p.profile, m);
     image.insert(image.end(), id.begin(), id.end());
   }
-  std::optional<std::uint64_t> at = findGap(p.segments, Memory::L1, image.size(), kFrac,
-                                            isa::profile(p.profile).capacityOf(Memory::L1));
+  const std::uint64_t cap = isa::profile(p.profile).capacityOf(Memory::L1);
+  std::optional<std::uint64_t> at = findGap(p.segments, Memory::L1, image.size(), kFrac, cap);
   if (!at && p.profile != isa::ProfileId::Ascend950 && !idx && mx.empty()) {
     b.fromGM = true;
     at = findGap(p.segments, Memory::GM, image.size(), kFrac, UINT64_MAX - image.size());
   }
-  if (!at) return std::nullopt;
-  b.identityAt = {*at + identities, *at + identities + kIdentityBytes};
-  b.program.segments.push_back({b.fromGM ? Memory::GM : Memory::L1, *at, std::move(image)});
+  std::vector<isa::Instruction> lend, giveBack;
+  if (!at && p.profile == isa::ProfileId::Ascend950 && !idx) {
+    // No room: the identities (read again after the program, by the observing Mmads) take a
+    // free gap of their own; the images borrow a window of the program's L1 (kBorrowedL1Line).
+    const Bytes resident(image.begin() + static_cast<long>(identities), image.end());
+    const std::optional<std::uint64_t> home =
+        findGap(p.segments, Memory::L1, resident.size(), kFrac, cap);
+    if (home) image.resize(identities);
+    const std::optional<Borrowed> window =
+        borrowL1(b.program, image, home.value_or(0), home ? resident.size() : 0);
+    if (!window) return std::nullopt;
+    if (home) {
+      b.program.segments.push_back({Memory::L1, *home, resident});
+      b.identityAt = {*home, *home + kIdentityBytes};
+    } else {
+      b.identityAt = {window->at + identities, window->at + identities + kIdentityBytes};
+      b.identitiesInGm = window->gm + identities;
+    }
+    b.borrowed = true;
+    at = window->at;
+    lendInstructions(*window, lend);
+    returnInstructions(*window, giveBack);
+  } else {
+    if (!at) return std::nullopt;
+    b.identityAt = {*at + identities, *at + identities + kIdentityBytes};
+    b.program.segments.push_back({b.fromGM ? Memory::GM : Memory::L1, *at, std::move(image)});
+  }
+  b.program.instructions.insert(b.program.instructions.end(), lend.begin(), lend.end());
   if (idx) b.idxConstAt += *at;
   // LoadDataWithSparse writes the dense fractal too (the program's bytes); the plain loads after
   // it write the L0B images again.
@@ -306,6 +398,7 @@ std::optional<Base> makeBase(const Program& p, const std::vector<Memory>& memori
       b.program.instructions.push_back(x);
     }
   }
+  b.program.instructions.insert(b.program.instructions.end(), giveBack.begin(), giveBack.end());
   b.program.instructions.insert(b.program.instructions.end(), p.instructions.begin(),
                                 p.instructions.end());
   return b;
@@ -349,8 +442,12 @@ std::optional<dut::RunResult> observeChunks(dut::Dut& inner, const Base& base, M
   const isa::ProfileId prof = q.profile;
   const Memory other = otherL0(m);
   const std::uint64_t id = scratch(q, other, kIdentityBytes, kFrac);
-  appendPlainLoads(q, other, base.identityAt[other == Memory::L0A ? 0 : 1], id, kIdentityBytes,
-                   base.fromGM);
+  const std::size_t which = other == Memory::L0A ? 0 : 1;
+  if (base.identitiesInGm) {
+    appendGmToL1(q.instructions, *base.identitiesInGm + which * kIdentityBytes,
+                 base.identityAt[which], kIdentityBytes);
+  }
+  appendPlainLoads(q, other, base.identityAt[which], id, kIdentityBytes, base.fromGM);
   const std::uint64_t cBytes = chunks.back().cOffset + chunks.back().fractals * kCPerFractal;
   const std::uint64_t c =
       scratch(q, Memory::L0C, cBytes, isa::profile(prof).alignmentOf(Memory::L0C));
@@ -631,7 +728,7 @@ bool s32ShiftIsExact(const Program& p, std::uint32_t was, std::uint32_t now) {
 }
 
 std::optional<std::string> writeL0cByMmad(Program& run, const std::vector<Segment>& l0c,
-                                          bool resetHf32) {
+                                          bool resetHf32, bool* borrowedL1) {
   const isa::Profile& prof = isa::profile(run.profile);
   const std::vector<Cover> covers = coversOf(l0c, Memory::L0C, kCFractal);
   // L0C stays defined (the program's address space), but its bytes are the Mmads'. They write
@@ -674,14 +771,23 @@ std::optional<std::string> writeL0cByMmad(Program& run, const std::vector<Segmen
       done += f;
     }
   }
-  const std::optional<std::uint64_t> at = findGap(run.segments, Memory::L1, image.size(),
-                                                  isa::kFractalBytes, prof.capacityOf(Memory::L1));
-  if (!at) {
-    return "no free L1 room to stage the " + std::to_string(image.size()) +
-           " bytes that write its initial L0C image by Mmad (dav-3510 writes L0C only so)";
-  }
+  std::optional<std::uint64_t> at = findGap(run.segments, Memory::L1, image.size(),
+                                            isa::kFractalBytes, prof.capacityOf(Memory::L1));
   Program pre;
   pre.profile = run.profile;
+  std::optional<Borrowed> window;
+  if (!at) {
+    window = borrowL1(run, image, 0, 0);
+    if (!window) {
+      return "the " + std::to_string(image.size()) +
+             " bytes that write its initial L0C image by Mmad do not fit in L1 (and a dav-3510 "
+             "writes L0C only by Mmad)";
+    }
+    at = window->at;
+    pre.segments.push_back(
+        *isa::findSegment(run.segments, Memory::GM, window->gm, 2 * window->size));
+    lendInstructions(*window, pre.instructions);
+  }
   pre.segments.push_back({Memory::L1, *at, image});
   if (resetHf32) pre.instructions.push_back(isa::SetHF32{false, 0});
   appendPlainLoads(pre, Memory::L0A, *at, 0, kF32IdentityBytes, false);
@@ -696,8 +802,10 @@ std::optional<std::string> writeL0cByMmad(Program& run, const std::vector<Segmen
     x.cmatrixInitVal = true;
     pre.instructions.push_back(x);
   }
+  if (window) returnInstructions(*window, pre.instructions);
   if (!legal(pre)) throw std::logic_error("the L0C-writing prefix is not a legal program");
-  run.segments.push_back(pre.segments.front());
+  if (!window) run.segments.push_back(pre.segments.front());
+  if (borrowedL1 != nullptr) *borrowedL1 = window.has_value();
   define(run, Memory::L0A, 0, kF32IdentityBytes);
   std::uint64_t bBytes = 0;
   for (const Chunk& ch : chunks) bBytes = std::max(bBytes, kCFractal * ch.fractals);
@@ -724,6 +832,7 @@ class L0cWriter final : public dut::Dut {
       : inner_(inner), active_(active), resetHf32_(resetHf32) {}
   const dut::Capabilities& capabilities() const override { return inner_.capabilities(); }
   bool wrote() const { return wrote_; }
+  bool borrowed() const { return borrowed_; }
 
   dut::RunResult run(const Program& q) override {
     if (!active_) return inner_.run(q);
@@ -762,8 +871,10 @@ class L0cWriter final : public dut::Dut {
       l0c.push_back(s);
     }
     if (l0c.empty()) return inner_.run(q);
-    if (auto why = writeL0cByMmad(r, l0c, resetHf32_)) return unsupported(*why);
+    bool borrowed = false;
+    if (auto why = writeL0cByMmad(r, l0c, resetHf32_, &borrowed)) return unsupported(*why);
     wrote_ = true;
+    borrowed_ = borrowed_ || borrowed;
     dut::RunResult out = inner_.run(r);
     if (out.status != dut::RunStatus::Ok || out.observed.size() != r.observe.size()) return out;
     for (std::size_t k = 0; k < r.observe.size(); ++k) {
@@ -796,6 +907,7 @@ class L0cWriter final : public dut::Dut {
   bool active_;
   bool resetHf32_;
   bool wrote_ = false;
+  bool borrowed_ = false;
 };
 
 }  // namespace
@@ -871,6 +983,7 @@ dut::RunResult IndirectObservation::run(const Program& p) {
   if ((memories.empty() && !idx && mx.empty()) || !legal(p)) {
     dut::RunResult r = writer.run(p);
     if (writer.wrote() && r.status == dut::RunStatus::Ok) used_.insert(kL0cByMmadLine);
+    if (writer.borrowed() && r.status == dut::RunStatus::Ok) used_.insert(kBorrowedL1Line);
     return r;
   }
   if (idx && !canRewriteIndex(own)) {
@@ -996,6 +1109,7 @@ dut::RunResult IndirectObservation::run(const Program& p) {
     }
   }
   if (writer.wrote()) used.insert(kL0cByMmadLine);
+  if (writer.borrowed() || base->borrowed) used.insert(kBorrowedL1Line);
   used_.insert(used.begin(), used.end());
   return dut::RunResult::ok(std::move(out));
 }

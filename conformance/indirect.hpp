@@ -90,9 +90,16 @@ inline constexpr const char* kL0cByMmadLine =
 /// the chunk's words, as a 16 x 16F f32 B, into L0B at 0, and an f32 Mmad (m = k = 16, zero init)
 /// writing them at their address; with `resetHf32`, a SetHF32 off first. Every word must be
 /// writableByF32Mmad. The run's L0C segments become zeros (the Mmads' bytes); its own loads come
-/// after and refill L0A/L0B. Returns why it cannot be done (no free L1 room), or nullopt.
+/// after and refill L0A/L0B. The staged bytes take a free L1 gap, or where the run leaves none, a
+/// window of its L1 whose own bytes wait in GM and come back by load2d_v2 GM->A1 before the run
+/// (`*borrowedL1` set, kBorrowedL1Line). Returns why it cannot be done (L1 too small), or nullopt.
 std::optional<std::string> writeL0cByMmad(isa::Program& run, const std::vector<isa::Segment>& l0c,
-                                          bool resetHf32);
+                                          bool resetHf32, bool* borrowedL1 = nullptr);
+
+/// The line IndirectObservation::takeUsed gives for runs that borrowed an L1 window.
+inline constexpr const char* kBorrowedL1Line =
+    "L1 staging in a window borrowed from the program (which leaves no free room): its own bytes "
+    "restored by load2d_v2 (GM->A1) before it runs";
 
 /// A view of a DUT that observes (and initialises) L0A/L0B the DUT cannot, with instructions the
 /// suite certifies elsewhere. A legal program that touches such a memory is rewritten:

@@ -203,6 +203,57 @@ TEST(Indirect, Dav3510L0cImagesAreWrittenByF32Mmad) {
   EXPECT_EQ(view.run(p).status, dut::RunStatus::Unsupported);
 }
 
+/// Runs every program without its load2d_v2 GM -> L1 loads.
+class NoGmToL1Dut final : public dut::Dut {
+ public:
+  explicit NoGmToL1Dut(dut::Dut& inner) : inner_(inner) {}
+  const dut::Capabilities& capabilities() const override { return inner_.capabilities(); }
+  dut::RunResult run(const isa::Program& p) override {
+    isa::Program q = p;
+    std::erase_if(q.instructions, [](const isa::Instruction& i) {
+      const auto* l = std::get_if<isa::LoadV2>(&i);
+      return l != nullptr && l->path == isa::Load2DPath::GMtoA1;
+    });
+    return inner_.run(q);
+  }
+
+ private:
+  dut::Dut& inner_;
+};
+
+// A 950 program that fills L1 leaves no room to stage L0A/L0B images, identities or the L0C image
+// (and a 950 has no GM -> L0 load): the rewrite borrows a window of the program's L1 and gives
+// its bytes back by GM -> L1 loads before the program runs. The load's source and the observed
+// L1 must come out as the program left them, and the destination as observed directly.
+TEST(Indirect, A950ProgramThatFillsL1LendsAWindow) {
+  isa::Program p = loadProgram(isa::ProfileId::Ascend950, Memory::L0A);
+  const std::uint64_t l1 = isa::profile(isa::ProfileId::Ascend950).capacityOf(Memory::L1);
+  p.segments[0].bytes = pattern(l1, 7);
+  p.segments.push_back({Memory::L0C, 0, pattern(1024, 40)});
+  for (std::size_t w = 0; w < 256; ++w)
+    isa::putWord(p.segments.back().bytes, 4 * w, 0x40000000u + w);
+  p.observe.push_back({Memory::L0C, 0, 1024});
+  p.observe[1].size = l1;
+  auto ref = dut::makeDut("reference");
+  const std::vector<Memory> given950{Memory::GM, Memory::L1, Memory::BiasTable};
+  NarrowedDut board(*ref, kBoard, given950);
+  IndirectObservation view(board);
+  const dut::RunResult direct = ref->run(p);
+  ASSERT_EQ(direct.status, dut::RunStatus::Ok) << direct.message;
+  const dut::RunResult through = view.run(p);
+  ASSERT_EQ(through.status, dut::RunStatus::Ok) << through.message;
+  EXPECT_EQ(through.observed, direct.observed);
+  const std::set<std::string> used = view.takeUsed();
+  EXPECT_EQ(used.count(kBorrowedL1Line), 1u);
+  EXPECT_EQ(used.count(kL0cByMmadLine), 1u);
+  // The window really is lent and given back: a DUT whose GM -> L1 loads do nothing does not
+  // answer so (the staged identities never reach L1, and the readout says so).
+  NoGmToL1Dut lazy(board);
+  IndirectObservation lazyView(lazy);
+  const dut::RunResult skipped = lazyView.run(p);
+  EXPECT_FALSE(skipped.status == dut::RunStatus::Ok && skipped.observed == direct.observed);
+}
+
 // The 950 board rehearsal: every Mmad family still certifies with L0C written by Mmad, and an
 // Mmad mutant is still killed through it.
 TEST(Indirect, Dav3510RehearsalCertifiesTheMmadFamilies) {
