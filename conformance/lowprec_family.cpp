@@ -333,10 +333,10 @@ Family mmadMxFamily(isa::ProfileId profile, gen::Sizes sizes) {
   }
   f.requiredBinsOnce.emplace_back("scale:selector_a");
   f.requiredBinsOnce.emplace_back("scale:selector_b");
-  for (const char* b :
-       {"init:zero", "init:accumulate", "init:bias_table", "init:bias_tensor", "m:partial_fractal",
-        "n:partial_fractal", "k:several_scale_fractals", "scale:varied", "values:exact",
-        "values:bounded", "illegal:Range", "illegal:DTypeUnsupported", "illegal:Alignment"}) {
+  for (const char* b : {"init:zero", "init:accumulate", "init:bias_table", "init:bias_tensor",
+                        "m:partial_fractal", "n:partial_fractal", "k:several_scale_fractals",
+                        "scale:varied", "values:exact", "values:bounded", "zero_dimension",
+                        "illegal:Range", "illegal:DTypeUnsupported", "illegal:Alignment"}) {
     f.requiredBins.emplace_back(b);
   }
   auto tags = [](const MxCase& c) { return gen::tagsOf(c); };
@@ -368,8 +368,10 @@ Family mmadMxFamily(isa::ProfileId profile, gen::Sizes sizes) {
   f.properties.push_back(TypedProperty<MxCase>::fromVector(
       "MatchesOracle",
       "spec 8.1.6.3: windows and scale spans sized so that every partial sum in any order and "
-      "blocking is exact in f32 (W = 24): C bit for bit, +0 = -0",
-      gen::mxBoundaries(), gen::legalMmadMx(MxValues::Exact, sizes), 60, exactMxVector, tags));
+      "blocking is exact in f32 (W = 24): C bit for bit, +0 = -0; a zero m, k or n leaves L0C "
+      "as it was",
+      gen::mxBoundaries(), gen::legalMmadMx(MxValues::Exact, sizes, true), 60, exactMxVector,
+      tags));
   f.properties.push_back(std::make_unique<TypedProperty<MxCase>>(
       "BoundedError",
       "spec 8.1.6.4: every finite code, scales 2^-4..2^4: each element within gamma_{k+1} of the "

@@ -1,6 +1,7 @@
 #include "generators/mx.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <ostream>
 #include <stdexcept>
@@ -140,6 +141,14 @@ MxOperands mxOperandsOf(const MxCase& c) {
   o.bCodes = ElemMatrix::Zero(k, n);
   o.aScales = ElemMatrix::Constant(m, blocks, kUnitScale);
   o.bScales = ElemMatrix::Constant(blocks, n, kUnitScale);
+  if (m == 0 || k == 0 || n == 0) {
+    // A zero dimension is a no-op (spec 8.1.2): no operand to fill, C keeps what L0C held.
+    o.a = MatrixD::Zero(m, k);
+    o.b = MatrixD::Zero(k, n);
+    o.c0 = MatrixD::Zero(m, n);
+    o.bias = MatrixD::Zero(1, n);
+    return o;
+  }
   auto fill = [&g](ElemMatrix& to, const std::vector<std::uint32_t>& from, double zeros) {
     for (Eigen::Index i = 0; i < to.size(); ++i) {
       const bool zero = static_cast<double>(g.next() % 1000) < 1000 * zeros;
@@ -240,18 +249,18 @@ MxOperands mxOperandsOf(const MxCase& c) {
   return o;
 }
 
-isa::Program buildProgram(const MxCase& c) {
+namespace {
+
+/// A (Nz) and B (Zn) with the canary of spec 8.1.3 in rows beyond m and columns beyond n (k has
+/// no padding: k % 64 == 0; for fp4 one nibble of it per element), and the scales in L0A_MX and
+/// L0B_MX at the operand's address / 16 (spec 8.1.4), unit scales in padding rows, the rest of
+/// each buffer random bytes.
+void addOperandSegments(isa::Program& p, const MxCase& c, const MxOperands& o) {
   const isa::Profile& prof = isa::profile(c.profile);
-  const isa::MmadMx x = mmadMxOf(c);
-  const MxOperands o = mxOperandsOf(c);
-  isa::Program p;
-  p.profile = c.profile;
   // Where A and B go, as the oracle states it (spec 8.1.3: Nz and Zn with C0 = 32 for fp8, 64
   // for fp4, two fp4 elements a byte, element 2j in the low nibble).
-  const isa::Mmad plain = isa::operandsOf(x);
+  const isa::Mmad plain = isa::operandsOf(mmadMxOf(c));
   const oracle::OperandLayout aAt = oracle::mmadA(c.profile, plain), bAt = oracle::mmadB(plain);
-  // The canary of spec 8.1.3 in rows beyond m and columns beyond n (k has no padding: k % 64 ==
-  // 0); for fp4 one nibble of it per element.
   const std::uint8_t canA = canaryOf(c.aType), canB = canaryOf(c.bType);
   ElemMatrix a =
       ElemMatrix::Constant(static_cast<Eigen::Index>(aAt.rows), static_cast<Eigen::Index>(aAt.cols),
@@ -263,7 +272,6 @@ isa::Program buildProgram(const MxCase& c) {
                            isFp4(c.bType) ? canB & 0xFu : canB);
   b.topLeftCorner(c.k, c.n) = o.bCodes;
   p.segments.push_back({Memory::L0B, c.bAddr, oracle::encode(b, bAt.layout, c.bType, canB)});
-  // Spec 8.1.4: the scales at the operand's address / 16; unit scales in padding rows.
   for (auto [mem, at, image, seed] :
        {std::tuple{Memory::L0AMx, c.aAddr / 16, oracle::mxScaleImage(o.aScales, false, kUnitScale),
                    std::uint64_t{5}},
@@ -273,7 +281,21 @@ isa::Program buildProgram(const MxCase& c) {
     std::copy(image.begin(), image.end(), s.bytes.begin() + static_cast<std::ptrdiff_t>(at));
     p.segments.push_back(std::move(s));
   }
-  const auto [lo, hi] = addInitSegments(p, c.init, c.init == MmadInit::Accumulate, c.cAddr,
+}
+
+}  // namespace
+
+isa::Program buildProgram(const MxCase& c) {
+  const isa::MmadMx x = mmadMxOf(c);
+  const MxOperands o = mxOperandsOf(c);
+  isa::Program p;
+  p.profile = c.profile;
+  // A zero dimension is a no-op that reads nothing (spec 8.1.2): as for plain Mmad, only L0C is
+  // given, and it must keep its bytes.
+  const bool noOp = c.m == 0 || c.k == 0 || c.n == 0;
+  if (!noOp) addOperandSegments(p, c, o);
+  const isa::Mmad plain = isa::operandsOf(x);
+  const auto [lo, hi] = addInitSegments(p, c.init, c.init == MmadInit::Accumulate && !noOp, c.cAddr,
                                         std::max<std::uint64_t>(isa::mmadCBytes(plain), 1024),
                                         c.biasAddr, oracle::bitsOf(o.c0, DType::F32),
                                         oracle::bitsOf(o.bias, DType::F32), c.contentSeed);
@@ -285,6 +307,7 @@ isa::Program buildProgram(const MxCase& c) {
 }
 
 ElemMatrix expectedC(const MxCase& c, const MxOperands& o) {
+  if (c.m == 0 || c.k == 0 || c.n == 0) return {};  // a no-op: C is not written
   // Spec 8.1.5: the exact sum rounded once to f32 (every scaled product is exact in double, and
   // in the regimes certified exactly every partial sum too).
   return oracle::mmadResult(DType::F32, o.a, o.b, o.init(c.init));
@@ -294,6 +317,10 @@ std::vector<std::string> tagsOf(const MxCase& c) {
   std::vector<std::string> t{"pair:" + pairName(c.aType, c.bType),
                              "init:" + std::string(isa::nameOf(c.init)),
                              "values:" + std::string(nameOf(c.values))};
+  if (c.m == 0 || c.k == 0 || c.n == 0) {
+    t.emplace_back("zero_dimension");
+    return t;
+  }
   if (c.values == MxValues::DecodeProbe) {
     t.emplace_back("decode:" + std::string(isa::nameOf(c.probeA ? c.aType : c.bType)) +
                    (c.probeA ? ":a" : ":b"));
@@ -411,11 +438,29 @@ std::vector<MxCase> mxBoundaries() {
     big.scaleSpanA = big.scaleSpanB = 1;
     add(big, std::string(isa::nameOf(t4)) + ": k 4032, the largest legal MX k");
   }
+  // Spec 8.1.2: a zero m, k or n is a no-op, whatever the init: L0C keeps every byte (k = 0 from
+  // zero does not clear C), and nothing is read (no operand, scale or bias is given).
+  MxCase z;
+  z.aType = z.bType = DType::Fp4E2M1;
+  z.init = MmadInit::Accumulate;
+  z.m = 0;
+  add(z, "no-op: m = 0 onto L0C");
+  z.aType = z.bType = DType::Fp8E4M3FN;
+  z.init = MmadInit::Zero;
+  z.m = 16;
+  z.k = 0;
+  add(z, "no-op: k = 0 from zero: C is not cleared");
+  z.aType = DType::Fp8E5M2;
+  z.init = MmadInit::BiasTensor;
+  z.biasAddr = 64;
+  z.k = 64;
+  z.n = 0;
+  add(z, "no-op: n = 0 with a bias tensor");
   return t;
 }
 
-rc::Gen<MxCase> legalMmadMx(MxValues values, Sizes sizes) {
-  return rc::gen::exec([values, sizes] {
+rc::Gen<MxCase> legalMmadMx(MxValues values, Sizes sizes, bool allowNoOp) {
+  return rc::gen::exec([values, sizes, allowNoOp] {
     const isa::Profile& prof = isa::profile(k950);
     MxCase c;
     c.values = values;
@@ -442,6 +487,10 @@ rc::Gen<MxCase> legalMmadMx(MxValues values, Sizes sizes) {
     };
     // m >= 2: MX GEMV (m = 1) is not certified (OPEN-19).
     fitAroundLead({&c.m, &c.n, &c.k}, {mMax, nMax, kMax}, {2, 1, 64}, fits, settle);
+    // A zero dimension is a no-op (spec 8.1.2), one case in 30 where asked, as for plain Mmad.
+    if (allowNoOp && *rc::gen::weightedElement<bool>({{29, false}, {1, true}})) {
+      *std::array{&c.m, &c.k, &c.n}[*rc::gen::inRange<std::size_t>(0, 3)] = 0;
+    }
     if (values == MxValues::Exact) {
       auto window = [](DType t) {
         const auto [first, last] = binadesOf(t);

@@ -74,7 +74,8 @@ std::vector<std::pair<isa::DType, isa::DType>> mxPairs();
 std::vector<MxCase> mxDecodeProbes();
 std::vector<MxCase> mxScaleProbes();
 std::vector<MxCase> mxBoundaries();
-rc::Gen<MxCase> legalMmadMx(MxValues values, Sizes sizes = Sizes::Mixed);
+/// allowNoOp: one case in 30 has m, k or n zero (a no-op, spec 8.1.2).
+rc::Gen<MxCase> legalMmadMx(MxValues values, Sizes sizes = Sizes::Mixed, bool allowNoOp = false);
 
 struct IllegalMxCase {
   MxCase c;

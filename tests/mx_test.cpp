@@ -5,9 +5,14 @@
 #include <bit>
 #include <cstdint>
 #include <cstring>
+#include <map>
+#include <memory>
 #include <string>
+#include <vector>
 
+#include "conformance/runner.hpp"
 #include "dut_adapters/registry.hpp"
+#include "generators/mx.hpp"
 #include "isa/mmad.hpp"
 #include "isa/text.hpp"
 #include "oracle/mx.hpp"
@@ -158,6 +163,82 @@ TEST(MmadMx, ReferenceFp4NibblesByHand) {
   const dut::RunResult r = ref->run(tinyMx(smallMx(DType::Fp4E2M1, DType::Fp4E1M2), a, b, sa, sb));
   ASSERT_EQ(r.status, dut::RunStatus::Ok) << r.message;
   EXPECT_EQ(f32At(r.observed[0], 0), 1.25f);
+}
+
+/// The reference, except that an MmadMx with a zero m, k or n writes C's first fractal with
+/// zeros (as if the no-op had run with an init of zero): a DUT that does not honour spec 8.1.2's
+/// no-op.
+class ZeroDimWritesDut final : public dut::Dut {
+ public:
+  ZeroDimWritesDut() : ref_(dut::makeDut("reference")) {}
+  const dut::Capabilities& capabilities() const override { return ref_->capabilities(); }
+  dut::RunResult run(const isa::Program& p) override {
+    dut::RunResult r = ref_->run(p);
+    if (r.status != dut::RunStatus::Ok) return r;
+    for (const isa::Instruction& ins : p.instructions) {
+      const auto* x = std::get_if<isa::MmadMx>(&ins);
+      if (x == nullptr || (x->m != 0 && x->k != 0 && x->n != 0)) continue;
+      for (std::size_t k = 0; k < p.observe.size(); ++k) {
+        const isa::Region& at = p.observe[k];
+        if (at.memory != Memory::L0C || x->cAddr < at.addr || x->cAddr + 1024 > at.addr + at.size) {
+          continue;
+        }
+        std::fill_n(r.observed[k].begin() + static_cast<std::ptrdiff_t>(x->cAddr - at.addr), 1024,
+                    0);
+      }
+    }
+    return r;
+  }
+
+ private:
+  std::unique_ptr<dut::Dut> ref_;
+};
+
+/// MatchesOracle of mmad_mx at smoke level, seed 1: failures, and the cases with a zero
+/// dimension that passed.
+std::pair<std::size_t, std::size_t> zeroDimRun(dut::Dut& d) {
+  conf::RunOptions o;
+  o.profile = isa::ProfileId::Ascend950;
+  o.level = conf::Level::Smoke;
+  o.seed = 1;
+  o.families = {"mmad_mx"};
+  o.property = "MatchesOracle";
+  const conf::CertifyResult r = conf::certify(d, o);
+  const conf::FamilyResult& f = r.families.at(0);
+  const auto passed = f.coveragePassed.find("zero_dimension");
+  return {f.counts.failures(), passed == f.coveragePassed.end() ? 0 : passed->second};
+}
+
+// Spec 8.1.2: m, k or n = 0 is a no-op. The table holds one of each (k = 0 from a zero init
+// included: C must not be cleared), they give the DUT no operand, and a DUT that writes C for
+// them fails exactly those cases.
+TEST(MmadMx, ZeroDimensionIsANoOp) {
+  std::size_t zeros = 0;
+  for (const gen::MxCase& c : gen::mxBoundaries()) {
+    if (c.m != 0 && c.k != 0 && c.n != 0) continue;
+    ++zeros;
+    EXPECT_EQ(gen::expectedC(c, gen::mxOperandsOf(c)).size(), 0) << c;
+    const isa::Program p = gen::buildProgram(c);
+    for (const isa::Segment& s : p.segments) {
+      EXPECT_TRUE(s.memory == Memory::L0C || s.memory == Memory::BiasTable) << c;
+    }
+    auto ref = dut::makeDut("reference");
+    const dut::RunResult r = ref->run(p);
+    ASSERT_EQ(r.status, dut::RunStatus::Ok) << r.message;
+    const isa::Segment* before =
+        isa::findSegment(p.segments, Memory::L0C, p.observe[0].addr, p.observe[0].size);
+    ASSERT_NE(before, nullptr);
+    EXPECT_EQ(r.observed[0], before->bytes) << c;
+  }
+  EXPECT_EQ(zeros, 3u);
+  auto ref = dut::makeDut("reference");
+  const auto [refFailures, refZeros] = zeroDimRun(*ref);
+  EXPECT_EQ(refFailures, 0u);
+  EXPECT_GE(refZeros, 3u);
+  ZeroDimWritesDut writes;
+  const auto [badFailures, badZeros] = zeroDimRun(writes);
+  EXPECT_EQ(badFailures, refZeros) << "every zero-dimension case, and only those";
+  EXPECT_EQ(badZeros, 0u);
 }
 
 }  // namespace
