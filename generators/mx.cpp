@@ -52,6 +52,24 @@ std::vector<std::uint32_t> finiteCodes(DType t, bool nonzero) {
   return out;
 }
 
+/// Whether a finite code is normal: its exponent field (HiF8: its prefix D) is not all zeros
+/// (spec 8.1.1; appendix A for HiF8, whose D = 0000 holds zero, NaN and the denormals).
+bool isNormal(DType t, std::uint32_t code) {
+  switch (t) {
+    case DType::Fp8E4M3FN:
+    case DType::HiF8:
+      return (code & 0x78u) != 0;
+    case DType::Fp8E5M2:
+      return (code & 0x7Cu) != 0;
+    case DType::Fp4E2M1:
+      return (code & 0x6u) != 0;
+    case DType::Fp4E1M2:
+      return (code & 0x4u) != 0;
+    default:
+      throw std::logic_error("isNormal: not an MX element type");
+  }
+}
+
 /// ceil(log2(M / q)) over the window's values: the significant bits a window spans.
 int windowBits(DType t, int lo, int width) {
   double q = 0, most = 0;
@@ -84,6 +102,10 @@ std::string_view nameOf(MxValues v) {
       return "exact";
     case MxValues::Bounded:
       return "bounded";
+    case MxValues::EdgeScaleProbe:
+      return "edge_scale_probe";
+    case MxValues::HiF8ModeProbe:
+      return "hif8_mode_probe";
   }
   return "?";
 }
@@ -101,9 +123,10 @@ std::vector<std::pair<DType, DType>> mxPairs() {
 
 std::ostream& operator<<(std::ostream& os, const MxCase& c) {
   std::string what = isa::describe(mmadMxOf(c)) + " values=" + std::string(nameOf(c.values));
-  if (c.values == MxValues::DecodeProbe || c.values == MxValues::ScaleProbe) {
+  if (c.values != MxValues::Exact && c.values != MxValues::Bounded) {
     what += std::string(" probe_side=") + (c.probeA ? "a" : "b");
   }
+  if (c.hif8Mode) what += " ctrl45=1";
   if (c.values == MxValues::Exact) {
     what += " window_a=" + std::to_string(c.loA) + "+" + std::to_string(c.widthA) +
             " window_b=" + std::to_string(c.loB) + "+" + std::to_string(c.widthB);
@@ -214,6 +237,61 @@ MxOperands mxOperandsOf(const MxCase& c) {
       o.bScales = scaleMatrix(blocks, n, g, c.scaleLoB, c.scaleSpanB);
       break;
     }
+    case MxValues::EdgeScaleProbe: {
+      // OPEN-18: the selector (A when probeA) has a one at kk % 32 == its row (column) % 32: one
+      // product per K block and C element. In block 0 the selector's scales are 0x00 and the
+      // data's 0xFE, 2^-127 * 2^127 = 1; in block 1 both are 0x7F. The data are normal codes
+      // below 2 in magnitude, so every scaled value is finite in f32 and every product normal:
+      // C = D(block 0) + D(block 1) when 0x00 is 2^-127, D(block 1) when it is zero, both exact
+      // (two values of at most 4 significant bits within 2^-14..2^1) and never equal.
+      const DType selector = c.probeA ? c.aType : c.bType, data = c.probeA ? c.bType : c.aType;
+      const std::uint32_t one = oracle::lowPrecisionCode(selector, 1.0);
+      std::vector<std::uint32_t> values;
+      for (std::uint32_t cd : finiteCodes(data, true)) {
+        const double v = oracle::lowPrecisionValue(data, static_cast<std::uint8_t>(cd));
+        if (isNormal(data, cd) && std::fabs(v) < 2) values.push_back(cd);
+      }
+      if (c.probeA) {
+        for (Eigen::Index i = 0; i < m; ++i) {
+          for (Eigen::Index kk = i % oracle::kMxBlock; kk < k; kk += oracle::kMxBlock) {
+            o.aCodes(i, kk) = one;
+          }
+          o.aScales(i, 0) = 0x00;
+        }
+        fill(o.bCodes, values, 0);
+        o.bScales.row(0).setConstant(0xFE);
+      } else {
+        for (Eigen::Index j = 0; j < n; ++j) {
+          for (Eigen::Index kk = j % oracle::kMxBlock; kk < k; kk += oracle::kMxBlock) {
+            o.bCodes(kk, j) = one;
+          }
+          o.bScales(0, j) = 0x00;
+        }
+        fill(o.aCodes, values, 0);
+        o.aScales.col(0).setConstant(0xFE);
+      }
+      break;
+    }
+    case MxValues::HiF8ModeProbe: {
+      // OPEN-16: as the decode probe, the codes those of mxBothReadingCodes() (the selector's
+      // one, e4m3 0x38, is HiF8 2^-3: normal under both too); every scale 0x7F.
+      const std::vector<std::uint32_t> codes = mxBothReadingCodes();
+      const std::uint32_t one = oracle::lowPrecisionCode(DType::Fp8E4M3FN, 1.0);
+      auto code = [&](Eigen::Index idx) {
+        return codes[static_cast<std::size_t>(idx) % codes.size()];
+      };
+      for (Eigen::Index i = 0; i < m; ++i) {
+        for (Eigen::Index kk = 0; kk < k; ++kk) {
+          o.aCodes(i, kk) = c.probeA ? code(i + kk) : (kk == i % k ? one : 0u);
+        }
+      }
+      for (Eigen::Index kk = 0; kk < k; ++kk) {
+        for (Eigen::Index j = 0; j < n; ++j) {
+          o.bCodes(kk, j) = c.probeA ? (kk == j % k ? one : 0u) : code(kk + j);
+        }
+      }
+      break;
+    }
     case MxValues::Bounded:
       fill(o.aCodes, finiteCodes(c.aType, false), 0);
       fill(o.bCodes, finiteCodes(c.bType, false), 0);
@@ -299,8 +377,9 @@ isa::Program buildProgram(const MxCase& c) {
                                         std::max<std::uint64_t>(isa::mmadCBytes(plain), 1024),
                                         c.biasAddr, oracle::bitsOf(o.c0, DType::F32),
                                         oracle::bitsOf(o.bias, DType::F32), c.contentSeed);
-  // Spec 8.1.5: CTRL[45] is pinned in every case; its effect on MmadMx is OPEN-16.
-  p.instructions.emplace_back(isa::SetHiF8Mode{false});
+  // Spec 8.1.5: CTRL[45] is pinned in every case, 0 but in the probe of its effect on MmadMx
+  // (OPEN-16).
+  p.instructions.emplace_back(isa::SetHiF8Mode{c.hif8Mode});
   p.instructions.emplace_back(x);
   p.observe = {{Memory::L0C, lo, hi - lo}};
   return p;
@@ -456,6 +535,62 @@ std::vector<MxCase> mxBoundaries() {
   z.k = 64;
   z.n = 0;
   add(z, "no-op: n = 0 with a bias tensor");
+  return t;
+}
+
+std::vector<MxCase> mxEdgeScaleProbes() {
+  std::vector<MxCase> t;
+  std::uint64_t seed = 0x318;
+  for (auto [a, b] : mxPairs()) {
+    for (bool probeA : {true, false}) {
+      MxCase c;
+      c.aType = a;
+      c.bType = b;
+      c.values = MxValues::EdgeScaleProbe;
+      c.probeA = probeA;
+      // Two K blocks; the selector's side 32 long, so that each of its ones meets a data row
+      // (column) of its own.
+      c.k = 64;
+      c.m = probeA ? 32 : 16;
+      c.n = probeA ? 16 : 32;
+      c.contentSeed = seed++;
+      c.why = "OPEN-18: " + pairName(a, b) + ", E8M0 0x00 on " + (probeA ? "A" : "B") +
+              "'s first K block against 0xFE on " + (probeA ? "B" : "A") + "'s: 2^-127 or zero";
+      t.push_back(c);
+    }
+  }
+  return t;
+}
+
+std::vector<std::uint32_t> mxBothReadingCodes() {
+  std::vector<std::uint32_t> out;
+  for (std::uint32_t cd : finiteCodes(DType::Fp8E4M3FN, true)) {
+    const auto code = static_cast<std::uint8_t>(cd);
+    const double e4m3 = oracle::lowPrecisionValue(DType::Fp8E4M3FN, code);
+    const double hif8 = oracle::lowPrecisionValue(DType::HiF8, code);
+    if (std::isfinite(hif8) && hif8 != 0 && isNormal(DType::Fp8E4M3FN, cd) &&
+        isNormal(DType::HiF8, cd) && hif8 != e4m3) {
+      out.push_back(cd);
+    }
+  }
+  return out;
+}
+
+std::vector<MxCase> mxHiF8ModeProbes() {
+  std::vector<MxCase> t;
+  std::uint64_t seed = 0x316;
+  for (bool probeA : {false, true}) {
+    MxCase c;
+    c.values = MxValues::HiF8ModeProbe;
+    c.hif8Mode = true;
+    c.probeA = probeA;
+    c.m = c.k = 256;  // every code of the list at least once
+    c.n = 16;
+    c.contentSeed = seed++;
+    c.why = std::string("OPEN-16: fp8_e4m3fn x fp8_e4m3fn with CTRL[45] = 1, codes on ") +
+            (probeA ? "A" : "B") + " that decode differently as HiF8";
+    t.push_back(c);
+  }
   return t;
 }
 
