@@ -109,8 +109,8 @@ constexpr std::array<OpenPoint, 20> kOpenPoints{{
      "compared numerically: +0 equals -0", "IEEE sign rules",
      "no probe: the comparison treats +0 and -0 as equal"},
     {"OPEN-16", "how far CTRL[45] reaches",
-     "CTRL[45] is documented only for fp8_e4m3fn x fp8_e4m3fn; whether hif8 x hif8 depends on "
-     "it is not.",
+     "CTRL[45] is documented only for plain fp8_e4m3fn x fp8_e4m3fn; whether hif8 x hif8 or "
+     "MmadMx depends on it is not.",
      "it changes plain fp8_e4m3fn x fp8_e4m3fn only (not MmadMx); every case sets it "
      "explicitly, and hif8 x hif8 is certified with it off",
      "hif8 x hif8, the other fp8 pairs, or MmadMx e4m3fn x e4m3fn depending on it",
