@@ -11,6 +11,8 @@
 #include "generators/mmad.hpp"
 #include "generators/mx.hpp"
 #include "oracle/layout.hpp"
+#include "oracle/mmad.hpp"
+#include "oracle/mx.hpp"
 
 namespace cubecheck::conf {
 namespace {
@@ -218,6 +220,43 @@ VectorCase e1m2ProbeVector(const gen::MxCase& c) {
   return v;
 }
 
+/// OPEN-18: E8M0 0x00 read as 2^-127 (the default) or as zero; either passes and the note names
+/// it. A DUT that scales in f32 first and flushes the subnormal 2^-127 * 1 reads as zero here.
+VectorCase edgeScaleProbeVector(const gen::MxCase& c) {
+  VectorCase v;
+  v.program = gen::buildProgram(c);
+  const gen::MxOperands o = gen::mxOperandsOf(c);
+  v.alternatives.emplace_back("OPEN-18: E8M0 0x00 read as 2^-127 (default)",
+                              oracle::expectC(v.program, 0, gen::expectedC(c, o), c.cAddr));
+  gen::MxOperands zero = o;
+  zero.a = oracle::mxScaled(oracle::valuesOf(o.aCodes, c.aType), o.aScales, false,
+                            oracle::E8M0Zero::Zero);
+  zero.b = oracle::mxScaled(oracle::valuesOf(o.bCodes, c.bType), o.bScales, true,
+                            oracle::E8M0Zero::Zero);
+  v.alternatives.emplace_back("OPEN-18: E8M0 0x00 read as zero",
+                              oracle::expectC(v.program, 0, gen::expectedC(c, zero), c.cAddr));
+  return v;
+}
+
+/// OPEN-16: MmadMx e4m3 x e4m3 under CTRL[45] = 1 reads its operands as fp8_e4m3fn (the mode
+/// does not reach MmadMx: the reference) or as HiF8 (as plain Mmad does); either passes and the
+/// note names it.
+VectorCase hif8ModeProbeVector(const gen::MxCase& c) {
+  VectorCase v;
+  v.program = gen::buildProgram(c);
+  const gen::MxOperands o = gen::mxOperandsOf(c);
+  v.alternatives.emplace_back(
+      "OPEN-16: CTRL[45] does not reach MmadMx: e4m3fn read as e4m3fn (default)",
+      oracle::expectC(v.program, 0, gen::expectedC(c, o), c.cAddr));
+  gen::MxOperands hif8 = o;
+  hif8.a = oracle::mxScaled(oracle::valuesOf(o.aCodes, isa::DType::HiF8), o.aScales, false);
+  hif8.b = oracle::mxScaled(oracle::valuesOf(o.bCodes, isa::DType::HiF8), o.bScales, true);
+  v.alternatives.emplace_back(
+      "OPEN-16: CTRL[45] reaches MmadMx: e4m3fn x e4m3fn read as HiF8 x HiF8",
+      oracle::expectC(v.program, 0, gen::expectedC(c, hif8), c.cAddr));
+  return v;
+}
+
 template <class Case>
 rc::Gen<Case> reseeded(std::vector<Case> table) {
   return rc::gen::map(
@@ -333,10 +372,10 @@ Family mmadMxFamily(isa::ProfileId profile, gen::Sizes sizes) {
   }
   f.requiredBinsOnce.emplace_back("scale:selector_a");
   f.requiredBinsOnce.emplace_back("scale:selector_b");
-  for (const char* b :
-       {"init:zero", "init:accumulate", "init:bias_table", "init:bias_tensor", "m:partial_fractal",
-        "n:partial_fractal", "k:several_scale_fractals", "scale:varied", "values:exact",
-        "values:bounded", "illegal:Range", "illegal:DTypeUnsupported", "illegal:Alignment"}) {
+  for (const char* b : {"init:zero", "init:accumulate", "init:bias_table", "init:bias_tensor",
+                        "m:partial_fractal", "n:partial_fractal", "k:several_scale_fractals",
+                        "scale:varied", "values:exact", "values:bounded", "zero_dimension",
+                        "illegal:Range", "illegal:DTypeUnsupported", "illegal:Alignment"}) {
     f.requiredBins.emplace_back(b);
   }
   auto tags = [](const MxCase& c) { return gen::tagsOf(c); };
@@ -361,6 +400,20 @@ Family mmadMxFamily(isa::ProfileId profile, gen::Sizes sizes) {
       e1m2, anySeed(e1m2), 0, e1m2ProbeVector,
       [](const MxCase&) { return std::vector<std::string>{"probe:e1m2"}; }));
   f.properties.push_back(TypedProperty<MxCase>::fromVector(
+      "EdgeScaleProbe",
+      "OPEN-18: a selector whose first K block has E8M0 scale 0x00, against data scaled by 0xFE "
+      "there, on every pair and side: reports whether the DUT reads 0x00 as 2^-127 (default) or "
+      "as zero",
+      gen::mxEdgeScaleProbes(), anySeed(gen::mxEdgeScaleProbes()), 0, edgeScaleProbeVector,
+      [](const MxCase&) { return std::vector<std::string>{"probe:e8m0_zero"}; }));
+  f.properties.push_back(TypedProperty<MxCase>::fromVector(
+      "HiF8ModeProbe",
+      "OPEN-16: fp8_e4m3fn x fp8_e4m3fn with CTRL[45] = 1, codes normal as e4m3fn and as HiF8 "
+      "with different values, on each side: reports whether the mode reaches MmadMx (default: it "
+      "does not)",
+      gen::mxHiF8ModeProbes(), anySeed(gen::mxHiF8ModeProbes()), 0, hif8ModeProbeVector,
+      [](const MxCase&) { return std::vector<std::string>{"probe:ctrl45"}; }));
+  f.properties.push_back(TypedProperty<MxCase>::fromVector(
       "ScaleProbe",
       "spec 8.1.6.2: a selector times random codes with scales 0x7F +- 8: C = 2^(delta + eps) "
       "dec dec exactly, certifying the scale placement (OPEN-19) and the 32-element blocks",
@@ -368,8 +421,10 @@ Family mmadMxFamily(isa::ProfileId profile, gen::Sizes sizes) {
   f.properties.push_back(TypedProperty<MxCase>::fromVector(
       "MatchesOracle",
       "spec 8.1.6.3: windows and scale spans sized so that every partial sum in any order and "
-      "blocking is exact in f32 (W = 24): C bit for bit, +0 = -0",
-      gen::mxBoundaries(), gen::legalMmadMx(MxValues::Exact, sizes), 60, exactMxVector, tags));
+      "blocking is exact in f32 (W = 24): C bit for bit, +0 = -0; a zero m, k or n leaves L0C "
+      "as it was",
+      gen::mxBoundaries(), gen::legalMmadMx(MxValues::Exact, sizes, true), 60, exactMxVector,
+      tags));
   f.properties.push_back(std::make_unique<TypedProperty<MxCase>>(
       "BoundedError",
       "spec 8.1.6.4: every finite code, scales 2^-4..2^4: each element within gamma_{k+1} of the "

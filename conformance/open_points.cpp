@@ -109,14 +109,15 @@ constexpr std::array<OpenPoint, 20> kOpenPoints{{
      "compared numerically: +0 equals -0", "IEEE sign rules",
      "no probe: the comparison treats +0 and -0 as equal"},
     {"OPEN-16", "how far CTRL[45] reaches",
-     "CTRL[45] is documented only for fp8_e4m3fn x fp8_e4m3fn; whether hif8 x hif8 depends on "
-     "it is not.",
-     "it changes fp8_e4m3fn x fp8_e4m3fn only; every case sets it explicitly, and hif8 x hif8 "
-     "is certified with it off",
-     "hif8 x hif8, or the other fp8 pairs, depending on it",
-     "no probe: the fp8 pairs are drawn with CTRL[45] on and off (bins ctrl45:hif8 and "
+     "CTRL[45] is documented only for plain fp8_e4m3fn x fp8_e4m3fn; whether hif8 x hif8 or "
+     "MmadMx depends on it is not.",
+     "it changes plain fp8_e4m3fn x fp8_e4m3fn only (not MmadMx); every case sets it "
+     "explicitly, and hif8 x hif8 is certified with it off",
+     "hif8 x hif8, the other fp8 pairs, or MmadMx e4m3fn x e4m3fn depending on it",
+     "the fp8 pairs are drawn with CTRL[45] on and off (bins ctrl45:hif8 and "
      "ctrl45:other_pair), so a DUT whose other fp8 pairs depend on it fails mmad_lowprec; "
-     "mmad_mx pins it to 0 and does not probe MmadMx under it"},
+     "mmad_mx/HiF8ModeProbe runs MmadMx e4m3fn x e4m3fn under CTRL[45] = 1 on codes that "
+     "differ as HiF8 and names the reading (certified MmadMx cases pin it to 0)"},
     {"OPEN-17", "what E1M2 means",
      "fp4x2_e1m2 with exponent bias 1 (largest value 1.75) follows the vendor's documented range; "
      "bias 0 follows other tools and the vendor page's own generic formula.",
@@ -130,7 +131,10 @@ constexpr std::array<OpenPoint, 20> kOpenPoints{{
      "certified only with scale exponents -8..8 (codes 0x77..0x87), all scaled values and sums "
      "within the f32 normal range",
      "0x00 as zero; any NaN-scale behaviour",
-     "no probe: mmad_mx never draws 0x00, 0xFF or an out-of-range exponent sum"},
+     "mmad_mx/EdgeScaleProbe: 0x00 against a 0xFE counter-scale, finite and exact either "
+     "way; the report names the reading and fails the case only when the DUT follows neither. "
+     "0xFF is not probed (a NaN input); certified cases never draw 0x00, 0xFF or an "
+     "out-of-range exponent sum"},
     {"OPEN-19", "the MX scale layout as MmadMx reads it",
      "The scale base (address / 16), the 16 x 2 fractal and the Zz/Nn orders are documented; the "
      "row stride k / 64 is inferred and the layout for m = 1 (GEMV) is unknown.",
@@ -143,7 +147,8 @@ constexpr std::array<OpenPoint, 20> kOpenPoints{{
      "library: is the tail ignored or computed?",
      "illegal: a DUT rejects it (Range); only k % 64 == 0 is certified",
      "the tail ignored; the tail computed",
-     "no probe: mmad_mx/RejectsIllegal expects the rejection"},
+     "no probe: mmad_mx/RejectsIllegal expects the rejection, so the tail readings fail "
+     "there; a DUT that does not check legality has those cases NotSupported"},
 }};
 
 bool sameId(std::string_view a, std::string_view b) {

@@ -1,6 +1,7 @@
 #include "generators/mx.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <ostream>
 #include <stdexcept>
@@ -51,6 +52,24 @@ std::vector<std::uint32_t> finiteCodes(DType t, bool nonzero) {
   return out;
 }
 
+/// Whether a finite code is normal: its exponent field (HiF8: its prefix D) is not all zeros
+/// (spec 8.1.1; appendix A for HiF8, whose D = 0000 holds zero, NaN and the denormals).
+bool isNormal(DType t, std::uint32_t code) {
+  switch (t) {
+    case DType::Fp8E4M3FN:
+    case DType::HiF8:
+      return (code & 0x78u) != 0;
+    case DType::Fp8E5M2:
+      return (code & 0x7Cu) != 0;
+    case DType::Fp4E2M1:
+      return (code & 0x6u) != 0;
+    case DType::Fp4E1M2:
+      return (code & 0x4u) != 0;
+    default:
+      throw std::logic_error("isNormal: not an MX element type");
+  }
+}
+
 /// ceil(log2(M / q)) over the window's values: the significant bits a window spans.
 int windowBits(DType t, int lo, int width) {
   double q = 0, most = 0;
@@ -83,6 +102,10 @@ std::string_view nameOf(MxValues v) {
       return "exact";
     case MxValues::Bounded:
       return "bounded";
+    case MxValues::EdgeScaleProbe:
+      return "edge_scale_probe";
+    case MxValues::HiF8ModeProbe:
+      return "hif8_mode_probe";
   }
   return "?";
 }
@@ -100,9 +123,10 @@ std::vector<std::pair<DType, DType>> mxPairs() {
 
 std::ostream& operator<<(std::ostream& os, const MxCase& c) {
   std::string what = isa::describe(mmadMxOf(c)) + " values=" + std::string(nameOf(c.values));
-  if (c.values == MxValues::DecodeProbe || c.values == MxValues::ScaleProbe) {
+  if (c.values != MxValues::Exact && c.values != MxValues::Bounded) {
     what += std::string(" probe_side=") + (c.probeA ? "a" : "b");
   }
+  if (c.hif8Mode) what += " ctrl45=1";
   if (c.values == MxValues::Exact) {
     what += " window_a=" + std::to_string(c.loA) + "+" + std::to_string(c.widthA) +
             " window_b=" + std::to_string(c.loB) + "+" + std::to_string(c.widthB);
@@ -140,6 +164,14 @@ MxOperands mxOperandsOf(const MxCase& c) {
   o.bCodes = ElemMatrix::Zero(k, n);
   o.aScales = ElemMatrix::Constant(m, blocks, kUnitScale);
   o.bScales = ElemMatrix::Constant(blocks, n, kUnitScale);
+  if (m == 0 || k == 0 || n == 0) {
+    // A zero dimension is a no-op (spec 8.1.2): no operand to fill, C keeps what L0C held.
+    o.a = MatrixD::Zero(m, k);
+    o.b = MatrixD::Zero(k, n);
+    o.c0 = MatrixD::Zero(m, n);
+    o.bias = MatrixD::Zero(1, n);
+    return o;
+  }
   auto fill = [&g](ElemMatrix& to, const std::vector<std::uint32_t>& from, double zeros) {
     for (Eigen::Index i = 0; i < to.size(); ++i) {
       const bool zero = static_cast<double>(g.next() % 1000) < 1000 * zeros;
@@ -205,6 +237,61 @@ MxOperands mxOperandsOf(const MxCase& c) {
       o.bScales = scaleMatrix(blocks, n, g, c.scaleLoB, c.scaleSpanB);
       break;
     }
+    case MxValues::EdgeScaleProbe: {
+      // OPEN-18: the selector (A when probeA) has a one at kk % 32 == its row (column) % 32: one
+      // product per K block and C element. In block 0 the selector's scales are 0x00 and the
+      // data's 0xFE, 2^-127 * 2^127 = 1; in block 1 both are 0x7F. The data are normal codes
+      // below 2 in magnitude, so every scaled value is finite in f32 and every product normal:
+      // C = D(block 0) + D(block 1) when 0x00 is 2^-127, D(block 1) when it is zero, both exact
+      // (two values of at most 4 significant bits within 2^-14..2^1) and never equal.
+      const DType selector = c.probeA ? c.aType : c.bType, data = c.probeA ? c.bType : c.aType;
+      const std::uint32_t one = oracle::lowPrecisionCode(selector, 1.0);
+      std::vector<std::uint32_t> values;
+      for (std::uint32_t cd : finiteCodes(data, true)) {
+        const double v = oracle::lowPrecisionValue(data, static_cast<std::uint8_t>(cd));
+        if (isNormal(data, cd) && std::fabs(v) < 2) values.push_back(cd);
+      }
+      if (c.probeA) {
+        for (Eigen::Index i = 0; i < m; ++i) {
+          for (Eigen::Index kk = i % oracle::kMxBlock; kk < k; kk += oracle::kMxBlock) {
+            o.aCodes(i, kk) = one;
+          }
+          o.aScales(i, 0) = 0x00;
+        }
+        fill(o.bCodes, values, 0);
+        o.bScales.row(0).setConstant(0xFE);
+      } else {
+        for (Eigen::Index j = 0; j < n; ++j) {
+          for (Eigen::Index kk = j % oracle::kMxBlock; kk < k; kk += oracle::kMxBlock) {
+            o.bCodes(kk, j) = one;
+          }
+          o.bScales(0, j) = 0x00;
+        }
+        fill(o.aCodes, values, 0);
+        o.aScales.col(0).setConstant(0xFE);
+      }
+      break;
+    }
+    case MxValues::HiF8ModeProbe: {
+      // OPEN-16: as the decode probe, the codes those of mxBothReadingCodes() (the selector's
+      // one, e4m3 0x38, is HiF8 2^-3: normal under both too); every scale 0x7F.
+      const std::vector<std::uint32_t> codes = mxBothReadingCodes();
+      const std::uint32_t one = oracle::lowPrecisionCode(DType::Fp8E4M3FN, 1.0);
+      auto code = [&](Eigen::Index idx) {
+        return codes[static_cast<std::size_t>(idx) % codes.size()];
+      };
+      for (Eigen::Index i = 0; i < m; ++i) {
+        for (Eigen::Index kk = 0; kk < k; ++kk) {
+          o.aCodes(i, kk) = c.probeA ? code(i + kk) : (kk == i % k ? one : 0u);
+        }
+      }
+      for (Eigen::Index kk = 0; kk < k; ++kk) {
+        for (Eigen::Index j = 0; j < n; ++j) {
+          o.bCodes(kk, j) = c.probeA ? (kk == j % k ? one : 0u) : code(kk + j);
+        }
+      }
+      break;
+    }
     case MxValues::Bounded:
       fill(o.aCodes, finiteCodes(c.aType, false), 0);
       fill(o.bCodes, finiteCodes(c.bType, false), 0);
@@ -240,18 +327,18 @@ MxOperands mxOperandsOf(const MxCase& c) {
   return o;
 }
 
-isa::Program buildProgram(const MxCase& c) {
+namespace {
+
+/// A (Nz) and B (Zn) with the canary of spec 8.1.3 in rows beyond m and columns beyond n (k has
+/// no padding: k % 64 == 0; for fp4 one nibble of it per element), and the scales in L0A_MX and
+/// L0B_MX at the operand's address / 16 (spec 8.1.4), unit scales in padding rows, the rest of
+/// each buffer random bytes.
+void addOperandSegments(isa::Program& p, const MxCase& c, const MxOperands& o) {
   const isa::Profile& prof = isa::profile(c.profile);
-  const isa::MmadMx x = mmadMxOf(c);
-  const MxOperands o = mxOperandsOf(c);
-  isa::Program p;
-  p.profile = c.profile;
   // Where A and B go, as the oracle states it (spec 8.1.3: Nz and Zn with C0 = 32 for fp8, 64
   // for fp4, two fp4 elements a byte, element 2j in the low nibble).
-  const isa::Mmad plain = isa::operandsOf(x);
+  const isa::Mmad plain = isa::operandsOf(mmadMxOf(c));
   const oracle::OperandLayout aAt = oracle::mmadA(c.profile, plain), bAt = oracle::mmadB(plain);
-  // The canary of spec 8.1.3 in rows beyond m and columns beyond n (k has no padding: k % 64 ==
-  // 0); for fp4 one nibble of it per element.
   const std::uint8_t canA = canaryOf(c.aType), canB = canaryOf(c.bType);
   ElemMatrix a =
       ElemMatrix::Constant(static_cast<Eigen::Index>(aAt.rows), static_cast<Eigen::Index>(aAt.cols),
@@ -263,7 +350,6 @@ isa::Program buildProgram(const MxCase& c) {
                            isFp4(c.bType) ? canB & 0xFu : canB);
   b.topLeftCorner(c.k, c.n) = o.bCodes;
   p.segments.push_back({Memory::L0B, c.bAddr, oracle::encode(b, bAt.layout, c.bType, canB)});
-  // Spec 8.1.4: the scales at the operand's address / 16; unit scales in padding rows.
   for (auto [mem, at, image, seed] :
        {std::tuple{Memory::L0AMx, c.aAddr / 16, oracle::mxScaleImage(o.aScales, false, kUnitScale),
                    std::uint64_t{5}},
@@ -273,18 +359,34 @@ isa::Program buildProgram(const MxCase& c) {
     std::copy(image.begin(), image.end(), s.bytes.begin() + static_cast<std::ptrdiff_t>(at));
     p.segments.push_back(std::move(s));
   }
-  const auto [lo, hi] = addInitSegments(p, c.init, c.init == MmadInit::Accumulate, c.cAddr,
+}
+
+}  // namespace
+
+isa::Program buildProgram(const MxCase& c) {
+  const isa::MmadMx x = mmadMxOf(c);
+  const MxOperands o = mxOperandsOf(c);
+  isa::Program p;
+  p.profile = c.profile;
+  // A zero dimension is a no-op that reads nothing (spec 8.1.2): as for plain Mmad, only L0C is
+  // given, and it must keep its bytes.
+  const bool noOp = c.m == 0 || c.k == 0 || c.n == 0;
+  if (!noOp) addOperandSegments(p, c, o);
+  const isa::Mmad plain = isa::operandsOf(x);
+  const auto [lo, hi] = addInitSegments(p, c.init, c.init == MmadInit::Accumulate && !noOp, c.cAddr,
                                         std::max<std::uint64_t>(isa::mmadCBytes(plain), 1024),
                                         c.biasAddr, oracle::bitsOf(o.c0, DType::F32),
                                         oracle::bitsOf(o.bias, DType::F32), c.contentSeed);
-  // Spec 8.1.5: CTRL[45] is pinned in every case; its effect on MmadMx is OPEN-16.
-  p.instructions.emplace_back(isa::SetHiF8Mode{false});
+  // Spec 8.1.5: CTRL[45] is pinned in every case, 0 but in the probe of its effect on MmadMx
+  // (OPEN-16).
+  p.instructions.emplace_back(isa::SetHiF8Mode{c.hif8Mode});
   p.instructions.emplace_back(x);
   p.observe = {{Memory::L0C, lo, hi - lo}};
   return p;
 }
 
 ElemMatrix expectedC(const MxCase& c, const MxOperands& o) {
+  if (c.m == 0 || c.k == 0 || c.n == 0) return {};  // a no-op: C is not written
   // Spec 8.1.5: the exact sum rounded once to f32 (every scaled product is exact in double, and
   // in the regimes certified exactly every partial sum too).
   return oracle::mmadResult(DType::F32, o.a, o.b, o.init(c.init));
@@ -294,6 +396,10 @@ std::vector<std::string> tagsOf(const MxCase& c) {
   std::vector<std::string> t{"pair:" + pairName(c.aType, c.bType),
                              "init:" + std::string(isa::nameOf(c.init)),
                              "values:" + std::string(nameOf(c.values))};
+  if (c.m == 0 || c.k == 0 || c.n == 0) {
+    t.emplace_back("zero_dimension");
+    return t;
+  }
   if (c.values == MxValues::DecodeProbe) {
     t.emplace_back("decode:" + std::string(isa::nameOf(c.probeA ? c.aType : c.bType)) +
                    (c.probeA ? ":a" : ":b"));
@@ -411,11 +517,85 @@ std::vector<MxCase> mxBoundaries() {
     big.scaleSpanA = big.scaleSpanB = 1;
     add(big, std::string(isa::nameOf(t4)) + ": k 4032, the largest legal MX k");
   }
+  // Spec 8.1.2: a zero m, k or n is a no-op, whatever the init: L0C keeps every byte (k = 0 from
+  // zero does not clear C), and nothing is read (no operand, scale or bias is given).
+  MxCase z;
+  z.aType = z.bType = DType::Fp4E2M1;
+  z.init = MmadInit::Accumulate;
+  z.m = 0;
+  add(z, "no-op: m = 0 onto L0C");
+  z.aType = z.bType = DType::Fp8E4M3FN;
+  z.init = MmadInit::Zero;
+  z.m = 16;
+  z.k = 0;
+  add(z, "no-op: k = 0 from zero: C is not cleared");
+  z.aType = DType::Fp8E5M2;
+  z.init = MmadInit::BiasTensor;
+  z.biasAddr = 64;
+  z.k = 64;
+  z.n = 0;
+  add(z, "no-op: n = 0 with a bias tensor");
   return t;
 }
 
-rc::Gen<MxCase> legalMmadMx(MxValues values, Sizes sizes) {
-  return rc::gen::exec([values, sizes] {
+std::vector<MxCase> mxEdgeScaleProbes() {
+  std::vector<MxCase> t;
+  std::uint64_t seed = 0x318;
+  for (auto [a, b] : mxPairs()) {
+    for (bool probeA : {true, false}) {
+      MxCase c;
+      c.aType = a;
+      c.bType = b;
+      c.values = MxValues::EdgeScaleProbe;
+      c.probeA = probeA;
+      // Two K blocks; the selector's side 32 long, so that each of its ones meets a data row
+      // (column) of its own.
+      c.k = 64;
+      c.m = probeA ? 32 : 16;
+      c.n = probeA ? 16 : 32;
+      c.contentSeed = seed++;
+      c.why = "OPEN-18: " + pairName(a, b) + ", E8M0 0x00 on " + (probeA ? "A" : "B") +
+              "'s first K block against 0xFE on " + (probeA ? "B" : "A") + "'s: 2^-127 or zero";
+      t.push_back(c);
+    }
+  }
+  return t;
+}
+
+std::vector<std::uint32_t> mxBothReadingCodes() {
+  std::vector<std::uint32_t> out;
+  for (std::uint32_t cd : finiteCodes(DType::Fp8E4M3FN, true)) {
+    const auto code = static_cast<std::uint8_t>(cd);
+    const double e4m3 = oracle::lowPrecisionValue(DType::Fp8E4M3FN, code);
+    const double hif8 = oracle::lowPrecisionValue(DType::HiF8, code);
+    if (std::isfinite(hif8) && hif8 != 0 && isNormal(DType::Fp8E4M3FN, cd) &&
+        isNormal(DType::HiF8, cd) && hif8 != e4m3) {
+      out.push_back(cd);
+    }
+  }
+  return out;
+}
+
+std::vector<MxCase> mxHiF8ModeProbes() {
+  std::vector<MxCase> t;
+  std::uint64_t seed = 0x316;
+  for (bool probeA : {false, true}) {
+    MxCase c;
+    c.values = MxValues::HiF8ModeProbe;
+    c.hif8Mode = true;
+    c.probeA = probeA;
+    c.m = c.k = 256;  // every code of the list at least once
+    c.n = 16;
+    c.contentSeed = seed++;
+    c.why = std::string("OPEN-16: fp8_e4m3fn x fp8_e4m3fn with CTRL[45] = 1, codes on ") +
+            (probeA ? "A" : "B") + " that decode differently as HiF8";
+    t.push_back(c);
+  }
+  return t;
+}
+
+rc::Gen<MxCase> legalMmadMx(MxValues values, Sizes sizes, bool allowNoOp) {
+  return rc::gen::exec([values, sizes, allowNoOp] {
     const isa::Profile& prof = isa::profile(k950);
     MxCase c;
     c.values = values;
@@ -442,6 +622,10 @@ rc::Gen<MxCase> legalMmadMx(MxValues values, Sizes sizes) {
     };
     // m >= 2: MX GEMV (m = 1) is not certified (OPEN-19).
     fitAroundLead({&c.m, &c.n, &c.k}, {mMax, nMax, kMax}, {2, 1, 64}, fits, settle);
+    // A zero dimension is a no-op (spec 8.1.2), one case in 30 where asked, as for plain Mmad.
+    if (allowNoOp && *rc::gen::weightedElement<bool>({{29, false}, {1, true}})) {
+      *std::array{&c.m, &c.k, &c.n}[*rc::gen::inRange<std::size_t>(0, 3)] = 0;
+    }
     if (values == MxValues::Exact) {
       auto window = [](DType t) {
         const auto [first, last] = binadesOf(t);

@@ -24,6 +24,12 @@ enum class MxValues : std::uint8_t {
   ScaleProbe,   ///< 8.1.6.2: a selector times random codes, scales 0x7F +- 8
   Exact,        ///< 8.1.6.3: windows and scale spans sized so that every partial sum is exact
   Bounded,      ///< 8.1.6.4: every finite code, scales 0x7F +- 4, within the derived bound
+  /// OPEN-18: a selector whose first K block is scaled by E8M0 0x00, against data scaled by
+  /// 0xFE (2^127) there; the second block at unit scales. C tells 0x00 = 2^-127 from 0x00 = 0.
+  EdgeScaleProbe,
+  /// OPEN-16: e4m3 x e4m3 with CTRL[45] = 1, unit scales, a selector times codes that are
+  /// finite, nonzero and normal both as fp8_e4m3fn and as HiF8 and differ between the two.
+  HiF8ModeProbe,
 };
 std::string_view nameOf(MxValues v);
 
@@ -35,9 +41,12 @@ struct MxCase {
   isa::MmadInit init = isa::MmadInit::Zero;
   std::uint8_t unitFlag = 0;  ///< 0, 2 or 3: synchronisation only, no effect on C (spec 8)
   MxValues values = MxValues::Exact;
-  /// DecodeProbe: A enumerates the codes and B is the selector (else the reverse). ScaleProbe:
-  /// B is the selector and A holds the values (else the reverse).
+  /// DecodeProbe and HiF8ModeProbe: A enumerates the codes and B is the selector (else the
+  /// reverse). ScaleProbe: B is the selector and A holds the values (else the reverse).
+  /// EdgeScaleProbe: A is the selector and holds the 0x00 scales (else B).
   bool probeA = false;
+  /// CTRL[45] as the program sets it before the MmadMx: 0 except in HiF8ModeProbe (OPEN-16).
+  bool hif8Mode = false;
   /// Exact: the binade windows [lo, lo + width - 1] of the unscaled A and B values.
   int loA = 0, widthA = 1, loB = 0, widthB = 1;
   /// Exact, Bounded and ScaleProbe: A's scale exponents s - 127 lie in [scaleLoA, scaleLoA +
@@ -74,7 +83,15 @@ std::vector<std::pair<isa::DType, isa::DType>> mxPairs();
 std::vector<MxCase> mxDecodeProbes();
 std::vector<MxCase> mxScaleProbes();
 std::vector<MxCase> mxBoundaries();
-rc::Gen<MxCase> legalMmadMx(MxValues values, Sizes sizes = Sizes::Mixed);
+/// OPEN-18: every pair, the 0x00 scales on each side (EdgeScaleProbe).
+std::vector<MxCase> mxEdgeScaleProbes();
+/// OPEN-16: e4m3 x e4m3 under CTRL[45] = 1, the codes on each side (HiF8ModeProbe).
+std::vector<MxCase> mxHiF8ModeProbes();
+/// The fp8_e4m3fn codes HiF8ModeProbe enumerates: finite, nonzero and normal both as
+/// fp8_e4m3fn and as HiF8, with a different value under each (spec 8.1.1, appendix A).
+std::vector<std::uint32_t> mxBothReadingCodes();
+/// allowNoOp: one case in 30 has m, k or n zero (a no-op, spec 8.1.2).
+rc::Gen<MxCase> legalMmadMx(MxValues values, Sizes sizes = Sizes::Mixed, bool allowNoOp = false);
 
 struct IllegalMxCase {
   MxCase c;

@@ -6,12 +6,13 @@
 
 namespace cubecheck::oracle {
 
-MatrixD mxScaled(const MatrixD& values, const ElemMatrix& scales, bool bSide) {
+MatrixD mxScaled(const MatrixD& values, const ElemMatrix& scales, bool bSide, E8M0Zero zero) {
   MatrixD out = values;
   for (Eigen::Index r = 0; r < values.rows(); ++r) {
     for (Eigen::Index c = 0; c < values.cols(); ++c) {
       const std::uint32_t s = bSide ? scales(r / kMxBlock, c) : scales(r, c / kMxBlock);
-      out(r, c) = values(r, c) * e8m0Value(static_cast<std::uint8_t>(s));
+      const bool zeroed = s == 0 && zero == E8M0Zero::Zero;
+      out(r, c) = zeroed ? 0.0 : values(r, c) * e8m0Value(static_cast<std::uint8_t>(s));
     }
   }
   return out;

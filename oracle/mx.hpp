@@ -15,10 +15,15 @@ namespace cubecheck::oracle {
 /// Elements of K that share one E8M0 scale (spec 8.1: per 32 K elements).
 inline constexpr Eigen::Index kMxBlock = 32;
 
+/// What E8M0 code 0x00 is (OPEN-18): 2^-127 (the default, spec 8.1.1) or zero.
+enum class E8M0Zero : std::uint8_t { TwoToMinus127, Zero };
+
 /// The values an MmadMx multiplies: A (m x k) with its scales (m x k/32; element (i, kk) scaled
 /// by 2^(s(i, kk/32) - 127)), or B (k x n, bSide) with its scales (k/32 x n; element (kk, j) by
 /// 2^(s(kk/32, j) - 127)). Every result is exact in double for the scales the suite certifies.
-MatrixD mxScaled(const MatrixD& values, const ElemMatrix& scales, bool bSide);
+/// `zero` says how a scale code 0x00 is read.
+MatrixD mxScaled(const MatrixD& values, const ElemMatrix& scales, bool bSide,
+                 E8M0Zero zero = E8M0Zero::TwoToMinus127);
 
 /// The image of MmadMx's scales in L0A_MX (A's, an m x k/32 matrix of codes) or L0B_MX (B's,
 /// k/32 x n, bSide) from the operand's address / 16. The scales form a matrix of 16 x 2 scale

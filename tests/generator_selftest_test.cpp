@@ -433,6 +433,8 @@ TEST(GeneratorSelfTest, MmadMx) {
   expectTableLegal(mxBoundaries(), build);
   expectTableLegal(mxDecodeProbes(), build);
   expectTableLegal(mxScaleProbes(), build);
+  expectTableLegal(mxEdgeScaleProbes(), build);
+  expectTableLegal(mxHiF8ModeProbes(), build);
   const auto seen = expectIllegalSet(illegalMmadMx(), 80, 2200, withBrokenMmad<IllegalMxCase>);
   EXPECT_EQ(seen, (std::set<ViolationCode>{ViolationCode::Range, ViolationCode::DTypeUnsupported,
                                            ViolationCode::Alignment}));

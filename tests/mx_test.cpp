@@ -3,13 +3,22 @@
 #include <gtest/gtest.h>
 
 #include <bit>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <map>
+#include <memory>
+#include <stdexcept>
 #include <string>
+#include <vector>
 
+#include "conformance/runner.hpp"
 #include "dut_adapters/registry.hpp"
+#include "generators/mx.hpp"
 #include "isa/mmad.hpp"
 #include "isa/text.hpp"
+#include "oracle/lowprec.hpp"
+#include "oracle/mmad.hpp"
 #include "oracle/mx.hpp"
 
 namespace cubecheck {
@@ -158,6 +167,273 @@ TEST(MmadMx, ReferenceFp4NibblesByHand) {
   const dut::RunResult r = ref->run(tinyMx(smallMx(DType::Fp4E2M1, DType::Fp4E1M2), a, b, sa, sb));
   ASSERT_EQ(r.status, dut::RunStatus::Ok) << r.message;
   EXPECT_EQ(f32At(r.observed[0], 0), 1.25f);
+}
+
+/// The reference, except that an MmadMx with a zero m, k or n writes C's first fractal with
+/// zeros (as if the no-op had run with an init of zero): a DUT that does not honour spec 8.1.2's
+/// no-op.
+class ZeroDimWritesDut final : public dut::Dut {
+ public:
+  ZeroDimWritesDut() : ref_(dut::makeDut("reference")) {}
+  const dut::Capabilities& capabilities() const override { return ref_->capabilities(); }
+  dut::RunResult run(const isa::Program& p) override {
+    dut::RunResult r = ref_->run(p);
+    if (r.status != dut::RunStatus::Ok) return r;
+    for (const isa::Instruction& ins : p.instructions) {
+      const auto* x = std::get_if<isa::MmadMx>(&ins);
+      if (x == nullptr || (x->m != 0 && x->k != 0 && x->n != 0)) continue;
+      for (std::size_t k = 0; k < p.observe.size(); ++k) {
+        const isa::Region& at = p.observe[k];
+        if (at.memory != Memory::L0C || x->cAddr < at.addr || x->cAddr + 1024 > at.addr + at.size) {
+          continue;
+        }
+        std::fill_n(r.observed[k].begin() + static_cast<std::ptrdiff_t>(x->cAddr - at.addr), 1024,
+                    0);
+      }
+    }
+    return r;
+  }
+
+ private:
+  std::unique_ptr<dut::Dut> ref_;
+};
+
+/// MatchesOracle of mmad_mx at smoke level, seed 1: failures, and the cases with a zero
+/// dimension that passed.
+std::pair<std::size_t, std::size_t> zeroDimRun(dut::Dut& d) {
+  conf::RunOptions o;
+  o.profile = isa::ProfileId::Ascend950;
+  o.level = conf::Level::Smoke;
+  o.seed = 1;
+  o.families = {"mmad_mx"};
+  o.property = "MatchesOracle";
+  const conf::CertifyResult r = conf::certify(d, o);
+  const conf::FamilyResult& f = r.families.at(0);
+  const auto passed = f.coveragePassed.find("zero_dimension");
+  return {f.counts.failures(), passed == f.coveragePassed.end() ? 0 : passed->second};
+}
+
+// Spec 8.1.2: m, k or n = 0 is a no-op. The table holds one of each (k = 0 from a zero init
+// included: C must not be cleared), they give the DUT no operand, and a DUT that writes C for
+// them fails exactly those cases.
+TEST(MmadMx, ZeroDimensionIsANoOp) {
+  std::size_t zeros = 0;
+  for (const gen::MxCase& c : gen::mxBoundaries()) {
+    if (c.m != 0 && c.k != 0 && c.n != 0) continue;
+    ++zeros;
+    EXPECT_EQ(gen::expectedC(c, gen::mxOperandsOf(c)).size(), 0) << c;
+    const isa::Program p = gen::buildProgram(c);
+    for (const isa::Segment& s : p.segments) {
+      EXPECT_TRUE(s.memory == Memory::L0C || s.memory == Memory::BiasTable) << c;
+    }
+    auto ref = dut::makeDut("reference");
+    const dut::RunResult r = ref->run(p);
+    ASSERT_EQ(r.status, dut::RunStatus::Ok) << r.message;
+    const isa::Segment* before =
+        isa::findSegment(p.segments, Memory::L0C, p.observe[0].addr, p.observe[0].size);
+    ASSERT_NE(before, nullptr);
+    EXPECT_EQ(r.observed[0], before->bytes) << c;
+  }
+  EXPECT_EQ(zeros, 3u);
+  auto ref = dut::makeDut("reference");
+  const auto [refFailures, refZeros] = zeroDimRun(*ref);
+  EXPECT_EQ(refFailures, 0u);
+  EXPECT_GE(refZeros, 3u);
+  ZeroDimWritesDut writes;
+  const auto [badFailures, badZeros] = zeroDimRun(writes);
+  EXPECT_EQ(badFailures, refZeros) << "every zero-dimension case, and only those";
+  EXPECT_EQ(badZeros, 0u);
+}
+
+/// Notes of one property of mmad_mx at smoke level, seed 1 ("what the probe learned" -> cases),
+/// and its failures.
+std::pair<std::map<std::string, std::size_t>, std::size_t> probeRun(dut::Dut& d,
+                                                                    const std::string& property) {
+  conf::RunOptions o;
+  o.profile = isa::ProfileId::Ascend950;
+  o.level = conf::Level::Smoke;
+  o.seed = 1;
+  o.families = {"mmad_mx"};
+  o.property = property;
+  const conf::CertifyResult r = conf::certify(d, o);
+  const conf::FamilyResult& f = r.families.at(0);
+  std::map<std::string, std::size_t> notes;
+  for (const auto& [note, n] : f.probes) {
+    if (note.rfind(property + ": ", 0) == 0) notes[note.substr(property.size() + 2)] = n;
+  }
+  return {notes, f.counts.failures()};
+}
+
+/// A DUT that runs a rewritten program on the reference.
+class RewritingDut : public dut::Dut {
+ public:
+  RewritingDut() : ref_(dut::makeDut("reference")) {}
+  const dut::Capabilities& capabilities() const override { return ref_->capabilities(); }
+  dut::RunResult run(const isa::Program& p) override {
+    isa::Program q = p;
+    rewrite(q);
+    dut::RunResult r = ref_->run(q);
+    // The rewrite is the DUT's own reading: its sources, which MmadMx never writes, read back
+    // as they were given.
+    for (std::size_t i = 0; r.status == dut::RunStatus::Ok && i < p.observe.size(); ++i) {
+      const isa::Region& at = p.observe[i];
+      if (at.memory == Memory::L0C) continue;
+      const isa::Segment* given = isa::findSegment(p.segments, at.memory, at.addr, at.size);
+      if (given == nullptr) continue;
+      const auto from = given->bytes.begin() + static_cast<std::ptrdiff_t>(at.addr - given->addr);
+      r.observed[i].assign(from, from + static_cast<std::ptrdiff_t>(at.size));
+    }
+    return r;
+  }
+
+ protected:
+  virtual void rewrite(isa::Program& p) = 0;
+  /// The initial image of `mem` holding byte `addr` (the programs here give each memory one).
+  static isa::Segment& segmentAt(isa::Program& p, Memory mem, std::uint64_t addr) {
+    for (isa::Segment& s : p.segments) {
+      if (s.memory == mem && s.addr <= addr && addr < s.addr + s.bytes.size()) return s;
+    }
+    throw std::logic_error("no segment");
+  }
+
+ private:
+  std::unique_ptr<dut::Dut> ref_;
+};
+
+/// Reads E8M0 0x00 as zero: before the reference runs, every A and B element whose scale byte
+/// (spec 8.1.4) is 0x00 is replaced by code 0 (A Nz and B Zn fractals of 16 x C0, spec 8.1.3:
+/// for A element (r, kk) of row r, for B element (kk, r) of column r, at the same offsets).
+class ZeroScaleIsZeroDut final : public RewritingDut {
+  void rewrite(isa::Program& p) override {
+    for (const isa::Instruction& ins : p.instructions) {
+      const auto* x = std::get_if<isa::MmadMx>(&ins);
+      if (x == nullptr) continue;
+      const auto bits = static_cast<std::uint64_t>(isa::bitsOf(x->dtype));
+      const std::uint64_t k0 = 256 / bits, k2 = x->k / 64;
+      auto clear = [&](Memory data, Memory scales, std::uint64_t base, std::uint64_t rows) {
+        const std::uint64_t r1 = (rows + 15) / 16;
+        isa::Segment& d = segmentAt(p, data, base);
+        const isa::Segment& s = segmentAt(p, scales, base / 16);
+        for (std::uint64_t r = 0; r < rows; ++r) {
+          for (std::uint64_t kk = 0; kk < x->k; ++kk) {
+            const std::uint64_t block = kk / 32;
+            const std::uint64_t sAt =
+                base / 16 + ((r / 16) * k2 + block / 2) * 32 + (r % 16) * 2 + block % 2;
+            if (s.bytes.at(sAt - s.addr) != 0) continue;
+            const std::uint64_t e = ((kk / k0) * r1 + r / 16) * 16 * k0 + (r % 16) * k0 + kk % k0;
+            std::uint8_t& byte = d.bytes.at(base - d.addr + e * bits / 8);
+            byte = bits == 8 ? 0 : static_cast<std::uint8_t>(byte & (e % 2 == 0 ? 0xF0 : 0x0F));
+          }
+        }
+      };
+      clear(Memory::L0A, Memory::L0AMx, x->aAddr, x->m);
+      clear(Memory::L0B, Memory::L0BMx, x->bAddr, x->n);
+    }
+  }
+};
+
+/// Reads E8M0 0x00 as 2^-126 (every 0x00 in the scale buffers becomes 0x01): neither reading.
+class ZeroScaleIsTwoToMinus126Dut final : public RewritingDut {
+  void rewrite(isa::Program& p) override {
+    for (isa::Segment& s : p.segments) {
+      if (s.memory != Memory::L0AMx && s.memory != Memory::L0BMx) continue;
+      for (std::uint8_t& b : s.bytes) b = b == 0 ? 1 : b;
+    }
+  }
+};
+
+// OPEN-18: every case tells the readings apart in every C element with finite results, the
+// reference reads 0x00 as 2^-127, a DUT reading it as zero is named so, and one reading it as
+// anything else (2^-126) fails.
+TEST(MmadMx, EdgeScaleProbeNamesTheReading) {
+  const std::vector<gen::MxCase> cases = gen::mxEdgeScaleProbes();
+  ASSERT_EQ(cases.size(), 16u);
+  for (const gen::MxCase& c : cases) {
+    const gen::MxOperands o = gen::mxOperandsOf(c);
+    gen::MxOperands zero = o;
+    zero.a = oracle::mxScaled(oracle::valuesOf(o.aCodes, c.aType), o.aScales, false,
+                              oracle::E8M0Zero::Zero);
+    zero.b = oracle::mxScaled(oracle::valuesOf(o.bCodes, c.bType), o.bScales, true,
+                              oracle::E8M0Zero::Zero);
+    const oracle::MatrixD tiny = o.a * o.b, none = zero.a * zero.b;
+    for (Eigen::Index i = 0; i < tiny.size(); ++i) {
+      EXPECT_TRUE(std::isfinite(tiny(i)) && std::isfinite(none(i))) << c;
+      EXPECT_NE(tiny(i), none(i)) << c;
+      EXPECT_NE(none(i), 0.0) << c << ": block 1 contributes too";
+      // Both sums exact in f32: what the comparison demands bit for bit.
+      EXPECT_EQ(static_cast<double>(static_cast<float>(tiny(i))), tiny(i)) << c;
+      EXPECT_EQ(static_cast<double>(static_cast<float>(none(i))), none(i)) << c;
+    }
+  }
+  auto ref = dut::makeDut("reference");
+  const auto [refNotes, refFailures] = probeRun(*ref, "EdgeScaleProbe");
+  EXPECT_EQ(refFailures, 0u);
+  EXPECT_EQ(
+      refNotes,
+      (std::map<std::string, std::size_t>{{"OPEN-18: E8M0 0x00 read as 2^-127 (default)", 16}}));
+  ZeroScaleIsZeroDut asZero;
+  const auto [zeroNotes, zeroFailures] = probeRun(asZero, "EdgeScaleProbe");
+  EXPECT_EQ(zeroFailures, 0u);
+  EXPECT_EQ(zeroNotes,
+            (std::map<std::string, std::size_t>{{"OPEN-18: E8M0 0x00 read as zero", 16}}));
+  ZeroScaleIsTwoToMinus126Dut other;
+  EXPECT_EQ(probeRun(other, "EdgeScaleProbe").second, 16u);
+}
+
+/// Honours CTRL[45] in MmadMx: after SetHiF8Mode{true}, an e4m3fn x e4m3fn MmadMx runs as the
+/// plain Mmad of the same operands, which the reference reads as HiF8 x HiF8 (spec 8.1.5). With
+/// unit scales, as in the probe, that is MmadMx reading HiF8.
+class MxHonoursHiF8ModeDut final : public RewritingDut {
+  void rewrite(isa::Program& p) override {
+    bool mode = false;
+    for (isa::Instruction& ins : p.instructions) {
+      if (const auto* s = std::get_if<isa::SetHiF8Mode>(&ins)) mode = s->enable;
+      const auto* x = std::get_if<isa::MmadMx>(&ins);
+      if (mode && x != nullptr && x->dtype == DType::Fp8E4M3FN &&
+          isa::bTypeOf(*x) == DType::Fp8E4M3FN) {
+        ins = isa::operandsOf(*x);
+      }
+    }
+  }
+};
+
+// OPEN-16: the probe's codes are finite, nonzero and normal under both readings and decode to
+// different values; the reference reads e4m3fn (the mode does not reach MmadMx) and a DUT whose
+// MmadMx honours the mode is named so. Neither fails.
+TEST(MmadMx, HiF8ModeProbeNamesTheReading) {
+  // By hand from spec 8.1.1 and appendix A: e4m3fn is normal for a nonzero exponent field,
+  // bits 6..3, 15 x 8 codes per sign, 0x7F and 0xFF NaN: 238. HiF8 is normal for D != 0000,
+  // the same bits 6..3 nonzero: the same 238 codes, of which 0x6F and 0xEF are its infinities.
+  // 236 remain, none decoding alike under the two formats (checked below).
+  const std::vector<std::uint32_t> codes = gen::mxBothReadingCodes();
+  EXPECT_EQ(codes.size(), 236u);
+  for (std::uint32_t c : codes) {
+    const auto code = static_cast<std::uint8_t>(c);
+    EXPECT_NE(code, 0x80) << "HiF8 NaN";
+    const double e4m3 = oracle::lowPrecisionValue(DType::Fp8E4M3FN, code);
+    const double hif8 = oracle::lowPrecisionValue(DType::HiF8, code);
+    EXPECT_TRUE(std::isfinite(e4m3) && std::isfinite(hif8)) << int{code};
+    EXPECT_GE(std::fabs(e4m3), 0x1p-6) << int{code} << ": e4m3 normal";
+    EXPECT_GE(std::fabs(hif8), 0x1p-15) << int{code} << ": HiF8 normal (not a denormal)";
+    EXPECT_NE(e4m3, hif8) << int{code};
+  }
+  for (const gen::MxCase& c : gen::mxHiF8ModeProbes()) {
+    const isa::Program p = gen::buildProgram(c);
+    ASSERT_FALSE(p.instructions.empty());
+    EXPECT_EQ(std::get<isa::SetHiF8Mode>(p.instructions.front()).enable, true) << c;
+  }
+  auto ref = dut::makeDut("reference");
+  const auto [refNotes, refFailures] = probeRun(*ref, "HiF8ModeProbe");
+  EXPECT_EQ(refFailures, 0u);
+  EXPECT_EQ(refNotes,
+            (std::map<std::string, std::size_t>{
+                {"OPEN-16: CTRL[45] does not reach MmadMx: e4m3fn read as e4m3fn (default)", 2}}));
+  MxHonoursHiF8ModeDut honours;
+  const auto [modeNotes, modeFailures] = probeRun(honours, "HiF8ModeProbe");
+  EXPECT_EQ(modeFailures, 0u);
+  EXPECT_EQ(modeNotes,
+            (std::map<std::string, std::size_t>{
+                {"OPEN-16: CTRL[45] reaches MmadMx: e4m3fn x e4m3fn read as HiF8 x HiF8", 2}}));
 }
 
 }  // namespace
