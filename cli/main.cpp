@@ -615,6 +615,7 @@ int runMerge(const std::vector<std::string>& named, const std::string& out,
 }  // namespace
 
 int main(int argc, char** argv) {
+  conf::keepFreedMemoryForReuse();
   CLI::App app{
       "cubecheck: conformance and differential tests for the Ascend cube pipeline\n"
       "(LoadData 2D/3D, LoadDataWithSparse, Mmad, MmadWithSparse).\n"

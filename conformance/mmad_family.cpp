@@ -17,8 +17,8 @@ using gen::MmadCase;
 using gen::MmadValues;
 
 VectorCase mmadVector(const MmadCase& c) {
-  isa::Program p = gen::buildProgram(c);
   const gen::MmadOperands o = gen::operandsOf(c);
+  isa::Program p = gen::buildProgram(c, o);
   oracle::Expected e = oracle::expectC(p, 0, gen::expectedC(c, o), c.cAddr);
   return expectationVector(std::move(p), std::move(e));
 }
@@ -26,8 +26,8 @@ VectorCase mmadVector(const MmadCase& c) {
 /// OPEN-7 probes: each reading's C; any passes, and the note says which one the DUT follows.
 VectorCase probeVector(const MmadCase& c) {
   VectorCase v;
-  v.program = gen::buildProgram(c);
   const gen::MmadOperands o = gen::operandsOf(c);
+  v.program = gen::buildProgram(c, o);
   if (c.values == MmadValues::SaturationProbe) {
     v.alternatives.emplace_back(
         "OPEN-7: int32 saturates once, at the end (default)",
@@ -78,10 +78,10 @@ Verdict checkBounded(dut::Dut& d, const MmadCase& c) {
     throw std::logic_error(
         "BoundedError drew a zero dimension: nothing to bound (generator defect)");
   }
-  const isa::Program p = gen::buildProgram(c);
+  const gen::MmadOperands o = gen::operandsOf(c);
+  const isa::Program p = gen::buildProgram(c, o);
   isa::Observed observed;
   if (auto v = runLegal(d, p, observed)) return *v;
-  const gen::MmadOperands o = gen::operandsOf(c);
   const oracle::MatrixD init = o.init(c.init);
   const oracle::MatrixD exact = init + o.a * o.b;
   const oracle::MatrixD mag = init.cwiseAbs() + o.a.cwiseAbs() * o.b.cwiseAbs();

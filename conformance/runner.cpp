@@ -1,5 +1,9 @@
 #include "conformance/runner.hpp"
 
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
 #include <algorithm>
 #include <cctype>
 #include <set>
@@ -348,6 +352,13 @@ std::string reproduceCommand(const RunOptions& o, const std::string& family,
 }
 
 }  // namespace
+
+void keepFreedMemoryForReuse() {
+#if defined(__GLIBC__)
+  mallopt(M_MMAP_THRESHOLD, 64 << 20);
+  mallopt(M_TRIM_THRESHOLD, 256 << 20);
+#endif
+}
 
 CertifyResult certify(dut::Dut& dut, const RunOptions& o) {
   const Clock::time_point start = Clock::now();

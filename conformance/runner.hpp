@@ -232,4 +232,11 @@ std::optional<CaseReport> runCase(const std::string& family, const Property& pro
 /// Runs the suite. Deterministic for a given seed, options and DUT behaviour.
 CertifyResult certify(dut::Dut& dut, const RunOptions& options);
 
+/// For a process that checks many cases (the CLI, the benchmarks; call once, first thing in
+/// main): every case allocates and frees memory images of up to a few hundred KiB, which glibc
+/// would hand back to the kernel each time (mmap above 128 KiB, trimming the heap top) and fault
+/// in again, costing about as much as a 128^3 case's arithmetic. This keeps up to 256 MiB of
+/// freed memory for reuse. Process-wide, so never called by the library itself.
+void keepFreedMemoryForReuse();
+
 }  // namespace cubecheck::conf

@@ -397,8 +397,11 @@ std::pair<std::uint64_t, std::uint64_t> addInitSegments(
 }
 
 isa::Program buildProgram(const MmadCase& c) {
+  return buildProgram(c, operandsOf(c));
+}
+
+isa::Program buildProgram(const MmadCase& c, const MmadOperands& o) {
   const isa::Mmad x = mmadOf(c);
-  const MmadOperands o = operandsOf(c);
   const DType acc = isa::accumulatorOf(c.dtype);
   isa::Program p;
   p.profile = c.profile;

@@ -85,6 +85,9 @@ std::uint64_t bBytesOf(const isa::Mmad& x);
 /// must be ignored, L0C with a fractal of canary either side (the init values in place when
 /// accumulating), the bias, SetHF32 when asked, the Mmad; L0C observed.
 isa::Program buildProgram(const MmadCase& c);
+/// The same, from the operands operandsOf(c) gave (drawing them is a large part of a case's
+/// cost: a caller that also needs them for the expectation draws them once).
+isa::Program buildProgram(const MmadCase& c, const MmadOperands& o);
 std::vector<std::string> tagsOf(const MmadCase& c);
 /// The special-value tags of a MmadValues::Special case (what its shape lets rows 0-5 hold).
 std::vector<std::string> specialTags(const MmadCase& c);
