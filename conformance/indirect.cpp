@@ -169,20 +169,29 @@ dut::RunResult unsupported(std::string why) {
   return r;
 }
 
-/// Appends load2d_v2 GM->A1 loads (m_step fractals, k_step 1: whole fractals in order, spec 5)
-/// copying `bytes` from GM `from` to L1 `to`: how a 950 program's L1 window is filled and given
-/// back.
-void appendGmToL1(std::vector<isa::Instruction>& out, std::uint64_t from, std::uint64_t to,
-                  std::uint64_t bytes) {
+/// Appends the loads copying `bytes` (whole fractals, as s8, in order) from `src` to `dst` along
+/// `path`: load2d_v2 with m_step fractals and k_step 1 on 950 (spec 5), load2d with repeat_times
+/// fractals and src_stride 1 elsewhere (spec 4); at most 255 fractals per load.
+void appendFractalCopies(std::vector<isa::Instruction>& out, isa::ProfileId profile,
+                         isa::Load2DPath path, std::uint64_t src, std::uint64_t dst,
+                         std::uint64_t bytes) {
   for (std::uint64_t done = 0; done < bytes / kFrac;) {
     const auto n = static_cast<std::uint8_t>(std::min(bytes / kFrac - done, kMaxFractalsPerMmad));
-    isa::LoadData2DParamsV2 v;
-    v.mStep = n;
-    v.kStep = 1;
-    v.srcStride = n;
-    v.dstStride = n;
-    out.push_back(isa::LoadV2{isa::Load2DPath::GMtoA1, isa::DType::S8, from + done * kFrac,
-                              to + done * kFrac, v});
+    const std::uint64_t s = src + done * kFrac;
+    const std::uint64_t d = dst + done * kFrac;
+    if (profile == isa::ProfileId::Ascend950) {
+      isa::LoadData2DParamsV2 v;
+      v.mStep = n;
+      v.kStep = 1;
+      v.srcStride = n;
+      v.dstStride = n;
+      out.push_back(isa::LoadV2{path, isa::DType::S8, s, d, v});
+    } else {
+      isa::LoadData2DParams v;
+      v.repeatTimes = n;
+      v.srcStride = 1;
+      out.push_back(isa::Load2D{path, isa::DType::S8, s, d, v});
+    }
     done += n;
   }
 }
@@ -223,12 +232,14 @@ std::optional<Borrowed> borrowL1(Program& p, const Bytes& staged, std::uint64_t 
   return Borrowed{at, size, *gm};
 }
 
+/// The load2d_v2 GM->A1 copies that fill the window, and that give it back.
 void lendInstructions(const Borrowed& b, std::vector<isa::Instruction>& out) {
-  appendGmToL1(out, b.gm, b.at, b.size);
+  appendFractalCopies(out, isa::ProfileId::Ascend950, isa::Load2DPath::GMtoA1, b.gm, b.at, b.size);
 }
 
 void returnInstructions(const Borrowed& b, std::vector<isa::Instruction>& out) {
-  appendGmToL1(out, b.gm + b.size, b.at, b.size);
+  appendFractalCopies(out, isa::ProfileId::Ascend950, isa::Load2DPath::GMtoA1, b.gm + b.size, b.at,
+                      b.size);
 }
 
 /// The program with its L0A/L0B images (in `memories`) established by loads: what every run of
@@ -444,8 +455,9 @@ std::optional<dut::RunResult> observeChunks(dut::Dut& inner, const Base& base, M
   const std::uint64_t id = scratch(q, other, kIdentityBytes, kFrac);
   const std::size_t which = other == Memory::L0A ? 0 : 1;
   if (base.identitiesInGm) {
-    appendGmToL1(q.instructions, *base.identitiesInGm + which * kIdentityBytes,
-                 base.identityAt[which], kIdentityBytes);
+    appendFractalCopies(q.instructions, prof, isa::Load2DPath::GMtoA1,
+                        *base.identitiesInGm + which * kIdentityBytes, base.identityAt[which],
+                        kIdentityBytes);
   }
   appendPlainLoads(q, other, base.identityAt[which], id, kIdentityBytes, base.fromGM);
   const std::uint64_t cBytes = chunks.back().cOffset + chunks.back().fractals * kCPerFractal;
@@ -614,25 +626,7 @@ void appendPlainLoads(Program& p, Memory dst, std::uint64_t src, std::uint64_t d
   const isa::Load2DPath path =
       fromGM ? (dst == Memory::L0A ? isa::Load2DPath::GMtoA2 : isa::Load2DPath::GMtoB2)
              : (dst == Memory::L0A ? isa::Load2DPath::A1toA2 : isa::Load2DPath::B1toB2);
-  for (std::uint64_t done = 0; done < bytes / kFrac;) {
-    const auto n = static_cast<std::uint8_t>(std::min(bytes / kFrac - done, kMaxFractalsPerMmad));
-    const std::uint64_t s = src + done * kFrac;
-    const std::uint64_t d = dstAddr + done * kFrac;
-    if (p.profile == isa::ProfileId::Ascend950) {
-      isa::LoadData2DParamsV2 v;
-      v.mStep = n;
-      v.kStep = 1;
-      v.srcStride = n;
-      v.dstStride = n;
-      p.instructions.push_back(isa::LoadV2{path, isa::DType::S8, s, d, v});
-    } else {
-      isa::LoadData2DParams v;
-      v.repeatTimes = n;
-      v.srcStride = 1;
-      p.instructions.push_back(isa::Load2D{path, isa::DType::S8, s, d, v});
-    }
-    done += n;
-  }
+  appendFractalCopies(p.instructions, p.profile, path, src, dstAddr, bytes);
 }
 
 std::vector<Cover> coversOf(const std::vector<Segment>& segments, Memory m, std::uint64_t align) {

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <sstream>
+#include <string>
 
 #include "conformance/checks.hpp"
 #include "conformance/families.hpp"
@@ -204,57 +206,56 @@ rc::Gen<gen::MxCase> anySeed(std::vector<gen::MxCase> table) {
   });
 }
 
-/// OPEN-17: the decode probe of fp4x2_e1m2 read with bias 1 (the default) or bias 0, which
-/// doubles every E1M2 value; either passes and the note names it.
-VectorCase e1m2ProbeVector(const gen::MxCase& c) {
+/// An MmadMx probe of an open point: the default reading's C from the case's own operands, the
+/// other reading's from the operands `readOtherwise` makes of them; either passes and the note
+/// names it.
+VectorCase mxReadings(const gen::MxCase& c, std::string defaultNote, std::string otherNote,
+                      const std::function<void(gen::MxOperands&)>& readOtherwise) {
   VectorCase v;
   v.program = gen::buildProgram(c);
   const gen::MxOperands o = gen::mxOperandsOf(c);
-  v.alternatives.emplace_back("OPEN-17: fp4x2_e1m2 with exponent bias 1 (default)",
+  v.alternatives.emplace_back(std::move(defaultNote),
                               oracle::expectC(v.program, 0, gen::expectedC(c, o), c.cAddr));
-  gen::MxOperands bias0 = o;
-  if (c.aType == isa::DType::Fp4E1M2) bias0.a *= 2;
-  if (c.bType == isa::DType::Fp4E1M2) bias0.b *= 2;
-  v.alternatives.emplace_back("OPEN-17: fp4x2_e1m2 with exponent bias 0 (every value doubled)",
-                              oracle::expectC(v.program, 0, gen::expectedC(c, bias0), c.cAddr));
+  gen::MxOperands other = o;
+  readOtherwise(other);
+  v.alternatives.emplace_back(std::move(otherNote),
+                              oracle::expectC(v.program, 0, gen::expectedC(c, other), c.cAddr));
   return v;
 }
 
-/// OPEN-18: E8M0 0x00 read as 2^-127 (the default) or as zero; either passes and the note names
-/// it. A DUT that scales in f32 first and flushes the subnormal 2^-127 * 1 reads as zero here.
+/// OPEN-17: the decode probe of fp4x2_e1m2 read with bias 1 (the default) or bias 0, which
+/// doubles every E1M2 value.
+VectorCase e1m2ProbeVector(const gen::MxCase& c) {
+  return mxReadings(c, "OPEN-17: fp4x2_e1m2 with exponent bias 1 (default)",
+                    "OPEN-17: fp4x2_e1m2 with exponent bias 0 (every value doubled)",
+                    [&c](gen::MxOperands& o) {
+                      if (c.aType == isa::DType::Fp4E1M2) o.a *= 2;
+                      if (c.bType == isa::DType::Fp4E1M2) o.b *= 2;
+                    });
+}
+
+/// OPEN-18: E8M0 0x00 read as 2^-127 (the default) or as zero. A DUT that scales in f32 first
+/// and flushes the subnormal 2^-127 * 1 reads as zero here.
 VectorCase edgeScaleProbeVector(const gen::MxCase& c) {
-  VectorCase v;
-  v.program = gen::buildProgram(c);
-  const gen::MxOperands o = gen::mxOperandsOf(c);
-  v.alternatives.emplace_back("OPEN-18: E8M0 0x00 read as 2^-127 (default)",
-                              oracle::expectC(v.program, 0, gen::expectedC(c, o), c.cAddr));
-  gen::MxOperands zero = o;
-  zero.a = oracle::mxScaled(oracle::valuesOf(o.aCodes, c.aType), o.aScales, false,
-                            oracle::E8M0Zero::Zero);
-  zero.b = oracle::mxScaled(oracle::valuesOf(o.bCodes, c.bType), o.bScales, true,
-                            oracle::E8M0Zero::Zero);
-  v.alternatives.emplace_back("OPEN-18: E8M0 0x00 read as zero",
-                              oracle::expectC(v.program, 0, gen::expectedC(c, zero), c.cAddr));
-  return v;
+  return mxReadings(c, "OPEN-18: E8M0 0x00 read as 2^-127 (default)",
+                    "OPEN-18: E8M0 0x00 read as zero", [&c](gen::MxOperands& o) {
+                      o.a = oracle::mxScaled(oracle::valuesOf(o.aCodes, c.aType), o.aScales, false,
+                                             oracle::E8M0Zero::Zero);
+                      o.b = oracle::mxScaled(oracle::valuesOf(o.bCodes, c.bType), o.bScales, true,
+                                             oracle::E8M0Zero::Zero);
+                    });
 }
 
 /// OPEN-16: MmadMx e4m3 x e4m3 under CTRL[45] = 1 reads its operands as fp8_e4m3fn (the mode
-/// does not reach MmadMx: the reference) or as HiF8 (as plain Mmad does); either passes and the
-/// note names it.
+/// does not reach MmadMx: the reference) or as HiF8 (as plain Mmad does).
 VectorCase hif8ModeProbeVector(const gen::MxCase& c) {
-  VectorCase v;
-  v.program = gen::buildProgram(c);
-  const gen::MxOperands o = gen::mxOperandsOf(c);
-  v.alternatives.emplace_back(
-      "OPEN-16: CTRL[45] does not reach MmadMx: e4m3fn read as e4m3fn (default)",
-      oracle::expectC(v.program, 0, gen::expectedC(c, o), c.cAddr));
-  gen::MxOperands hif8 = o;
-  hif8.a = oracle::mxScaled(oracle::valuesOf(o.aCodes, isa::DType::HiF8), o.aScales, false);
-  hif8.b = oracle::mxScaled(oracle::valuesOf(o.bCodes, isa::DType::HiF8), o.bScales, true);
-  v.alternatives.emplace_back(
+  return mxReadings(
+      c, "OPEN-16: CTRL[45] does not reach MmadMx: e4m3fn read as e4m3fn (default)",
       "OPEN-16: CTRL[45] reaches MmadMx: e4m3fn x e4m3fn read as HiF8 x HiF8",
-      oracle::expectC(v.program, 0, gen::expectedC(c, hif8), c.cAddr));
-  return v;
+      [](gen::MxOperands& o) {
+        o.a = oracle::mxScaled(oracle::valuesOf(o.aCodes, isa::DType::HiF8), o.aScales, false);
+        o.b = oracle::mxScaled(oracle::valuesOf(o.bCodes, isa::DType::HiF8), o.bScales, true);
+      });
 }
 
 template <class Case>

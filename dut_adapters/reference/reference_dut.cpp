@@ -160,7 +160,7 @@ std::optional<isa::Violation> execLoadSparse(State& state, const isa::LoadSparse
 std::optional<isa::Violation> execLoadMxScale(State& state, const isa::LoadMxScale& l,
                                               Fault fault) {
   constexpr std::uint64_t unit = isa::kMxScaleFractalBytes;
-  Memory to = l.toL0B ? Memory::L0BMx : Memory::L0AMx;
+  Memory to = isa::mxBufferOf(l);
   if (fault == Fault::MxScaleLoadToOtherBuffer) {
     to = to == Memory::L0AMx ? Memory::L0BMx : Memory::L0AMx;
   }
