@@ -14,17 +14,20 @@ class SplitMix64 {
  public:
   explicit SplitMix64(std::uint64_t seed) : state_(seed) {}
   std::uint64_t next() {
-    std::uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
+    std::uint64_t z = (state_ += kGamma);
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
     return z ^ (z >> 31);
   }
+  /// Moves on as n calls of next() would.
+  void skip(std::uint64_t n) { state_ += n * kGamma; }
   /// Uniform in [0, bound), bound > 0 (multiply-shift; bias < 2^-32 for the bounds used here).
   std::uint64_t below(std::uint64_t bound) {
     return static_cast<std::uint64_t>((static_cast<unsigned __int128>(next()) * bound) >> 64);
   }
 
  private:
+  static constexpr std::uint64_t kGamma = 0x9E3779B97F4A7C15ull;  // the state's step per draw
   std::uint64_t state_;
 };
 

@@ -86,8 +86,20 @@ void setSpecialRows(const MmadCase& c, MmadOperands& o) {
 
 oracle::ElemMatrix padded(const MatrixD& values, DType t, Eigen::Index rows, Eigen::Index cols,
                           std::uint64_t seed) {
-  oracle::ElemMatrix m = randomElements(rows, cols, t, seed);
+  // randomElements(rows, cols, t, seed) with the values over its top-left corner: element i of
+  // the stream goes to element i (column-major), so the covered elements' draws are skipped.
+  oracle::ElemMatrix m(rows, cols);
   if (values.size() > 0) m.topLeftCorner(values.rows(), values.cols()) = oracle::bitsOf(values, t);
+  const Eigen::Index covered = values.size() > 0 ? values.rows() : 0;
+  const int bits = isa::bitsOf(t);
+  const std::uint32_t mask = bits == 32 ? 0xFFFFFFFFu : (1u << bits) - 1;
+  SplitMix64 g(seed);
+  for (Eigen::Index j = 0; j < cols; ++j) {
+    const Eigen::Index from = j < values.cols() ? covered : 0;
+    g.skip(static_cast<std::uint64_t>(from));
+    for (Eigen::Index i = from; i < rows; ++i)
+      m(i, j) = static_cast<std::uint32_t>(g.next()) & mask;
+  }
   return m;
 }
 
@@ -355,16 +367,22 @@ MmadOperands operandsOf(const MmadCase& c) {
 void storeC(isa::Segment& l0c, std::uint64_t cAddr, const oracle::ElemMatrix& c) {
   const std::uint64_t m = static_cast<std::uint64_t>(c.rows()),
                       n = static_cast<std::uint64_t>(c.cols());
-  // A row's 16 columns inside one fractal are consecutive: one offset per run of 16.
+  auto offset = [&](std::uint64_t i, std::uint64_t j) {
+    return cAddr - l0c.addr + 4 * oracle::elementOffsetC0(oracle::Layout::Nz, 16, m, n, i, j);
+  };
+  // A row's 16 columns inside one fractal are consecutive, and a row's fractals lie a fixed
+  // distance apart: one offset per row.
+  const std::uint64_t step = n > 16 ? offset(0, 16) - offset(0, 0) : 0;
   for (std::uint64_t i = 0; i < m; ++i) {
-    for (std::uint64_t first = 0; first < n; first += 16) {
-      const std::uint64_t run =
-          cAddr - l0c.addr + 4 * oracle::elementOffsetC0(oracle::Layout::Nz, 16, m, n, i, first);
-      for (std::uint64_t j = first; j < std::min(n, first + 16); ++j) {
-        const std::uint64_t at = run + 4 * (j - first);
-        if (at + 4 > l0c.bytes.size()) continue;  // past the memory: an illegal program's C
-        const std::uint32_t v = c(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j));
-        for (int b = 0; b < 4; ++b) l0c.bytes[at + b] = static_cast<std::uint8_t>(v >> (8 * b));
+    std::uint64_t run = offset(i, 0);
+    for (std::uint64_t first = 0; first < n; first += 16, run += step) {
+      // Past the memory (an illegal program's C), nothing is written.
+      const std::uint64_t room = run < l0c.bytes.size() ? (l0c.bytes.size() - run) / 4 : 0;
+      const std::uint64_t len = std::min({n - first, std::uint64_t{16}, room});
+      for (std::uint64_t jj = 0; jj < len; ++jj) {
+        oracle::writeElementAs<32>(
+            l0c.bytes.data() + run, jj,
+            c(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(first + jj)));
       }
     }
   }

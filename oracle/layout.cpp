@@ -29,6 +29,32 @@ std::uint64_t elementOffsetC0(Layout layout, std::uint64_t c0, std::uint64_t row
   return 0;
 }
 
+namespace {
+
+/// Calls f(o, i0, at, len) for every run of up to C0 elements along the fractal's inner dimension
+/// (columns for Nz and Zz, rows for Zn): those are consecutive in storage, element (o, i0 + i) of
+/// the run at storage index at + i. Along a row (column, for Zn) successive runs lie a fixed
+/// distance apart, taken from elementOffset itself, so the layout is stated there alone.
+template <typename F>
+void forEachRun(Layout layout, isa::DType t, std::uint64_t rows, std::uint64_t cols, F&& f) {
+  const std::uint64_t c0 = static_cast<std::uint64_t>(isa::c0Of(t));
+  const bool runsDown = layout == Layout::Zn;
+  const std::uint64_t outer = runsDown ? cols : rows, inner = runsDown ? rows : cols;
+  auto offset = [&](std::uint64_t o, std::uint64_t i) {
+    return runsDown ? elementOffset(layout, t, rows, cols, i, o)
+                    : elementOffset(layout, t, rows, cols, o, i);
+  };
+  const std::uint64_t step = inner > c0 ? offset(0, c0) - offset(0, 0) : 0;
+  for (std::uint64_t o = 0; o < outer; ++o) {
+    std::uint64_t at = offset(o, 0);
+    for (std::uint64_t first = 0; first < inner; first += c0, at += step) {
+      f(o, first, at, std::min(c0, inner - first));
+    }
+  }
+}
+
+}  // namespace
+
 isa::Bytes encode(const ElemMatrix& m, Layout layout, isa::DType t, std::uint8_t pad) {
   const auto rows = static_cast<std::uint64_t>(m.rows());
   const auto cols = static_cast<std::uint64_t>(m.cols());
@@ -36,38 +62,34 @@ isa::Bytes encode(const ElemMatrix& m, Layout layout, isa::DType t, std::uint8_t
   const std::uint64_t fractals = layout == Layout::Zn ? ceilDiv(rows, c0) * ceilDiv(cols, 16)
                                                       : ceilDiv(rows, 16) * ceilDiv(cols, c0);
   isa::Bytes out(fractals * 512, pad);
-  // Runs of C0 elements along the fractal's inner dimension (columns for Nz and Zz, rows for
-  // Zn) are consecutive in storage: one offset per run, not one per element.
   const bool runsDown = layout == Layout::Zn;
-  const std::uint64_t outer = runsDown ? cols : rows, inner = runsDown ? rows : cols;
-  for (std::uint64_t o = 0; o < outer; ++o) {
-    for (std::uint64_t first = 0; first < inner; first += c0) {
-      const std::uint64_t r = runsDown ? first : o, c = runsDown ? o : first;
-      const std::uint64_t at = elementOffset(layout, t, rows, cols, r, c);
-      const std::uint64_t len = std::min(c0, inner - first);
-      for (std::uint64_t i = 0; i < len; ++i) {
-        writeElement(out.data(), at + i, t,
-                     runsDown ? m(static_cast<Eigen::Index>(r + i), static_cast<Eigen::Index>(c))
-                              : m(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(c + i)));
-      }
-    }
-  }
+  withElementBits(t, [&](auto bits) {
+    forEachRun(layout, t, rows, cols,
+               [&](std::uint64_t o, std::uint64_t first, std::uint64_t at, std::uint64_t len) {
+                 for (std::uint64_t i = 0; i < len; ++i) {
+                   const auto r = static_cast<Eigen::Index>(runsDown ? first + i : o);
+                   const auto c = static_cast<Eigen::Index>(runsDown ? o : first + i);
+                   writeElementAs<decltype(bits)::value>(out.data(), at + i, m(r, c));
+                 }
+               });
+  });
   return out;
 }
 
 ElemMatrix decode(const isa::Bytes& bytes, Layout layout, isa::DType t, Eigen::Index rows,
                   Eigen::Index cols) {
   ElemMatrix m(rows, cols);
-  for (Eigen::Index c = 0; c < cols; ++c) {
-    for (Eigen::Index r = 0; r < rows; ++r) {
-      m(r, c) =
-          readElement(bytes.data(),
-                      elementOffset(layout, t, static_cast<std::uint64_t>(rows),
-                                    static_cast<std::uint64_t>(cols), static_cast<std::uint64_t>(r),
-                                    static_cast<std::uint64_t>(c)),
-                      t);
-    }
-  }
+  const bool runsDown = layout == Layout::Zn;
+  withElementBits(t, [&](auto bits) {
+    forEachRun(layout, t, static_cast<std::uint64_t>(rows), static_cast<std::uint64_t>(cols),
+               [&](std::uint64_t o, std::uint64_t first, std::uint64_t at, std::uint64_t len) {
+                 for (std::uint64_t i = 0; i < len; ++i) {
+                   const auto r = static_cast<Eigen::Index>(runsDown ? first + i : o);
+                   const auto c = static_cast<Eigen::Index>(runsDown ? o : first + i);
+                   m(r, c) = readElementAs<decltype(bits)::value>(bytes.data(), at + i);
+                 }
+               });
+  });
   return m;
 }
 

@@ -88,34 +88,41 @@ MatrixD valuesOf(const ElemMatrix& bits, isa::DType t) {
 
 ElemMatrix bitsOf(const MatrixD& values, isa::DType t) {
   ElemMatrix b(values.rows(), values.cols());
+  // One loop per type (the type chosen once, not per element).
+  auto each = [&](auto code) {
+    for (Eigen::Index i = 0; i < values.size(); ++i) b(i) = code(values(i));
+  };
   if (isLowPrecision(t)) {
-    for (Eigen::Index i = 0; i < values.size(); ++i) b(i) = lowPrecisionCode(t, values(i));
+    each([t](double v) { return lowPrecisionCode(t, v); });
     return b;
   }
-  for (Eigen::Index i = 0; i < values.size(); ++i) {
-    const double v = values(i);
-    switch (t) {
-      case isa::DType::S8:
-        b(i) = static_cast<std::uint8_t>(static_cast<std::int8_t>(v));
-        break;
-      case isa::DType::S4:
-        b(i) = static_cast<std::uint32_t>(static_cast<int>(v)) & 0xF;
-        break;
-      case isa::DType::S32:
-        b(i) = static_cast<std::uint32_t>(static_cast<std::int32_t>(v));
-        break;
-      case isa::DType::F16:
-        b(i) = Eigen::numext::bit_cast<std::uint16_t>(Eigen::half(static_cast<float>(v)));
-        break;
-      case isa::DType::BF16:
-        b(i) = Eigen::numext::bit_cast<std::uint16_t>(Eigen::bfloat16(static_cast<float>(v)));
-        break;
-      case isa::DType::F32:
-        b(i) = Eigen::numext::bit_cast<std::uint32_t>(static_cast<float>(v));
-        break;
-      default:
-        throw std::logic_error("oracle::bitsOf: not an Mmad type");
-    }
+  switch (t) {
+    case isa::DType::S8:
+      each([](double v) -> std::uint32_t {
+        return static_cast<std::uint8_t>(static_cast<std::int8_t>(v));
+      });
+      break;
+    case isa::DType::S4:
+      each([](double v) { return static_cast<std::uint32_t>(static_cast<int>(v)) & 0xF; });
+      break;
+    case isa::DType::S32:
+      each([](double v) { return static_cast<std::uint32_t>(static_cast<std::int32_t>(v)); });
+      break;
+    case isa::DType::F16:
+      each([](double v) -> std::uint32_t {
+        return Eigen::numext::bit_cast<std::uint16_t>(Eigen::half(static_cast<float>(v)));
+      });
+      break;
+    case isa::DType::BF16:
+      each([](double v) -> std::uint32_t {
+        return Eigen::numext::bit_cast<std::uint16_t>(Eigen::bfloat16(static_cast<float>(v)));
+      });
+      break;
+    case isa::DType::F32:
+      each([](double v) { return Eigen::numext::bit_cast<std::uint32_t>(static_cast<float>(v)); });
+      break;
+    default:
+      throw std::logic_error("oracle::bitsOf: not an Mmad type");
   }
   return b;
 }
@@ -129,16 +136,18 @@ struct Grid {
   double max = 0;
 };
 std::optional<Grid> gridOf(const MatrixD& m) {
+  if (!m.allFinite()) return std::nullopt;
   Grid g;
+  g.max = m.size() > 0 ? m.cwiseAbs().maxCoeff() : 0;
   for (Eigen::Index i = 0; i < m.size(); ++i) {
     const auto bits = std::bit_cast<std::uint64_t>(m(i));
     const auto exponent = static_cast<int>((bits >> 52) & 0x7FF);
-    if (exponent == 0x7FF) return std::nullopt;
     std::uint64_t significand = bits & ((std::uint64_t{1} << 52) - 1);
     if (exponent != 0) significand |= std::uint64_t{1} << 52;
-    if (significand == 0) continue;  // a zero is a multiple of anything
-    g.low = std::min(g.low, std::max(exponent, 1) - 1075 + std::countr_zero(significand));
-    g.max = std::max(g.max, std::fabs(m(i)));
+    // A zero is a multiple of anything: it leaves low as it is.
+    const int low =
+        significand == 0 ? INT_MAX : std::max(exponent, 1) - 1075 + std::countr_zero(significand);
+    g.low = std::min(g.low, low);
   }
   return g;
 }
@@ -241,15 +250,23 @@ Expected expectC(const isa::Program& program, std::size_t region, const ElemMatr
   const auto first = static_cast<std::ptrdiff_t>(cAddr - (footprint > 0 ? r.addr : cAddr));
   std::fill_n(e.written[region].begin() + first, footprint, 1);
   std::fill_n(e.dontCare[region].begin() + first, footprint, 1);  // until a cell of C is put
-  for (Eigen::Index col = 0; col < c.cols(); ++col) {
-    for (Eigen::Index row = 0; row < c.rows(); ++row) {
-      const auto i = static_cast<std::uint64_t>(row), j = static_cast<std::uint64_t>(col);
-      const std::uint64_t off =
-          cAddr - r.addr + (((j / 16) * m1 + i / 16) * 256 + (i % 16) * 16 + j % 16) * 4;
-      const std::uint32_t v = c(row, col);
-      for (std::uint64_t k = 0; k < 4; ++k) {
-        e.dontCare[region][off + k] = 0;
-        e.regions[region][off + k] = static_cast<std::uint8_t>(v >> (8 * k));
+  // Element (i, j) at ((j / 16) m1 + i / 16) 256 + (i % 16) 16 + j % 16: a row's columns
+  // 16 j1 .. 16 j1 + 15 are 64 consecutive bytes.
+  std::uint8_t* bytes = e.regions[region].data() + (cAddr - r.addr);
+  std::uint8_t* unknown = e.dontCare[region].data() + (cAddr - r.addr);
+  const auto rows = static_cast<std::uint64_t>(c.rows()),
+             cols = static_cast<std::uint64_t>(c.cols());
+  for (std::uint64_t j1 = 0; j1 < n1; ++j1) {
+    const std::uint64_t width = std::min<std::uint64_t>(16, cols - 16 * j1);
+    for (std::uint64_t i = 0; i < rows; ++i) {
+      const std::uint64_t off = ((j1 * m1 + i / 16) * 256 + (i % 16) * 16) * 4;
+      std::fill_n(unknown + off, 4 * width, 0);
+      for (std::uint64_t jj = 0; jj < width; ++jj) {
+        const std::uint32_t v =
+            c(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(16 * j1 + jj));
+        for (std::uint64_t k = 0; k < 4; ++k) {
+          bytes[off + 4 * jj + k] = static_cast<std::uint8_t>(v >> (8 * k));
+        }
       }
     }
   }

@@ -3,6 +3,7 @@
 
 #include <Eigen/Core>
 #include <cstdint>
+#include <type_traits>
 
 #include "isa/dtype.hpp"
 
@@ -32,5 +33,45 @@ void encodeTile(const ElemMatrix& tile, isa::DType t, bool bSide, std::uint8_t* 
 /// keep even elements in the low nibble (spec 2).
 std::uint32_t readElement(const std::uint8_t* bytes, std::size_t linear, isa::DType t);
 void writeElement(std::uint8_t* bytes, std::size_t linear, isa::DType t, std::uint32_t value);
+
+/// readElement and writeElement for a width known where they are called (4, 8, 16 or 32 bits),
+/// little-endian: what loops over many elements of one type use.
+template <int Bits>
+std::uint32_t readElementAs(const std::uint8_t* bytes, std::size_t linear) {
+  if constexpr (Bits == 4) {
+    return (bytes[linear / 2] >> (4 * (linear % 2))) & 0xFu;
+  } else {
+    std::uint32_t v = 0;
+    for (int i = 0; i < Bits / 8; ++i) v |= std::uint32_t{bytes[Bits / 8 * linear + i]} << (8 * i);
+    return v;
+  }
+}
+template <int Bits>
+void writeElementAs(std::uint8_t* bytes, std::size_t linear, std::uint32_t value) {
+  if constexpr (Bits == 4) {
+    const int shift = 4 * static_cast<int>(linear % 2);
+    std::uint8_t& b = bytes[linear / 2];
+    b = static_cast<std::uint8_t>((b & ~(0xFu << shift)) | ((value & 0xFu) << shift));
+  } else {
+    for (int i = 0; i < Bits / 8; ++i) {
+      bytes[Bits / 8 * linear + i] = static_cast<std::uint8_t>(value >> (8 * i));
+    }
+  }
+}
+
+/// f(std::integral_constant<int, bitsOf(t)>{}): one call, with the element width as a constant.
+template <typename F>
+decltype(auto) withElementBits(isa::DType t, F&& f) {
+  switch (isa::bitsOf(t)) {
+    case 4:
+      return f(std::integral_constant<int, 4>{});
+    case 8:
+      return f(std::integral_constant<int, 8>{});
+    case 16:
+      return f(std::integral_constant<int, 16>{});
+    default:
+      return f(std::integral_constant<int, 32>{});
+  }
+}
 
 }  // namespace cubecheck::oracle

@@ -870,9 +870,10 @@ std::optional<isa::Violation> execMmad(State& state, isa::ProfileId profile, con
     const auto result = std::bit_cast<std::uint32_t>(v);
     std::memcpy(cellOf(row, col), &result, 4);
   };
+  const bool narrow = fault == Fault::LowNarrowAccumulator && isa::bitsOf(x.dtype) == 8;
   if (fault == Fault::MmadPairwiseSum || fault == Fault::MmadAddsTowardZero ||
-      fault == Fault::MmadSubnormalsFlushed) {
-    // The float readings and mutants the fingerprint tells apart, one C element at a time.
+      fault == Fault::MmadSubnormalsFlushed || fault == Fault::MmadF16Accumulation || narrow) {
+    // The float readings and mutants, one C element at a time.
     for (std::uint64_t row = 0; row < x.m; ++row) {
       for (std::uint64_t col = 0; col < n; ++col) {
         float acc = std::bit_cast<float>(startOf(row, col));
@@ -883,6 +884,10 @@ std::optional<isa::Violation> execMmad(State& state, isa::ProfileId profile, con
             products.push_back(av * bv);
           } else if (fault == Fault::MmadAddsTowardZero) {
             acc = addTowardZero(acc, av * bv);
+          } else if (fault == Fault::MmadF16Accumulation) {
+            acc = static_cast<float>(Eigen::half(acc + av * bv));
+          } else if (narrow) {
+            acc = toSignificandBits(acc + av * bv, 17);
           } else {
             acc = flushed(acc + flushed(flushed(av) * flushed(bv)));
           }
@@ -893,31 +898,51 @@ std::optional<isa::Violation> execMmad(State& state, isa::ProfileId profile, con
     }
     return std::nullopt;
   }
-  // C a block of up to kBlock columns of a row at a time, its sums held in registers over k.
-  constexpr std::uint64_t kBlock = 32;
-  for (std::uint64_t row = 0; row < x.m; ++row) {
-    for (std::uint64_t first = 0; first < n; first += kBlock) {
-      const std::uint64_t width = std::min(kBlock, n - first);
-      std::array<float, kBlock> acc{};
+  // C two rows by 16 columns at a time, the 32 sums held in registers over k (as 4-float
+  // vectors of the GCC/Clang vector extension, so that every compiler keeps them there). Each
+  // sum still takes one f32 product and one f32 addition per k, in ascending k.
+  using F32x4 = float __attribute__((vector_size(16)));
+  constexpr std::uint64_t kCols = 16, kVectors = kCols / 4;
+  for (std::uint64_t row = 0; row < x.m; row += 2) {
+    const bool pair = row + 1 < x.m;
+    const float* a0 = aF.data() + row * kEnd;
+    const float* a1 = pair ? a0 + kEnd : a0;  // a last lone row is summed twice, stored once
+    for (std::uint64_t first = 0; first < n; first += kCols) {
+      const std::uint64_t width = std::min(kCols, n - first);
+      std::array<float, kCols> s0{}, s1{};
       for (std::uint64_t j = 0; j < width; ++j) {
-        acc[j] = std::bit_cast<float>(startOf(row, first + j));
+        s0[j] = std::bit_cast<float>(startOf(row, first + j));
+        s1[j] = pair ? std::bit_cast<float>(startOf(row + 1, first + j)) : s0[j];
       }
-      for (std::uint64_t kk = 0; kk < kEnd; ++kk) {
-        const float av = aF[row * kEnd + kk];
-        const float* bv = bF.data() + kk * n + first;
-        if (width == kBlock) {
-          for (std::uint64_t j = 0; j < kBlock; ++j) acc[j] += av * bv[j];
-        } else {
-          for (std::uint64_t j = 0; j < width; ++j) acc[j] += av * bv[j];
+      if (width == kCols) {
+        F32x4 v0[kVectors], v1[kVectors];
+        std::memcpy(v0, s0.data(), sizeof v0);
+        std::memcpy(v1, s1.data(), sizeof v1);
+        for (std::uint64_t kk = 0; kk < kEnd; ++kk) {
+          const float* bv = bF.data() + kk * n + first;
+          const F32x4 u = F32x4{} + a0[kk], w = F32x4{} + a1[kk];
+          for (std::uint64_t q = 0; q < kVectors; ++q) {
+            F32x4 b;
+            std::memcpy(&b, bv + 4 * q, sizeof b);
+            v0[q] += u * b;
+            v1[q] += w * b;
+          }
         }
-        if (fault == Fault::MmadF16Accumulation) {
-          for (float& v : acc) v = static_cast<float>(Eigen::half(v));
-        }
-        if (fault == Fault::LowNarrowAccumulator && isa::bitsOf(x.dtype) == 8) {
-          for (float& v : acc) v = toSignificandBits(v, 17);
+        std::memcpy(s0.data(), v0, sizeof v0);
+        std::memcpy(s1.data(), v1, sizeof v1);
+      } else {
+        for (std::uint64_t kk = 0; kk < kEnd; ++kk) {
+          const float* bv = bF.data() + kk * n + first;
+          for (std::uint64_t j = 0; j < width; ++j) {
+            s0[j] += a0[kk] * bv[j];
+            s1[j] += a1[kk] * bv[j];
+          }
         }
       }
-      for (std::uint64_t j = 0; j < width; ++j) store(row, first + j, acc[j]);
+      for (std::uint64_t j = 0; j < width; ++j) {
+        store(row, first + j, s0[j]);
+        if (pair) store(row + 1, first + j, s1[j]);
+      }
     }
   }
   return std::nullopt;
