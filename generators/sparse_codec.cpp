@@ -121,16 +121,18 @@ PackedB packB(const Densified& d) {
   PackedB p;
   p.dense = oracle::encode(s8Bits(d.dense), oracle::Layout::Zn, isa::DType::S8, 0);  // OPEN-3
   p.index.assign(p.dense.size() / 4, 0);
-  for (std::uint64_t c = 0; c < n; ++c) {
-    for (std::uint64_t r = 0; r < kd; ++r) {
-      // int8: the element offset is the byte offset o; its index is byte o >> 2, field o & 3.
-      const std::uint64_t o =
-          oracle::elementOffset(oracle::Layout::Zn, isa::DType::S8, kd, n, r, c);
-      p.index[o >> 2] |= static_cast<std::uint8_t>(
-          (d.index(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(c)) & 3)
-          << (2 * (o & 3)));
-    }
-  }
+  oracle::forEachRun(
+      oracle::Layout::Zn, isa::DType::S8, kd, n, kd, n,
+      [&](std::uint64_t c, std::uint64_t first, std::uint64_t at, std::uint64_t len) {
+        for (std::uint64_t i = 0; i < len; ++i) {
+          // int8: the element offset is the byte offset o; its index is byte
+          // o >> 2, field o & 3.
+          const std::uint64_t o = at + i;
+          p.index[o >> 2] |= static_cast<std::uint8_t>(
+              (d.index(static_cast<Eigen::Index>(first + i), static_cast<Eigen::Index>(c)) & 3)
+              << (2 * (o & 3)));
+        }
+      });
   return p;
 }
 

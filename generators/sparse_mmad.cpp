@@ -9,6 +9,7 @@
 
 #include "generators/common.hpp"
 #include "generators/fill.hpp"
+#include "generators/mmad.hpp"
 #include "oracle/layout.hpp"
 
 namespace cubecheck::gen {
@@ -131,17 +132,7 @@ isa::Program buildProgram(const SparseMmadCase& c, const SparseOperands& o, cons
   const auto [cLo, cHi] =
       withMargin(c.cAddr, std::max(cEnd, c.cAddr + 1024), 1024, prof.capacityOf(Memory::L0C));
   isa::Segment l0c = filled(Memory::L0C, cLo, cHi, subSeed(c.contentSeed, 22));
-  if (c.init == InitMode::Accumulate) {
-    for (Eigen::Index n = 0; n < c.n; ++n) {
-      for (Eigen::Index m = 0; m < c.m; ++m) {
-        const std::uint64_t at = c.cAddr - cLo +
-                                 4 * oracle::elementOffsetC0(oracle::Layout::Nz, 16, c.m, c.n,
-                                                             static_cast<std::uint64_t>(m),
-                                                             static_cast<std::uint64_t>(n));
-        storeS32(l0c.bytes.data() + at, o.c0(m, n));
-      }
-    }
-  }
+  if (c.init == InitMode::Accumulate) storeC(l0c, c.cAddr, o.c0.cast<std::uint32_t>());
   p.segments.push_back(std::move(l0c));
   if (c.init == InitMode::Bias) {  // OPEN-6: the bias row at bias-table address 0
     isa::Segment bt = filled(Memory::BiasTable, 0, prof.capacityOf(Memory::BiasTable),

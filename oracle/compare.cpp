@@ -65,12 +65,20 @@ Comparison compareExact(const isa::Program& program, const Expected& expected,
         isa::findSegment(program.segments, region.memory, region.addr, region.size);
     bool anyWritten = false;
     bool footprintChanges = false;
-    if (masked == nullptr && exp == obs) {
-      // The common case: equal. Only the vacuity check needs a look at the footprint.
+    // Don't-care bytes aside, equal: the common case, where only the vacuity check needs a look
+    // at the footprint.
+    bool equal = masked == nullptr && exp == obs;
+    if (masked != nullptr) {
+      equal = exp.size() == obs.size();
+      for (std::size_t j = 0; j < exp.size() && equal; ++j) {
+        equal = masked[j] != 0 || exp[j] == obs[j];
+      }
+    }
+    if (equal) {
       const std::uint8_t* init =
           initial == nullptr ? nullptr : initial->bytes.data() + (region.addr - initial->addr);
       for (std::size_t j = 0; j < exp.size() && !footprintChanges; ++j) {
-        if (written[j] == 0) continue;
+        if (written[j] == 0 || (masked != nullptr && masked[j] != 0)) continue;
         anyWritten = true;
         footprintChanges = init != nullptr && init[j] != exp[j];
       }

@@ -1,7 +1,5 @@
 #include "oracle/layout.hpp"
 
-#include <algorithm>
-
 namespace cubecheck::oracle {
 using isa::ceilDiv;
 
@@ -29,32 +27,6 @@ std::uint64_t elementOffsetC0(Layout layout, std::uint64_t c0, std::uint64_t row
   return 0;
 }
 
-namespace {
-
-/// Calls f(o, i0, at, len) for every run of up to C0 elements along the fractal's inner dimension
-/// (columns for Nz and Zz, rows for Zn): those are consecutive in storage, element (o, i0 + i) of
-/// the run at storage index at + i. Along a row (column, for Zn) successive runs lie a fixed
-/// distance apart, taken from elementOffset itself, so the layout is stated there alone.
-template <typename F>
-void forEachRun(Layout layout, isa::DType t, std::uint64_t rows, std::uint64_t cols, F&& f) {
-  const std::uint64_t c0 = static_cast<std::uint64_t>(isa::c0Of(t));
-  const bool runsDown = layout == Layout::Zn;
-  const std::uint64_t outer = runsDown ? cols : rows, inner = runsDown ? rows : cols;
-  auto offset = [&](std::uint64_t o, std::uint64_t i) {
-    return runsDown ? elementOffset(layout, t, rows, cols, i, o)
-                    : elementOffset(layout, t, rows, cols, o, i);
-  };
-  const std::uint64_t step = inner > c0 ? offset(0, c0) - offset(0, 0) : 0;
-  for (std::uint64_t o = 0; o < outer; ++o) {
-    std::uint64_t at = offset(o, 0);
-    for (std::uint64_t first = 0; first < inner; first += c0, at += step) {
-      f(o, first, at, std::min(c0, inner - first));
-    }
-  }
-}
-
-}  // namespace
-
 isa::Bytes encode(const ElemMatrix& m, Layout layout, isa::DType t, std::uint8_t pad) {
   const auto rows = static_cast<std::uint64_t>(m.rows());
   const auto cols = static_cast<std::uint64_t>(m.cols());
@@ -64,7 +36,7 @@ isa::Bytes encode(const ElemMatrix& m, Layout layout, isa::DType t, std::uint8_t
   isa::Bytes out(fractals * 512, pad);
   const bool runsDown = layout == Layout::Zn;
   withElementBits(t, [&](auto bits) {
-    forEachRun(layout, t, rows, cols,
+    forEachRun(layout, t, rows, cols, rows, cols,
                [&](std::uint64_t o, std::uint64_t first, std::uint64_t at, std::uint64_t len) {
                  for (std::uint64_t i = 0; i < len; ++i) {
                    const auto r = static_cast<Eigen::Index>(runsDown ? first + i : o);
@@ -82,6 +54,7 @@ ElemMatrix decode(const isa::Bytes& bytes, Layout layout, isa::DType t, Eigen::I
   const bool runsDown = layout == Layout::Zn;
   withElementBits(t, [&](auto bits) {
     forEachRun(layout, t, static_cast<std::uint64_t>(rows), static_cast<std::uint64_t>(cols),
+               static_cast<std::uint64_t>(rows), static_cast<std::uint64_t>(cols),
                [&](std::uint64_t o, std::uint64_t first, std::uint64_t at, std::uint64_t len) {
                  for (std::uint64_t i = 0; i < len; ++i) {
                    const auto r = static_cast<Eigen::Index>(runsDown ? first + i : o);

@@ -1,6 +1,7 @@
 // Matrix layouts of spec 3: where element (r, c) of a logical matrix lives.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 
 #include "isa/dtype.hpp"
@@ -24,6 +25,32 @@ std::uint64_t elementOffset(Layout layout, isa::DType t, std::uint64_t rows, std
 /// (C0 = 16, spec 2), not the 16 x 8 a 4-byte type has elsewhere.
 std::uint64_t elementOffsetC0(Layout layout, std::uint64_t c0, std::uint64_t rows,
                               std::uint64_t cols, std::uint64_t r, std::uint64_t c);
+
+/// Calls f(o, first, at, len) for every run of up to C0 elements along the fractal's inner
+/// dimension (columns for Nz and Zz, rows for Zn) of a rows x cols matrix in `layout`: elements
+/// (o, first + i) (Nz, Zz) or (first + i, o) (Zn), i < len, are consecutive in storage from
+/// element offset `at`. The runs cover extentRows x extentCols (the matrix, or its grid padded
+/// to whole fractals). Along a row (a column, for Zn) successive runs lie a fixed distance apart,
+/// taken from elementOffset itself, so the layout is stated there alone.
+template <typename F>
+void forEachRun(Layout layout, isa::DType t, std::uint64_t rows, std::uint64_t cols,
+                std::uint64_t extentRows, std::uint64_t extentCols, F&& f) {
+  const std::uint64_t c0 = static_cast<std::uint64_t>(isa::c0Of(t));
+  const bool runsDown = layout == Layout::Zn;
+  const std::uint64_t outer = runsDown ? extentCols : extentRows;
+  const std::uint64_t inner = runsDown ? extentRows : extentCols;
+  auto offset = [&](std::uint64_t o, std::uint64_t i) {
+    return runsDown ? elementOffset(layout, t, rows, cols, i, o)
+                    : elementOffset(layout, t, rows, cols, o, i);
+  };
+  const std::uint64_t step = inner > c0 ? offset(0, c0) - offset(0, 0) : 0;
+  for (std::uint64_t o = 0; o < outer; ++o) {
+    std::uint64_t at = offset(o, 0);
+    for (std::uint64_t first = 0; first < inner; first += c0, at += step) {
+      f(o, first, at, std::min(c0, inner - first));
+    }
+  }
+}
 
 /// Bytes of the whole padded matrix (whole fractals) in `layout`; padding cells hold `pad`
 /// repeated in every byte.

@@ -192,36 +192,33 @@ std::optional<std::string> uncertified(isa::ProfileId profile, const isa::Load2D
   return std::nullopt;
 }
 
-/// One channel of a feature map seen through a window: cell (y, x) of the rows x cols result is
-/// map cell (y - offH, x - offW), or `pad` where that lies outside the H x W map. Padding is
-/// expressed by embedding the map in a constant matrix, not by bounds tests per element.
-ElemMatrix framed(const ElemMatrix& channel, std::int64_t offH, std::int64_t offW,
-                  std::int64_t rows, std::int64_t cols, std::uint32_t pad) {
+/// Rows [yFrom, yTo) of channel c (of C1 slices) of an H x W NC1HWC0 map at `map`, seen through
+/// a window: cell (y, x) of the rows x cols result is cell (y - offH, x - offW) of those rows, or
+/// `pad` where that lies outside them. Padding is expressed by embedding the rows in a constant
+/// matrix, not by bounds tests per element.
+ElemMatrix framedChannel(const std::uint8_t* map, isa::DType t, std::uint64_t h, std::uint64_t w,
+                         std::uint64_t c, std::uint64_t yFrom, std::uint64_t yTo, std::int64_t offH,
+                         std::int64_t offW, std::int64_t rows, std::int64_t cols,
+                         std::uint32_t pad) {
   ElemMatrix out = ElemMatrix::Constant(rows, cols, pad);
+  const auto height = static_cast<std::int64_t>(yTo - yFrom), width = static_cast<std::int64_t>(w);
   const std::int64_t y0 = std::max<std::int64_t>(0, offH), x0 = std::max<std::int64_t>(0, offW);
-  const std::int64_t y1 = std::min<std::int64_t>(rows, offH + channel.rows());
-  const std::int64_t x1 = std::min<std::int64_t>(cols, offW + channel.cols());
-  if (y1 > y0 && x1 > x0) {
-    out.block(y0, x0, y1 - y0, x1 - x0) = channel.block(y0 - offH, x0 - offW, y1 - y0, x1 - x0);
-  }
-  return out;
-}
-
-/// Rows [yFrom, yTo) of channel c (of C1 slices) of an H x W NC1HWC0 map at `map`, as a
-/// (yTo - yFrom) x W matrix.
-ElemMatrix channelOf(const std::uint8_t* map, isa::DType t, std::uint64_t h, std::uint64_t w,
-                     std::uint64_t c, std::uint64_t yFrom, std::uint64_t yTo) {
-  ElemMatrix m(static_cast<Eigen::Index>(yTo - yFrom), static_cast<Eigen::Index>(w));
+  const std::int64_t y1 = std::min<std::int64_t>(rows, offH + height);
+  const std::int64_t x1 = std::min<std::int64_t>(cols, offW + width);
   // The channel's cells are C0 elements apart in storage, starting at its cell (0, 0).
   const std::uint64_t first = nc1hwc0Offset(t, h, w, c, 0, 0);
   const auto c0 = static_cast<std::uint64_t>(isa::c0Of(t));
-  for (std::uint64_t y = yFrom; y < yTo; ++y) {
-    for (std::uint64_t x = 0; x < w; ++x) {
-      m(static_cast<Eigen::Index>(y - yFrom), static_cast<Eigen::Index>(x)) =
-          readElement(map, first + (y * w + x) * c0, t);
+  withElementBits(t, [&](auto bits) {
+    for (std::int64_t x = x0; x < x1; ++x) {
+      for (std::int64_t y = y0; y < y1; ++y) {
+        const auto cell =
+            static_cast<std::uint64_t>(static_cast<std::int64_t>(yFrom) + y - offH) * w +
+            static_cast<std::uint64_t>(x - offW);
+        out(y, x) = readElementAs<decltype(bits)::value>(map, first + cell * c0);
+      }
     }
-  }
-  return m;
+  });
+  return out;
 }
 
 std::uint32_t padOf(std::uint32_t reg, isa::DType t) {
@@ -246,20 +243,24 @@ void store(Memories& mem, isa::Memory dm, std::uint64_t dstAddr, const ElemMatri
   const std::size_t k = mem.indexOf(dm, dstAddr, bytes);
   std::uint8_t* base = mem.image[k].bytes.data() + (dstAddr - mem.image[k].addr);
   const std::uint64_t off = dstAddr - mem.image[k].addr;
-  const std::uint64_t bytesPerElem8 = static_cast<std::uint64_t>(isa::bitsOf(t));  // bits
-  for (std::uint64_t r = 0; r < pr; ++r) {
-    for (std::uint64_t c = 0; c < pc; ++c) {
-      const std::uint64_t e = elementOffset(layout, t, rows, cols, r, c);
-      const std::uint64_t byte = off + e * bytesPerElem8 / 8;
-      const bool inside = r < rows && c < cols;
-      const bool beyondM = mAlongRows ? r >= rows : c >= cols;
-      if (!inside && !beyondM) continue;  // beyond K only: not written
-      if (inside)
-        writeElement(base, e, t, d(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(c)));
-      mem.written[k][byte] = 1;
-      if (!inside) mem.dontCare[k][byte] = 1;
-    }
-  }
+  const std::uint64_t bits = static_cast<std::uint64_t>(isa::bitsOf(t));
+  const bool runsDown = layout == Layout::Zn;
+  forEachRun(layout, t, rows, cols, pr, pc,
+             [&](std::uint64_t o, std::uint64_t first, std::uint64_t at, std::uint64_t len) {
+               for (std::uint64_t i = 0; i < len; ++i) {
+                 const std::uint64_t r = runsDown ? first + i : o, c = runsDown ? o : first + i;
+                 const std::uint64_t e = at + i, byte = off + e * bits / 8;
+                 const bool inside = r < rows && c < cols;
+                 const bool beyondM = mAlongRows ? r >= rows : c >= cols;
+                 if (!inside && !beyondM) continue;  // beyond K only: not written
+                 if (inside) {
+                   writeElement(base, e, t,
+                                d(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(c)));
+                 }
+                 mem.written[k][byte] = 1;
+                 if (!inside) mem.dontCare[k][byte] = 1;
+               }
+             });
   mem.formats[k] = RegionFormat{t, bSide, dstAddr, 512};
 }
 
@@ -271,8 +272,9 @@ struct Img2Col {
   isa::LoadData3DParamsV2 p;  ///< l1/pads/pad value unused: they come from the registers
 };
 
-/// Spec 6.1 on matrices: each channel framed by its pads, X's selected block gathered from the
-/// framed channels in (C1, Kh, Kw, C0) column order, then laid out for L0A or L0B.
+/// Spec 6.1 on matrices: X's selected block, each element the map cell its output pixel's window
+/// puts under its kernel tap (the pad value outside the map), columns in (C1, Kh, Kw, C0) order,
+/// then laid out for L0A or L0B.
 std::optional<std::string> applyImg2Col(Memories& mem, isa::ProfileId profile, const Img2Col& x) {
   const isa::LoadData3DParamsV2& p = x.p;
   if (!mem.fmatrix[p.fMatrixCtrl ? 1 : 0] || !mem.padding) {
@@ -303,42 +305,37 @@ std::optional<std::string> applyImg2Col(Memories& mem, isa::ProfileId profile, c
   const std::uint8_t* map =
       mem.bytesAt(isa::Memory::L1, x.srcAddr,
                   p.channelSize * h * w * static_cast<std::uint64_t>(isa::bitsOf(x.dtype)) / 8);
-  const std::int64_t wp =
-      static_cast<std::int64_t>(w) + fm.pad[isa::kPadLeft] + fm.pad[isa::kPadRight];
-  // Only the padded rows [y0, y1) the selected block reaches are framed: its output rows, each
-  // with every kernel row below it.
+  // X's row m is output pixel (ho, wo) = (m / Wo, m % Wo); its window's top-left cell in the
+  // map is (ho * stride_h - pad_top, wo * stride_w - pad_left).
   const auto outW = static_cast<std::uint64_t>(g.wo);
-  const std::int64_t y0 = static_cast<std::int64_t>(p.mStartPt / outW * p.strideH);
-  const std::int64_t y1 = static_cast<std::int64_t>(
-      (p.mStartPt + p.mExtension - 1) / outW * p.strideH + (g.hk - 1) * p.dilationFilterH + 1);
-  const std::int64_t top = fm.pad[isa::kPadTop];
-  const auto mapRow = [&](std::int64_t y) {
-    return static_cast<std::uint64_t>(
-        std::clamp<std::int64_t>(y - top, 0, static_cast<std::int64_t>(h)));
-  };
-  const std::uint64_t r0 = mapRow(y0), r1 = mapRow(y1);
-  std::vector<ElemMatrix> framedChannel(p.channelSize);
-  std::vector<bool> have(p.channelSize, false);
-  ElemMatrix block(p.mExtension, p.kExtension);
-  for (Eigen::Index j = 0; j < block.cols(); ++j) {
-    const std::uint64_t k = p.kStartPt + static_cast<std::uint64_t>(j);
-    const std::uint64_t kw = (k / c0) % g.wk, kh = (k / c0 / g.wk) % g.hk;
-    const std::uint64_t ch = (k / c0 / g.wk / g.hk) * c0 + k % c0;
-    if (!have[ch]) {
-      framedChannel[ch] =
-          framed(channelOf(map, x.dtype, h, w, ch, r0, r1),
-                 top + static_cast<std::int64_t>(r0) - y0, fm.pad[isa::kPadLeft], y1 - y0, wp, pad);
-      have[ch] = true;
-    }
-    for (Eigen::Index i = 0; i < block.rows(); ++i) {
-      const std::uint64_t m = p.mStartPt + static_cast<std::uint64_t>(i);
-      const std::uint64_t ho = m / static_cast<std::uint64_t>(g.wo),
-                          wo = m % static_cast<std::uint64_t>(g.wo);
-      block(i, j) =
-          framedChannel[ch](static_cast<Eigen::Index>(ho * p.strideH + kh * p.dilationFilterH) - y0,
-                            static_cast<Eigen::Index>(wo * p.strideW + kw * p.dilationFilterW));
-    }
+  std::vector<std::int64_t> windowY(p.mExtension), windowX(p.mExtension);
+  for (std::uint64_t i = 0; i < p.mExtension; ++i) {
+    const std::uint64_t m = p.mStartPt + i;
+    windowY[i] = static_cast<std::int64_t>(m / outW * p.strideH) - fm.pad[isa::kPadTop];
+    windowX[i] = static_cast<std::int64_t>(m % outW * p.strideW) - fm.pad[isa::kPadLeft];
   }
+  const auto mapH = static_cast<std::int64_t>(h), mapW = static_cast<std::int64_t>(w);
+  ElemMatrix block(p.mExtension, p.kExtension);
+  withElementBits(x.dtype, [&](auto bits) {
+    for (Eigen::Index j = 0; j < block.cols(); ++j) {
+      // Column k is channel ch at kernel tap (kh, kw), in (C1, Kh, Kw, C0) order.
+      const std::uint64_t k = p.kStartPt + static_cast<std::uint64_t>(j);
+      const std::uint64_t kw = (k / c0) % g.wk, kh = (k / c0 / g.wk) % g.hk;
+      const std::uint64_t ch = (k / c0 / g.wk / g.hk) * c0 + k % c0;
+      const std::uint64_t channel = nc1hwc0Offset(x.dtype, h, w, ch, 0, 0);  // its cell (0, 0)
+      const auto dy = static_cast<std::int64_t>(kh * p.dilationFilterH);
+      const auto dx = static_cast<std::int64_t>(kw * p.dilationFilterW);
+      for (Eigen::Index i = 0; i < block.rows(); ++i) {
+        const std::int64_t y = windowY[static_cast<std::size_t>(i)] + dy;
+        const std::int64_t xx = windowX[static_cast<std::size_t>(i)] + dx;
+        const bool inMap = y >= 0 && y < mapH && xx >= 0 && xx < mapW;
+        // Cells of one channel are C0 elements apart in storage.
+        block(i, j) = inMap ? readElementAs<decltype(bits)::value>(
+                                  map, channel + static_cast<std::uint64_t>(y * mapW + xx) * c0)
+                            : pad;
+      }
+    }
+  });
   const Layout layout =
       img2colDestination(profile, x.path, x.dtype, p.enTranspose, p.mExtension, p.kExtension)
           .layout;
@@ -383,8 +380,8 @@ std::optional<std::string> applyV1(Memories& mem, const isa::Load3DV1& l) {
     const std::uint8_t* map = mem.bytesAt(isa::Memory::L1, l.srcAddr + c1 * slice, slice);
     ElemMatrix tile(16, static_cast<Eigen::Index>(c0));
     for (std::uint64_t c = 0; c < c0; ++c) {
-      const ElemMatrix f = framed(channelOf(map, l.dtype, p.l1H, p.l1W, c, 0, p.l1H), -p.leftTopH,
-                                  -p.leftTopW, rows, cols, pad);
+      const ElemMatrix f = framedChannel(map, l.dtype, p.l1H, p.l1W, c, 0, p.l1H, -p.leftTopH,
+                                         -p.leftTopW, rows, cols, pad);
       for (std::uint64_t px = 0; px < 16; ++px) {
         const std::uint64_t pix = (p.repeatMode == 1 ? 16 * r : 0) + px;
         const std::uint64_t ho = pix / static_cast<std::uint64_t>(g.wo),
