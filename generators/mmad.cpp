@@ -29,7 +29,10 @@ bool isInt(DType t) {
 
 /// Uniform integer in [lo, hi] from the generator (for operand values, not for RapidCheck).
 std::int64_t uniform(SplitMix64& g, std::int64_t lo, std::int64_t hi) {
-  return lo + static_cast<std::int64_t>(g.next() % static_cast<std::uint64_t>(hi - lo + 1));
+  const auto span = static_cast<std::uint64_t>(hi - lo + 1);
+  // x % 2^j is x & (2^j - 1): the same draw, without a division when the span is only known here
+  const std::uint64_t x = g.next();
+  return lo + static_cast<std::int64_t>((span & (span - 1)) == 0 ? x & (span - 1) : x % span);
 }
 
 MatrixD fill(Eigen::Index r, Eigen::Index c, SplitMix64& g, auto draw) {

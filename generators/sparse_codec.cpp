@@ -2,6 +2,7 @@
 #include "generators/sparse.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <map>
 #include <ostream>
@@ -44,37 +45,58 @@ oracle::ElemMatrix s8Bits(const oracle::MatrixS8& m) {
 
 // ---- codec ----
 
+namespace {
+
+/// Where a group's two dense slots take their values from (a position 0-3 of the group, or -1 for
+/// a zero) and the index each slot gets, for the group's non-zero mask (bit j: position j).
+struct Slots {
+  int from[2] = {-1, -1};
+  std::uint8_t index[2] = {0, 0};
+};
+
+Slots slotsOf(int mask, DensifyVariant variant) {
+  int pos[4];
+  int count = 0;
+  for (int j = 0; j < 4; ++j) {
+    if (mask >> j & 1) pos[count++] = j;
+  }
+  Slots s;
+  if (count == 1 && pos[0] == 3) {
+    // 0 0 0 X: slot 1 reads 4g + 1 + 2 = 4g + 3, so X goes to slot 1 (spec 7.2).
+    s.from[1] = 3;
+    s.index[1] = 2;
+    if (variant == DensifyVariant::VendorSample) std::swap(s.from[0], s.from[1]);  // (X, 0), (0, 2)
+  } else if (count >= 1) {
+    s.from[0] = pos[0];
+    s.index[0] = static_cast<std::uint8_t>(pos[0]);
+    if (count >= 2) {
+      // Only the first two non-zeros count; slot 1 of position p has index p - 1.
+      const int second = (variant == DensifyVariant::KeepThird && count >= 3) ? pos[2] : pos[1];
+      s.from[1] = second;
+      s.index[1] = static_cast<std::uint8_t>(second - 1);
+    }
+  }
+  return s;
+}
+
+}  // namespace
+
 Densified densify(const oracle::MatrixS8& b, DensifyVariant variant) {
   const Eigen::Index k = b.rows(), n = b.cols();
+  // The rule above for each of the 16 masks, worked out once.
+  std::array<Slots, 16> slots;
+  for (int mask = 0; mask < 16; ++mask)
+    slots[static_cast<std::size_t>(mask)] = slotsOf(mask, variant);
   Densified d{oracle::MatrixS8::Zero(k / 2, n), IndexMatrix::Zero(k / 2, n)};
   for (Eigen::Index c = 0; c < n; ++c) {
     for (Eigen::Index g = 0; g < k / 4; ++g) {
-      int pos[4];
-      int count = 0;
-      for (int j = 0; j < 4; ++j) {
-        if (b(4 * g + j, c) != 0) pos[count++] = j;
+      const Slots& s = slots[static_cast<std::size_t>(maskOf(b, g, c))];
+      for (int slot = 0; slot < 2; ++slot) {
+        // Read unconditionally, kept or dropped without a branch: the masks are random.
+        const std::int8_t v = b(4 * g + std::max(s.from[slot], 0), c);
+        d.dense(2 * g + slot, c) = s.from[slot] < 0 ? std::int8_t{0} : v;
+        d.index(2 * g + slot, c) = s.index[slot];
       }
-      std::int8_t v0 = 0, v1 = 0;
-      std::uint8_t i0 = 0, i1 = 0;
-      if (count == 1 && pos[0] == 3) {
-        // 0 0 0 X: slot 1 reads 4g + 1 + 2 = 4g + 3, so X goes to slot 1 (spec 7.2).
-        v1 = b(4 * g + 3, c);
-        i1 = 2;
-        if (variant == DensifyVariant::VendorSample) std::swap(v0, v1);  // (X, 0), index (0, 2)
-      } else if (count >= 1) {
-        v0 = b(4 * g + pos[0], c);
-        i0 = static_cast<std::uint8_t>(pos[0]);
-        if (count >= 2) {
-          // Only the first two non-zeros count; slot 1 of position p has index p - 1.
-          const int second = (variant == DensifyVariant::KeepThird && count >= 3) ? pos[2] : pos[1];
-          v1 = b(4 * g + second, c);
-          i1 = static_cast<std::uint8_t>(second - 1);
-        }
-      }
-      d.dense(2 * g, c) = v0;
-      d.dense(2 * g + 1, c) = v1;
-      d.index(2 * g, c) = i0;
-      d.index(2 * g + 1, c) = i1;
     }
   }
   return d;
@@ -155,14 +177,15 @@ oracle::MatrixS8 random24(int k, int n, std::uint64_t seed) {
   oracle::MatrixS8 b = oracle::MatrixS8::Zero(k, n);
   const int groups = (k / 4) * n;
   const int rotate = static_cast<int>(g.below(16));
-  for (int t = 0; t < groups; ++t) {
-    // The first 16 groups take every mask once, so every case of 16 or more groups has all 16.
-    int mask = t < 16 ? (t + rotate) % 16 : static_cast<int>(g.below(16));
-    if (groups == 1 && mask == 0) mask = 0b1111;  // never an all-zero operand
-    const int c = t / (k / 4);
-    const int grp = t % (k / 4);
-    for (int j = 0; j < 4; ++j) {
-      if (mask >> j & 1) b(4 * grp + j, c) = nonZero(g);
+  // Group t is group grp of column c, t = c (k / 4) + grp.
+  for (int c = 0, t = 0; c < n; ++c) {
+    for (int grp = 0; grp < k / 4; ++grp, ++t) {
+      // The first 16 groups take every mask once, so every case of 16 or more groups has all 16.
+      int mask = t < 16 ? (t + rotate) % 16 : static_cast<int>(g.below(16));
+      if (groups == 1 && mask == 0) mask = 0b1111;  // never an all-zero operand
+      for (int j = 0; j < 4; ++j) {
+        if (mask >> j & 1) b(4 * grp + j, c) = nonZero(g);
+      }
     }
   }
   return b;

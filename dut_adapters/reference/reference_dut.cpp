@@ -11,6 +11,7 @@
 #include <cstring>
 #include <exception>
 #include <optional>
+#include <type_traits>
 #include <variant>
 #include <vector>
 
@@ -669,7 +670,8 @@ bool isSubnormalCode(std::uint32_t bits, isa::DType t) {
 
 /// An operand element's value: integers exactly, floats through Eigen's half and bfloat16, the
 /// 950's low-precision codes through the reference's own decode tables.
-double operandValue(std::uint32_t bits, isa::DType t, Fault fault = Fault::None) {
+[[gnu::always_inline]] inline double operandValue(std::uint32_t bits, isa::DType t,
+                                                  Fault fault = Fault::None) {
   switch (t) {
     case isa::DType::Fp8E4M3FN:
     case isa::DType::Fp8E5M2:
@@ -693,6 +695,27 @@ double operandValue(std::uint32_t bits, isa::DType t, Fault fault = Fault::None)
           Eigen::numext::bit_cast<Eigen::bfloat16>(static_cast<std::uint16_t>(bits)));
     default:
       return std::bit_cast<float>(bits);
+  }
+}
+
+/// f(value), value(bits) = operandValue(bits, t, fault) with t a constant for the common types:
+/// a loop over one operand's elements decides the type once, not per element.
+template <typename F>
+void withOperandValues(isa::DType t, Fault fault, F&& f) {
+  auto of = [&](auto type) {
+    f([](std::uint32_t b) { return operandValue(b, decltype(type)::value); });
+  };
+  switch (t) {
+    case isa::DType::S8:
+      return of(std::integral_constant<isa::DType, isa::DType::S8>{});
+    case isa::DType::F16:
+      return of(std::integral_constant<isa::DType, isa::DType::F16>{});
+    case isa::DType::BF16:
+      return of(std::integral_constant<isa::DType, isa::DType::BF16>{});
+    case isa::DType::F32:
+      return of(std::integral_constant<isa::DType, isa::DType::F32>{});
+    default:
+      return f([t, fault](std::uint32_t b) { return operandValue(b, t, fault); });
   }
 }
 
@@ -805,21 +828,28 @@ std::optional<isa::Violation> execMmad(State& state, isa::ProfileId profile, con
   // exactly the same operations in the same ascending-k order as a per-element loop would.
   const std::uint64_t n = x.n;
   std::vector<double> aVal(std::uint64_t{x.m} * kEnd), bVal(kEnd * n);
-  for (std::uint64_t first = 0; first < kEnd; first += k0) {
-    const std::uint64_t run = std::min(k0, kEnd - first);
-    for (std::uint64_t row = 0; row < x.m; ++row) {
-      const std::uint64_t e = aIndex(row, first);
-      for (std::uint64_t i = 0; i < run; ++i) {
-        aVal[row * kEnd + first + i] = operandValue(getElement(a, e + i, bits), aType, fault);
+  withOperandValues(aType, fault, [&](auto value) {
+    for (std::uint64_t first = 0; first < kEnd; first += k0) {
+      const std::uint64_t run = std::min(k0, kEnd - first);
+      for (std::uint64_t row = 0; row < x.m; ++row) {
+        const std::uint64_t e = aIndex(row, first);
+        for (std::uint64_t i = 0; i < run; ++i) {
+          aVal[row * kEnd + first + i] = value(getElement(a, e + i, bits));
+        }
       }
     }
-    for (std::uint64_t col = 0; col < n; ++col) {
-      const std::uint64_t e = bIndex(first, col);
-      for (std::uint64_t i = 0; i < run; ++i) {
-        bVal[(first + i) * n + col] = operandValue(getElement(b, e + i, bits), bType, fault);
+  });
+  withOperandValues(bType, fault, [&](auto value) {
+    for (std::uint64_t first = 0; first < kEnd; first += k0) {
+      const std::uint64_t run = std::min(k0, kEnd - first);
+      for (std::uint64_t col = 0; col < n; ++col) {
+        const std::uint64_t e = bIndex(first, col);
+        for (std::uint64_t i = 0; i < run; ++i) {
+          bVal[(first + i) * n + col] = value(getElement(b, e + i, bits));
+        }
       }
     }
-  }
+  });
   auto cellOf = [&](std::uint64_t row, std::uint64_t col) {
     const std::uint64_t fractal =
         fault == Fault::MmadCRowMajor ? (row / 16) * n1 + col / 16 : (col / 16) * m1 + row / 16;
@@ -834,25 +864,59 @@ std::optional<isa::Violation> execMmad(State& state, isa::ProfileId profile, con
   if (integer) {
     // Integers accumulate in double: every product is below 2^14 and every partial sum below
     // 2^31 + 4095 * 2^14 < 2^53 in magnitude, so each one is exact.
-    std::vector<double> acc(n);
-    for (std::uint64_t row = 0; row < x.m; ++row) {
-      for (std::uint64_t col = 0; col < n; ++col) {
-        acc[col] = static_cast<std::int32_t>(startOf(row, col));
-      }
-      for (std::uint64_t kk = 0; kk < kEnd; ++kk) {
-        const double av = aVal[row * kEnd + kk];
-        const double* bv = bVal.data() + kk * n;
-        for (std::uint64_t col = 0; col < n; ++col) acc[col] += av * bv[col];
-        if (fault == Fault::MmadSaturateEachSum) {
-          for (double& v : acc) v = std::clamp<double>(v, INT32_MIN, INT32_MAX);
+    auto finish = [&](std::uint64_t row, std::uint64_t col, double sum) {
+      const auto exact = static_cast<std::int64_t>(sum);
+      const std::int64_t sat = std::clamp<std::int64_t>(exact, INT32_MIN, INT32_MAX);
+      const auto result =
+          static_cast<std::uint32_t>(fault == Fault::MmadWrapNotSaturate ? exact : sat);
+      std::memcpy(cellOf(row, col), &result, 4);
+    };
+    auto startValue = [&](std::uint64_t row, std::uint64_t col) {
+      return static_cast<double>(static_cast<std::int32_t>(startOf(row, col)));
+    };
+    if (fault == Fault::MmadSaturateEachSum) {
+      for (std::uint64_t row = 0; row < x.m; ++row) {
+        for (std::uint64_t col = 0; col < n; ++col) {
+          double acc = startValue(row, col);
+          for (std::uint64_t kk = 0; kk < kEnd; ++kk) {
+            acc = std::clamp<double>(acc + aVal[row * kEnd + kk] * bVal[kk * n + col], INT32_MIN,
+                                     INT32_MAX);
+          }
+          finish(row, col, acc);
         }
       }
-      for (std::uint64_t col = 0; col < n; ++col) {
-        const auto exact = static_cast<std::int64_t>(acc[col]);
-        const std::int64_t sat = std::clamp<std::int64_t>(exact, INT32_MIN, INT32_MAX);
-        const auto result =
-            static_cast<std::uint32_t>(fault == Fault::MmadWrapNotSaturate ? exact : sat);
-        std::memcpy(cellOf(row, col), &result, 4);
+      return std::nullopt;
+    }
+    // A row's 16 columns at a time, the sums held in registers over k (2-double vectors of the
+    // GCC/Clang vector extension).
+    using F64x2 = double __attribute__((vector_size(16)));
+    constexpr std::uint64_t kCols = 16, kVectors = kCols / 2;
+    for (std::uint64_t row = 0; row < x.m; ++row) {
+      const double* av = aVal.data() + row * kEnd;
+      for (std::uint64_t first = 0; first < n; first += kCols) {
+        const std::uint64_t width = std::min(kCols, n - first);
+        std::array<double, kCols> sum{};
+        for (std::uint64_t j = 0; j < width; ++j) sum[j] = startValue(row, first + j);
+        if (width == kCols) {
+          F64x2 v[kVectors];
+          std::memcpy(v, sum.data(), sizeof v);
+          for (std::uint64_t kk = 0; kk < kEnd; ++kk) {
+            const double* bv = bVal.data() + kk * n + first;
+            const F64x2 u = F64x2{} + av[kk];
+            for (std::uint64_t q = 0; q < kVectors; ++q) {
+              F64x2 b;
+              std::memcpy(&b, bv + 2 * q, sizeof b);
+              v[q] += u * b;
+            }
+          }
+          std::memcpy(sum.data(), v, sizeof v);
+        } else {
+          for (std::uint64_t kk = 0; kk < kEnd; ++kk) {
+            const double* bv = bVal.data() + kk * n + first;
+            for (std::uint64_t j = 0; j < width; ++j) sum[j] += av[kk] * bv[j];
+          }
+        }
+        for (std::uint64_t j = 0; j < width; ++j) finish(row, first + j, sum[j]);
       }
     }
     return std::nullopt;
