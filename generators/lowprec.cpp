@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <climits>
 #include <cmath>
 #include <ostream>
 #include <stdexcept>
@@ -99,25 +100,27 @@ std::vector<std::uint8_t> windowCodes(DType t, int lo, int width) {
   return out;
 }
 
-/// The largest power of two dividing the dyadic v != 0 (its last significant bit).
-double lowestBit(double v) {
-  int e = 0;
-  const double f = std::frexp(std::fabs(v), &e);  // |v| = f 2^e, f in [0.5, 1)
-  const auto mant = static_cast<std::uint64_t>(std::ldexp(f, 53));
-  return std::ldexp(1.0, e - 53 + std::countr_zero(mant));
+/// log2 of the largest power of two dividing the finite v != 0 (its last significant bit), read
+/// off its bits: v = significand 2^(exponent - 1075), the significand with its implicit bit.
+int lowestBitExponent(double v) {
+  const auto bits = std::bit_cast<std::uint64_t>(v);
+  const auto exponent = static_cast<int>((bits >> 52) & 0x7FF);
+  std::uint64_t significand = bits & ((std::uint64_t{1} << 52) - 1);
+  if (exponent != 0) significand |= std::uint64_t{1} << 52;
+  return std::max(exponent, 1) - 1075 + std::countr_zero(significand);
 }
 
 /// (q, M) of 8.1.6.3 for the values emitted: q the largest power of two all are multiples of,
 /// M the largest magnitude. q = 0 when every value is zero.
 std::pair<double, double> quantumAndMax(const MatrixD& v) {
-  double q = 0, m = 0;
+  int low = INT_MAX;
+  double m = 0;
   for (Eigen::Index i = 0; i < v.size(); ++i) {
     if (v(i) == 0) continue;
-    const double b = lowestBit(v(i));
-    q = q == 0 ? b : std::min(q, b);
+    low = std::min(low, lowestBitExponent(v(i)));
     m = std::max(m, std::fabs(v(i)));
   }
-  return {q, m};
+  return {low == INT_MAX ? 0.0 : std::ldexp(1.0, low), m};
 }
 
 /// ceil(log2 k) for k >= 1.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <climits>
 #include <cmath>
 #include <ostream>
 #include <stdexcept>
@@ -72,13 +73,14 @@ bool isNormal(DType t, std::uint32_t code) {
 
 /// ceil(log2(M / q)) over the window's values: the significant bits a window spans.
 int windowBits(DType t, int lo, int width) {
-  double q = 0, most = 0;
+  int low = INT_MAX;
+  double most = 0;
   for (std::uint8_t c : windowCodes(t, lo, width)) {
     const double v = oracle::lowPrecisionValue(t, c);
-    q = q == 0 ? lowestBit(v) : std::min(q, lowestBit(v));
+    low = std::min(low, lowestBitExponent(v));
     most = std::max(most, v);
   }
-  return log2Ceil(static_cast<std::uint64_t>(most / q));
+  return log2Ceil(static_cast<std::uint64_t>(most / std::ldexp(1.0, low)));
 }
 
 /// Scale codes 127 + e, e drawn in [lo, lo + span].

@@ -3,6 +3,7 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <stdexcept>
 
 namespace cubecheck::oracle {
@@ -139,11 +140,27 @@ double lowPrecisionValue(DType t, std::uint8_t code) {
 }
 
 std::uint8_t lowPrecisionCode(DType t, double value) {
-  const int codes = isa::bitsOf(t) == 4 ? 16 : 256;
-  for (int c = 0; c < codes; ++c) {
-    const double v = lowPrecisionValue(t, static_cast<std::uint8_t>(c));
-    // The first match is +0 for a zero (code 0 precedes the -0 code 0x80 / 0x8).
-    if (v == value && std::isfinite(v)) return static_cast<std::uint8_t>(c);
+  // The inverse of the type's table, built once: each finite value with the first code that has
+  // it (a map's keys compare -0 equal to +0, so a zero gets code 0, which precedes the -0 code).
+  using Inverse = std::map<double, std::uint8_t>;
+  auto inverse = [](DType type) {
+    Inverse v;
+    for (int c = 0; c < (isa::bitsOf(type) == 4 ? 16 : 256); ++c) {
+      const double x = lowPrecisionValue(type, static_cast<std::uint8_t>(c));
+      if (std::isfinite(x)) v.emplace(x, static_cast<std::uint8_t>(c));  // keeps the first
+    }
+    return v;
+  };
+  static const std::map<DType, Inverse> kInverse = [&] {
+    std::map<DType, Inverse> m;
+    for (DType type :
+         {DType::Fp8E4M3FN, DType::Fp8E5M2, DType::HiF8, DType::Fp4E2M1, DType::Fp4E1M2}) {
+      m.emplace(type, inverse(type));
+    }
+    return m;
+  }();
+  if (const auto type = kInverse.find(t); type != kInverse.end()) {
+    if (const auto it = type->second.find(value); it != type->second.end()) return it->second;
   }
   throw std::logic_error("oracle::lowPrecisionCode: value not exact in the type");
 }
@@ -153,7 +170,14 @@ int e8m0Exponent(std::uint8_t code) {
 }
 
 double e8m0Value(std::uint8_t code) {
-  return code == 0xFF ? kNaN : std::ldexp(1.0, e8m0Exponent(code));
+  static const Table kValues = [] {
+    Table t{};
+    for (int c = 0; c < 256; ++c) {
+      t[c] = c == 0xFF ? kNaN : std::ldexp(1.0, e8m0Exponent(static_cast<std::uint8_t>(c)));
+    }
+    return t;
+  }();
+  return kValues[code];
 }
 
 }  // namespace cubecheck::oracle
