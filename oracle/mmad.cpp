@@ -207,12 +207,14 @@ ElemMatrix mmadResult(isa::DType t, const MatrixD& a, const MatrixD& b, const Ma
     }
     return c;
   }
-  MatrixD ar = a, br = b;
+  MatrixD sum;
   if (hf32 != nullptr && t == isa::DType::F32) {
-    ar = a.unaryExpr([hf32](double v) { return roundHf32(v, *hf32); });
-    br = b.unaryExpr([hf32](double v) { return roundHf32(v, *hf32); });
+    const MatrixD ar = a.unaryExpr([hf32](double v) { return roundHf32(v, *hf32); });
+    const MatrixD br = b.unaryExpr([hf32](double v) { return roundHf32(v, *hf32); });
+    sum = init + product(ar, br);
+  } else {
+    sum = init + product(a, b);
   }
-  const MatrixD sum = init + product(ar, br);
   for (Eigen::Index i = 0; i < c.size(); ++i) {
     double v = sum(i);
     if (std::isnan(v)) v = 0;
