@@ -192,16 +192,15 @@ std::optional<std::string> uncertified(isa::ProfileId profile, const isa::Load2D
   return std::nullopt;
 }
 
-/// Rows [yFrom, yTo) of channel c (of C1 slices) of an H x W NC1HWC0 map at `map`, seen through
-/// a window: cell (y, x) of the rows x cols result is cell (y - offH, x - offW) of those rows, or
-/// `pad` where that lies outside them. Padding is expressed by embedding the rows in a constant
-/// matrix, not by bounds tests per element.
+/// Channel c (of C1 slices) of an H x W NC1HWC0 map at `map`, seen through a window: cell (y, x)
+/// of the rows x cols result is map cell (y - offH, x - offW), or `pad` where that lies outside
+/// the map. Padding is expressed by embedding the map in a constant matrix, not by bounds tests
+/// per element.
 ElemMatrix framedChannel(const std::uint8_t* map, isa::DType t, std::uint64_t h, std::uint64_t w,
-                         std::uint64_t c, std::uint64_t yFrom, std::uint64_t yTo, std::int64_t offH,
-                         std::int64_t offW, std::int64_t rows, std::int64_t cols,
-                         std::uint32_t pad) {
+                         std::uint64_t c, std::int64_t offH, std::int64_t offW, std::int64_t rows,
+                         std::int64_t cols, std::uint32_t pad) {
   ElemMatrix out = ElemMatrix::Constant(rows, cols, pad);
-  const auto height = static_cast<std::int64_t>(yTo - yFrom), width = static_cast<std::int64_t>(w);
+  const auto height = static_cast<std::int64_t>(h), width = static_cast<std::int64_t>(w);
   const std::int64_t y0 = std::max<std::int64_t>(0, offH), x0 = std::max<std::int64_t>(0, offW);
   const std::int64_t y1 = std::min<std::int64_t>(rows, offH + height);
   const std::int64_t x1 = std::min<std::int64_t>(cols, offW + width);
@@ -211,9 +210,7 @@ ElemMatrix framedChannel(const std::uint8_t* map, isa::DType t, std::uint64_t h,
   withElementBits(t, [&](auto bits) {
     for (std::int64_t x = x0; x < x1; ++x) {
       for (std::int64_t y = y0; y < y1; ++y) {
-        const auto cell =
-            static_cast<std::uint64_t>(static_cast<std::int64_t>(yFrom) + y - offH) * w +
-            static_cast<std::uint64_t>(x - offW);
+        const auto cell = static_cast<std::uint64_t>((y - offH) * width + (x - offW));
         out(y, x) = readElementAs<decltype(bits)::value>(map, first + cell * c0);
       }
     }
@@ -380,8 +377,8 @@ std::optional<std::string> applyV1(Memories& mem, const isa::Load3DV1& l) {
     const std::uint8_t* map = mem.bytesAt(isa::Memory::L1, l.srcAddr + c1 * slice, slice);
     ElemMatrix tile(16, static_cast<Eigen::Index>(c0));
     for (std::uint64_t c = 0; c < c0; ++c) {
-      const ElemMatrix f = framedChannel(map, l.dtype, p.l1H, p.l1W, c, 0, p.l1H, -p.leftTopH,
-                                         -p.leftTopW, rows, cols, pad);
+      const ElemMatrix f =
+          framedChannel(map, l.dtype, p.l1H, p.l1W, c, -p.leftTopH, -p.leftTopW, rows, cols, pad);
       for (std::uint64_t px = 0; px < 16; ++px) {
         const std::uint64_t pix = (p.repeatMode == 1 ? 16 * r : 0) + px;
         const std::uint64_t ho = pix / static_cast<std::uint64_t>(g.wo),
