@@ -100,16 +100,6 @@ std::vector<std::uint8_t> windowCodes(DType t, int lo, int width) {
   return out;
 }
 
-/// log2 of the largest power of two dividing the finite v != 0 (its last significant bit), read
-/// off its bits: v = significand 2^(exponent - 1075), the significand with its implicit bit.
-int lowestBitExponent(double v) {
-  const auto bits = std::bit_cast<std::uint64_t>(v);
-  const auto exponent = static_cast<int>((bits >> 52) & 0x7FF);
-  std::uint64_t significand = bits & ((std::uint64_t{1} << 52) - 1);
-  if (exponent != 0) significand |= std::uint64_t{1} << 52;
-  return std::max(exponent, 1) - 1075 + std::countr_zero(significand);
-}
-
 /// (q, M) of 8.1.6.3 for the values emitted: q the largest power of two all are multiples of,
 /// M the largest magnitude. q = 0 when every value is zero.
 std::pair<double, double> quantumAndMax(const MatrixD& v) {
@@ -117,7 +107,7 @@ std::pair<double, double> quantumAndMax(const MatrixD& v) {
   double m = 0;
   for (Eigen::Index i = 0; i < v.size(); ++i) {
     if (v(i) == 0) continue;
-    low = std::min(low, lowestBitExponent(v(i)));
+    low = std::min(low, oracle::lowestBitExponent(v(i)));
     m = std::max(m, std::fabs(v(i)));
   }
   return {low == INT_MAX ? 0.0 : std::ldexp(1.0, low), m};

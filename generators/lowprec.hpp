@@ -110,8 +110,6 @@ std::uint8_t canaryOf(isa::DType t);
 std::pair<int, int> binadesOf(isa::DType t);
 /// Positive codes (fp4: nibbles) whose value lies in binades [lo, lo + width - 1].
 std::vector<std::uint8_t> windowCodes(isa::DType t, int lo, int width);
-/// log2 of the largest power of two dividing the finite v != 0 (its last significant bit).
-int lowestBitExponent(double v);
 /// (q, M) of 8.1.6.3 for the values emitted: q the largest power of two all are multiples of,
 /// M the largest magnitude. q = 0 when every value is zero.
 std::pair<double, double> quantumAndMax(const oracle::MatrixD& v);

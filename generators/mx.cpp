@@ -13,6 +13,7 @@
 #include "generators/mmad.hpp"
 #include "oracle/layout.hpp"
 #include "oracle/lowprec.hpp"
+#include "oracle/mmad.hpp"
 #include "oracle/mx.hpp"
 #include "oracle/operands.hpp"
 
@@ -77,7 +78,7 @@ int windowBits(DType t, int lo, int width) {
   double most = 0;
   for (std::uint8_t c : windowCodes(t, lo, width)) {
     const double v = oracle::lowPrecisionValue(t, c);
-    low = std::min(low, lowestBitExponent(v));
+    low = std::min(low, oracle::lowestBitExponent(v));
     most = std::max(most, v);
   }
   return log2Ceil(static_cast<std::uint64_t>(most / std::ldexp(1.0, low)));

@@ -127,6 +127,14 @@ ElemMatrix bitsOf(const MatrixD& values, isa::DType t) {
   return b;
 }
 
+int lowestBitExponent(double v) {
+  const auto bits = std::bit_cast<std::uint64_t>(v);
+  const auto exponent = static_cast<int>((bits >> 52) & 0x7FF);
+  std::uint64_t significand = bits & ((std::uint64_t{1} << 52) - 1);
+  if (exponent != 0) significand |= std::uint64_t{1} << 52;
+  return std::max(exponent, 1) - 1075 + std::countr_zero(significand);
+}
+
 namespace {
 
 /// Where the lowest set bit of a matrix's elements lies and how large they get: every element is
@@ -140,14 +148,8 @@ std::optional<Grid> gridOf(const MatrixD& m) {
   Grid g;
   g.max = m.size() > 0 ? m.cwiseAbs().maxCoeff() : 0;
   for (Eigen::Index i = 0; i < m.size(); ++i) {
-    const auto bits = std::bit_cast<std::uint64_t>(m(i));
-    const auto exponent = static_cast<int>((bits >> 52) & 0x7FF);
-    std::uint64_t significand = bits & ((std::uint64_t{1} << 52) - 1);
-    if (exponent != 0) significand |= std::uint64_t{1} << 52;
     // A zero is a multiple of anything: it leaves low as it is.
-    const int low =
-        significand == 0 ? INT_MAX : std::max(exponent, 1) - 1075 + std::countr_zero(significand);
-    g.low = std::min(g.low, low);
+    if (m(i) != 0) g.low = std::min(g.low, lowestBitExponent(m(i)));
   }
   return g;
 }

@@ -44,6 +44,10 @@ MatrixD valuesOf(const ElemMatrix& bits, isa::DType t);
 /// Bit patterns of values of type t; the values must be representable.
 ElemMatrix bitsOf(const MatrixD& values, isa::DType t);
 
+/// log2 of the largest power of two dividing the finite v != 0 (its last significant bit), read
+/// off its bits: v = significand 2^(exponent - 1075), the significand with its implicit bit.
+int lowestBitExponent(double v);
+
 /// C = init + A * B (spec 8) as accumulator bit patterns (s32 for s8/s4, f32 otherwise): the
 /// exact sum (int64 or double), saturated to int32 per `sat`, or converted to f32 with the
 /// saturation mode (+-inf to +-FLT_MAX, NaN to 0). With `hf32`, f32 operands are first rounded.
