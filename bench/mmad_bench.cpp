@@ -46,8 +46,7 @@ void BM_Mmad_Baseline_BuildProgram(benchmark::State& state) {
 BENCHMARK(BM_Mmad_Baseline_BuildProgram)->Apply(typeArgs);
 
 /// One whole check: program, expected C from the logical operands, reference run, comparison.
-void BM_Mmad_CheckedCase(benchmark::State& state) {
-  const gen::MmadCase c = caseOf(state);
+void checkEachIteration(benchmark::State& state, const gen::MmadCase& c) {
   dut::ReferenceDut ref;
   for (auto _ : state) {
     const gen::MmadOperands o = gen::operandsOf(c);
@@ -56,6 +55,11 @@ void BM_Mmad_CheckedCase(benchmark::State& state) {
     const conf::Verdict v = conf::checkExpected(ref, p, e);
     if (v.outcome != conf::Outcome::Pass) state.SkipWithError(v.detail.c_str());
   }
+}
+
+void BM_Mmad_CheckedCase(benchmark::State& state) {
+  const gen::MmadCase c = caseOf(state);
+  checkEachIteration(state, c);
   state.SetLabel(std::string(isa::nameOf(c.dtype)));
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()));
 }
@@ -98,18 +102,7 @@ const bool kLargestRegistered = [] {
     const std::string shape = std::string(isa::nameOf(c.dtype)) + "_" + std::to_string(c.m) + "x" +
                               std::to_string(c.k) + "x" + std::to_string(c.n);
     benchmark::RegisterBenchmark(("BM_Mmad_CheckedCase_Largest/" + shape).c_str(),
-                                 [c](benchmark::State& state) {
-                                   dut::ReferenceDut ref;
-                                   for (auto _ : state) {
-                                     const gen::MmadOperands o = gen::operandsOf(c);
-                                     isa::Program p = gen::buildProgram(c, o);
-                                     const oracle::Expected e =
-                                         oracle::expectC(p, 0, gen::expectedC(c, o), c.cAddr);
-                                     const conf::Verdict v = conf::checkExpected(ref, p, e);
-                                     if (v.outcome != conf::Outcome::Pass)
-                                       state.SkipWithError(v.detail.c_str());
-                                   }
-                                 })
+                                 [c](benchmark::State& state) { checkEachIteration(state, c); })
         ->UseRealTime();
     benchmark::RegisterBenchmark(("BM_Mmad_Baseline_EigenGemm_Shape/" + shape).c_str(),
                                  [c](benchmark::State& state) {
