@@ -211,7 +211,7 @@ V2Fields fieldsOf(const isa::Load2DBitModeParam& b, Fault fault) {
 
 /// Element `index` (storage order) of a `bits`-wide type; int4/fp4 even elements in the low
 /// nibble (spec 2).
-std::uint32_t getElement(const std::uint8_t* base, std::uint64_t index, int bits) {
+inline std::uint32_t getElement(const std::uint8_t* base, std::uint64_t index, int bits) {
   switch (bits) {
     case 4:
       return (base[index / 2] >> (4 * (index % 2))) & 0xFu;
@@ -698,12 +698,15 @@ bool isSubnormalCode(std::uint32_t bits, isa::DType t) {
   }
 }
 
-/// f(value), value(bits) = operandValue(bits, t, fault) with t a constant for the common types:
-/// a loop over one operand's elements decides the type once, not per element.
+/// f(value, width), value(bits) = operandValue(bits, t, fault) with t a constant for the common
+/// types, width their element width as a constant (0 where it is not one): a loop over one
+/// operand's elements decides the type once, not per element.
 template <typename F>
 void withOperandValues(isa::DType t, Fault fault, F&& f) {
   auto of = [&](auto type) {
-    f([](std::uint32_t b) { return operandValue(b, decltype(type)::value); });
+    constexpr isa::DType kType = decltype(type)::value;
+    f([](std::uint32_t b) { return operandValue(b, kType); },
+      std::integral_constant<int, isa::bitsOf(kType)>{});
   };
   switch (t) {
     case isa::DType::S8:
@@ -715,7 +718,8 @@ void withOperandValues(isa::DType t, Fault fault, F&& f) {
     case isa::DType::F32:
       return of(std::integral_constant<isa::DType, isa::DType::F32>{});
     default:
-      return f([t, fault](std::uint32_t b) { return operandValue(b, t, fault); });
+      return f([t, fault](std::uint32_t b) { return operandValue(b, t, fault); },
+               std::integral_constant<int, 0>{});
   }
 }
 
@@ -826,30 +830,37 @@ std::optional<isa::Violation> execMmad(State& state, isa::ProfileId profile, con
   // Every operand element decoded once: A row-major (m x kEnd), B row-major (kEnd x n), so that
   // each row of C is accumulated over all n columns at once, k by k. Each C element still sees
   // exactly the same operations in the same ascending-k order as a per-element loop would.
+  // `as` turns a decoded value into the element type of the sums (double for integers, float
+  // for floats, whose operand values are all floats).
   const std::uint64_t n = x.n;
-  std::vector<double> aVal(std::uint64_t{x.m} * kEnd), bVal(kEnd * n);
-  withOperandValues(aType, fault, [&](auto value) {
-    for (std::uint64_t first = 0; first < kEnd; first += k0) {
-      const std::uint64_t run = std::min(k0, kEnd - first);
-      for (std::uint64_t row = 0; row < x.m; ++row) {
-        const std::uint64_t e = aIndex(row, first);
-        for (std::uint64_t i = 0; i < run; ++i) {
-          aVal[row * kEnd + first + i] = value(getElement(a, e + i, bits));
+  auto decodeOperands = [&](auto& aOut, auto& bOut, auto as) {
+    aOut.resize(std::uint64_t{x.m} * kEnd);
+    bOut.resize(kEnd * n);
+    withOperandValues(aType, fault, [&](auto value, auto width) {
+      const int w = decltype(width)::value == 0 ? bits : decltype(width)::value;
+      for (std::uint64_t first = 0; first < kEnd; first += k0) {
+        const std::uint64_t run = std::min(k0, kEnd - first);
+        for (std::uint64_t row = 0; row < x.m; ++row) {
+          const std::uint64_t e = aIndex(row, first);
+          for (std::uint64_t i = 0; i < run; ++i) {
+            aOut[row * kEnd + first + i] = as(value(getElement(a, e + i, w)));
+          }
         }
       }
-    }
-  });
-  withOperandValues(bType, fault, [&](auto value) {
-    for (std::uint64_t first = 0; first < kEnd; first += k0) {
-      const std::uint64_t run = std::min(k0, kEnd - first);
-      for (std::uint64_t col = 0; col < n; ++col) {
-        const std::uint64_t e = bIndex(first, col);
-        for (std::uint64_t i = 0; i < run; ++i) {
-          bVal[(first + i) * n + col] = value(getElement(b, e + i, bits));
+    });
+    withOperandValues(bType, fault, [&](auto value, auto width) {
+      const int w = decltype(width)::value == 0 ? bits : decltype(width)::value;
+      for (std::uint64_t first = 0; first < kEnd; first += k0) {
+        const std::uint64_t run = std::min(k0, kEnd - first);
+        for (std::uint64_t col = 0; col < n; ++col) {
+          const std::uint64_t e = bIndex(first, col);
+          for (std::uint64_t i = 0; i < run; ++i) {
+            bOut[(first + i) * n + col] = as(value(getElement(b, e + i, w)));
+          }
         }
       }
-    }
-  });
+    });
+  };
   auto cellOf = [&](std::uint64_t row, std::uint64_t col) {
     const std::uint64_t fractal =
         fault == Fault::MmadCRowMajor ? (row / 16) * n1 + col / 16 : (col / 16) * m1 + row / 16;
@@ -862,6 +873,8 @@ std::optional<isa::Violation> execMmad(State& state, isa::ProfileId profile, con
     return start;
   };
   if (integer) {
+    std::vector<double> aVal, bVal;
+    decodeOperands(aVal, bVal, [](double v) { return v; });
     // Integers accumulate in double: every product is below 2^14 and every partial sum below
     // 2^31 + 4095 * 2^14 < 2^53 in magnitude, so each one is exact.
     auto finish = [&](std::uint64_t row, std::uint64_t col, double sum) {
@@ -921,18 +934,33 @@ std::optional<isa::Violation> execMmad(State& state, isa::ProfileId profile, con
     }
     return std::nullopt;
   }
-  std::vector<float> aF(aVal.size()), bF(bVal.size());
-  auto toOperand = [&](double v) {
+  std::vector<float> aF, bF;
+  decodeOperands(aF, bF, [&](double v) {
     const auto f = static_cast<float>(v);
     return hf32 ? toHf32(f, state.hf32Mode) : f;
-  };
-  std::transform(aVal.begin(), aVal.end(), aF.begin(), toOperand);
-  std::transform(bVal.begin(), bVal.end(), bF.begin(), toOperand);
+  });
   auto store = [&](std::uint64_t row, std::uint64_t col, float v) {
     if (std::isnan(v)) v = 0.0f;
     if (std::isinf(v)) v = v > 0 ? FLT_MAX : -FLT_MAX;
     const auto result = std::bit_cast<std::uint32_t>(v);
     std::memcpy(cellOf(row, col), &result, 4);
+  };
+  // A row's columns first .. first + width - 1 (first a multiple of 16, width at most 16) are
+  // consecutive cells of one fractal: their init read, and their results stored, as one run.
+  auto startRun = [&](std::uint64_t row, std::uint64_t first, std::uint64_t width, float* s) {
+    if (init == isa::MmadInit::Accumulate) std::memcpy(s, cellOf(row, first), 4 * width);
+    if (bias != nullptr && perRow) {
+      for (std::uint64_t j = 0; j < width; ++j) std::memcpy(s + j, bias + 4 * row, 4);
+    } else if (bias != nullptr) {
+      std::memcpy(s, bias + 4 * first, 4 * width);
+    }
+  };
+  auto storeRun = [&](std::uint64_t row, std::uint64_t first, std::uint64_t width, const float* s) {
+    std::array<float, 16> out;
+    for (std::uint64_t j = 0; j < width; ++j) {
+      out[j] = std::isnan(s[j]) ? 0.0f : std::clamp(s[j], -FLT_MAX, FLT_MAX);
+    }
+    std::memcpy(cellOf(row, first), out.data(), 4 * width);
   };
   const bool narrow = fault == Fault::LowNarrowAccumulator && isa::bitsOf(x.dtype) == 8;
   if (fault == Fault::MmadPairwiseSum || fault == Fault::MmadAddsTowardZero ||
@@ -974,10 +1002,8 @@ std::optional<isa::Violation> execMmad(State& state, isa::ProfileId profile, con
     for (std::uint64_t first = 0; first < n; first += kCols) {
       const std::uint64_t width = std::min(kCols, n - first);
       std::array<float, kCols> s0{}, s1{};
-      for (std::uint64_t j = 0; j < width; ++j) {
-        s0[j] = std::bit_cast<float>(startOf(row, first + j));
-        s1[j] = pair ? std::bit_cast<float>(startOf(row + 1, first + j)) : s0[j];
-      }
+      startRun(row, first, width, s0.data());
+      if (pair) startRun(row + 1, first, width, s1.data());
       if (width == kCols) {
         F32x4 v0[kVectors], v1[kVectors];
         std::memcpy(v0, s0.data(), sizeof v0);
@@ -1003,10 +1029,8 @@ std::optional<isa::Violation> execMmad(State& state, isa::ProfileId profile, con
           }
         }
       }
-      for (std::uint64_t j = 0; j < width; ++j) {
-        store(row, first + j, s0[j]);
-        if (pair) store(row + 1, first + j, s1[j]);
-      }
+      storeRun(row, first, width, s0.data());
+      if (pair) storeRun(row + 1, first, width, s1.data());
     }
   }
   return std::nullopt;
