@@ -1,10 +1,12 @@
 #include "oracle/mmad.hpp"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cfloat>
 #include <climits>
 #include <cmath>
+#include <limits>
 #include <optional>
 #include <stdexcept>
 
@@ -144,13 +146,35 @@ struct Grid {
   double max = 0;
 };
 std::optional<Grid> gridOf(const MatrixD& m) {
-  if (!m.allFinite()) return std::nullopt;
-  Grid g;
-  g.max = m.size() > 0 ? m.cwiseAbs().maxCoeff() : 0;
-  for (Eigen::Index i = 0; i < m.size(); ++i) {
-    // A zero is a multiple of anything: it leaves low as it is.
-    if (m(i) != 0) g.low = std::min(g.low, lowestBitExponent(m(i)));
+  // One pass. An element's lowest set bit, as a value: |v| less |v| with that bit cleared (an
+  // exact difference), or |v| itself when its significand is zero (a power of two). The least of
+  // these over the nonzero elements is 2^low; a zero is a multiple of anything. Four of each
+  // running maximum and minimum, so that no one chain of dependent steps sets the pace.
+  constexpr std::uint64_t kSignificand = (std::uint64_t{1} << 52) - 1;
+  constexpr double kNone = std::numeric_limits<double>::infinity();
+  constexpr Eigen::Index kLanes = 4;
+  std::array<double, kLanes> max{}, least{kNone, kNone, kNone, kNone};
+  bool finite = true;
+  auto take = [&](Eigen::Index lane, double v) {
+    const double a = std::abs(v);
+    finite = finite && a <= DBL_MAX;  // false for inf and NaN
+    max[lane] = std::max(max[lane], a);
+    const auto bits = std::bit_cast<std::uint64_t>(a);
+    const double lowestBit =
+        (bits & kSignificand) != 0 ? a - std::bit_cast<double>(bits & (bits - 1)) : a;
+    least[lane] = std::min(least[lane], a != 0 ? lowestBit : kNone);
+  };
+  const double* v = m.data();
+  const Eigen::Index size = m.size(), whole = size - size % kLanes;
+  for (Eigen::Index i = 0; i < whole; i += kLanes) {
+    for (Eigen::Index lane = 0; lane < kLanes; ++lane) take(lane, v[i + lane]);
   }
+  for (Eigen::Index i = whole; i < size; ++i) take(0, v[i]);
+  if (!finite) return std::nullopt;
+  Grid g;
+  g.max = *std::max_element(max.begin(), max.end());
+  const double lowest = *std::min_element(least.begin(), least.end());
+  if (lowest != kNone) g.low = lowestBitExponent(lowest);
   return g;
 }
 
@@ -235,14 +259,12 @@ Expected expectC(const isa::Program& program, std::size_t region, const ElemMatr
   e.regions.assign(program.observe.size(), {});
   e.written.assign(program.observe.size(), {});
   e.formats.assign(program.observe.size(), {});
-  e.dontCare.assign(program.observe.size(), {});
   for (std::size_t i = 0; i < program.observe.size(); ++i) {
     const isa::Region& o = program.observe[i];
     const isa::Segment* os = isa::findSegment(program.segments, o.memory, o.addr, o.size);
     const auto from = os->bytes.begin() + static_cast<std::ptrdiff_t>(o.addr - os->addr);
     e.regions[i].assign(from, from + static_cast<std::ptrdiff_t>(o.size));
     e.written[i].assign(o.size, 0);
-    e.dontCare[i].assign(o.size, 0);
   }
   const std::uint64_t m1 = (static_cast<std::uint64_t>(c.rows()) + 15) / 16;
   const std::uint64_t n1 = (static_cast<std::uint64_t>(c.cols()) + 15) / 16;
@@ -253,31 +275,35 @@ Expected expectC(const isa::Program& program, std::size_t region, const ElemMatr
   }
   const auto first = static_cast<std::ptrdiff_t>(cAddr - (footprint > 0 ? r.addr : cAddr));
   std::fill_n(e.written[region].begin() + first, footprint, 1);
-  std::fill_n(e.dontCare[region].begin() + first, footprint, 1);  // until a cell of C is put
+  const auto rows = static_cast<std::uint64_t>(c.rows()),
+             cols = static_cast<std::uint64_t>(c.cols());
+  // A C of partial fractals leaves the rest of its footprint undefined: don't care, until a cell
+  // of C is put.
+  const bool partial = rows != 16 * m1 || cols != 16 * n1;
+  if (partial) {
+    e.dontCare.assign(program.observe.size(), {});
+    for (std::size_t i = 0; i < program.observe.size(); ++i) {
+      e.dontCare[i].assign(program.observe[i].size, 0);
+    }
+    std::fill_n(e.dontCare[region].begin() + first, footprint, 1);
+  }
   // Element (i, j) at ((j / 16) m1 + i / 16) 256 + (i % 16) 16 + j % 16: a row's columns
   // 16 j1 .. 16 j1 + 15 are 64 consecutive bytes.
   std::uint8_t* bytes = e.regions[region].data() + (cAddr - r.addr);
-  std::uint8_t* unknown = e.dontCare[region].data() + (cAddr - r.addr);
-  const auto rows = static_cast<std::uint64_t>(c.rows()),
-             cols = static_cast<std::uint64_t>(c.cols());
+  std::uint8_t* unknown = partial ? e.dontCare[region].data() + (cAddr - r.addr) : nullptr;
   for (std::uint64_t j1 = 0; j1 < n1; ++j1) {
     const std::uint64_t width = std::min<std::uint64_t>(16, cols - 16 * j1);
     for (std::uint64_t i = 0; i < rows; ++i) {
-      const std::uint64_t off = ((j1 * m1 + i / 16) * 256 + (i % 16) * 16) * 4;
-      std::fill_n(unknown + off, 4 * width, 0);
+      const std::uint64_t at = (j1 * m1 + i / 16) * 256 + (i % 16) * 16;
+      if (partial) std::fill_n(unknown + 4 * at, 4 * width, 0);
       for (std::uint64_t jj = 0; jj < width; ++jj) {
-        const std::uint32_t v =
-            c(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(16 * j1 + jj));
-        for (std::uint64_t k = 0; k < 4; ++k) {
-          bytes[off + 4 * jj + k] = static_cast<std::uint8_t>(v >> (8 * k));
-        }
+        writeElementAs<32>(
+            bytes, at + jj,
+            c(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(16 * j1 + jj)));
       }
     }
   }
   e.formats[region] = RegionFormat{isa::DType::S32, false, cAddr, 1024};
-  const bool anyDontCare = std::any_of(e.dontCare[region].begin(), e.dontCare[region].end(),
-                                       [](std::uint8_t b) { return b != 0; });
-  if (!anyDontCare) e.dontCare.clear();
   return e;
 }
 

@@ -2,7 +2,9 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <bit>
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 
 #include "isa/dtype.hpp"
@@ -40,6 +42,13 @@ template <int Bits>
 std::uint32_t readElementAs(const std::uint8_t* bytes, std::size_t linear) {
   if constexpr (Bits == 4) {
     return (bytes[linear / 2] >> (4 * (linear % 2))) & 0xFu;
+  } else if constexpr (std::endian::native == std::endian::little) {
+    // The host's own order is the buffers' one: one load, where a byte loop is not always merged.
+    using Word = std::conditional_t<Bits == 8, std::uint8_t,
+                                    std::conditional_t<Bits == 16, std::uint16_t, std::uint32_t>>;
+    Word v;
+    std::memcpy(&v, bytes + Bits / 8 * linear, sizeof v);
+    return v;
   } else {
     std::uint32_t v = 0;
     for (int i = 0; i < Bits / 8; ++i) v |= std::uint32_t{bytes[Bits / 8 * linear + i]} << (8 * i);
@@ -52,6 +61,11 @@ void writeElementAs(std::uint8_t* bytes, std::size_t linear, std::uint32_t value
     const int shift = 4 * static_cast<int>(linear % 2);
     std::uint8_t& b = bytes[linear / 2];
     b = static_cast<std::uint8_t>((b & ~(0xFu << shift)) | ((value & 0xFu) << shift));
+  } else if constexpr (std::endian::native == std::endian::little) {
+    using Word = std::conditional_t<Bits == 8, std::uint8_t,
+                                    std::conditional_t<Bits == 16, std::uint16_t, std::uint32_t>>;
+    const auto v = static_cast<Word>(value);
+    std::memcpy(bytes + Bits / 8 * linear, &v, sizeof v);
   } else {
     for (int i = 0; i < Bits / 8; ++i) {
       bytes[Bits / 8 * linear + i] = static_cast<std::uint8_t>(value >> (8 * i));
