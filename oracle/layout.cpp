@@ -34,16 +34,18 @@ isa::Bytes encode(const ElemMatrix& m, Layout layout, isa::DType t, std::uint8_t
   const std::uint64_t fractals = layout == Layout::Zn ? ceilDiv(rows, c0) * ceilDiv(cols, 16)
                                                       : ceilDiv(rows, 16) * ceilDiv(cols, c0);
   isa::Bytes out(fractals * 512, pad);
-  const bool runsDown = layout == Layout::Zn;
   withElementBits(t, [&](auto bits) {
-    forEachRun(layout, t, rows, cols, rows, cols,
-               [&](std::uint64_t o, std::uint64_t first, std::uint64_t at, std::uint64_t len) {
-                 for (std::uint64_t i = 0; i < len; ++i) {
-                   const auto r = static_cast<Eigen::Index>(runsDown ? first + i : o);
-                   const auto c = static_cast<Eigen::Index>(runsDown ? o : first + i);
-                   writeElementAs<decltype(bits)::value>(out.data(), at + i, m(r, c));
-                 }
-               });
+    forEachFractal(layout, c0, rows, cols,
+                   [&](std::uint64_t r, std::uint64_t c, std::uint64_t at, std::uint64_t rowStep,
+                       std::uint64_t colStep, std::uint64_t height, std::uint64_t width) {
+                     for (std::uint64_t j = 0; j < width; ++j) {
+                       for (std::uint64_t i = 0; i < height; ++i) {
+                         writeElementAs<decltype(bits)::value>(
+                             out.data(), at + i * rowStep + j * colStep,
+                             m(static_cast<Eigen::Index>(r + i), static_cast<Eigen::Index>(c + j)));
+                       }
+                     }
+                   });
   });
   return out;
 }
@@ -51,17 +53,19 @@ isa::Bytes encode(const ElemMatrix& m, Layout layout, isa::DType t, std::uint8_t
 ElemMatrix decode(const isa::Bytes& bytes, Layout layout, isa::DType t, Eigen::Index rows,
                   Eigen::Index cols) {
   ElemMatrix m(rows, cols);
-  const bool runsDown = layout == Layout::Zn;
   withElementBits(t, [&](auto bits) {
-    forEachRun(layout, t, static_cast<std::uint64_t>(rows), static_cast<std::uint64_t>(cols),
-               static_cast<std::uint64_t>(rows), static_cast<std::uint64_t>(cols),
-               [&](std::uint64_t o, std::uint64_t first, std::uint64_t at, std::uint64_t len) {
-                 for (std::uint64_t i = 0; i < len; ++i) {
-                   const auto r = static_cast<Eigen::Index>(runsDown ? first + i : o);
-                   const auto c = static_cast<Eigen::Index>(runsDown ? o : first + i);
-                   m(r, c) = readElementAs<decltype(bits)::value>(bytes.data(), at + i);
-                 }
-               });
+    forEachFractal(layout, static_cast<std::uint64_t>(isa::c0Of(t)),
+                   static_cast<std::uint64_t>(rows), static_cast<std::uint64_t>(cols),
+                   [&](std::uint64_t r, std::uint64_t c, std::uint64_t at, std::uint64_t rowStep,
+                       std::uint64_t colStep, std::uint64_t height, std::uint64_t width) {
+                     for (std::uint64_t j = 0; j < width; ++j) {
+                       for (std::uint64_t i = 0; i < height; ++i) {
+                         m(static_cast<Eigen::Index>(r + i), static_cast<Eigen::Index>(c + j)) =
+                             readElementAs<decltype(bits)::value>(bytes.data(),
+                                                                  at + i * rowStep + j * colStep);
+                       }
+                     }
+                   });
   });
   return m;
 }

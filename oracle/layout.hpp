@@ -52,6 +52,30 @@ void forEachRun(Layout layout, isa::DType t, std::uint64_t rows, std::uint64_t c
   }
 }
 
+/// Calls f(r, c, at, rowStep, colStep, height, width) for every fractal of a rows x cols matrix
+/// in `layout` with fractal width c0 (16 x c0 for Nz and Zz, c0 x 16 for Zn): its elements
+/// (r + i, c + j), i < height, j < width (the part inside the matrix), lie at element offset
+/// at + i rowStep + j colStep. The fractals come a column of them at a time, top to bottom, so
+/// that a caller walking each one column by column reads a column-major matrix in order. The
+/// offsets are elementOffsetC0's, so the layout is stated there alone.
+template <typename F>
+void forEachFractal(Layout layout, std::uint64_t c0, std::uint64_t rows, std::uint64_t cols,
+                    F&& f) {
+  const std::uint64_t height = layout == Layout::Zn ? c0 : 16;
+  const std::uint64_t width = layout == Layout::Zn ? 16 : c0;
+  auto offset = [&](std::uint64_t r, std::uint64_t c) {
+    return elementOffsetC0(layout, c0, rows, cols, r, c);
+  };
+  const std::uint64_t rowStep = offset(1, 0) - offset(0, 0);
+  const std::uint64_t colStep = offset(0, 1) - offset(0, 0);
+  for (std::uint64_t c = 0; c < cols; c += width) {
+    for (std::uint64_t r = 0; r < rows; r += height) {
+      f(r, c, offset(r, c), rowStep, colStep, std::min(height, rows - r),
+        std::min(width, cols - c));
+    }
+  }
+}
+
 /// Bytes of the whole padded matrix (whole fractals) in `layout`; padding cells hold `pad`
 /// repeated in every byte.
 isa::Bytes encode(const ElemMatrix& m, Layout layout, isa::DType t, std::uint8_t pad = 0);

@@ -10,6 +10,7 @@
 #include <optional>
 #include <stdexcept>
 
+#include "oracle/layout.hpp"
 #include "oracle/lowprec.hpp"
 
 namespace cubecheck::oracle {
@@ -146,23 +147,24 @@ struct Grid {
   double max = 0;
 };
 std::optional<Grid> gridOf(const MatrixD& m) {
-  // One pass. An element's lowest set bit, as a value: |v| less |v| with that bit cleared (an
-  // exact difference), or |v| itself when its significand is zero (a power of two). The least of
-  // these over the nonzero elements is 2^low; a zero is a multiple of anything. Four of each
-  // running maximum and minimum, so that no one chain of dependent steps sets the pace.
+  // One pass, on bit patterns: a non-negative double orders as its bits do, so the running
+  // extremes are integer ones, without a branch. An element's lowest set bit, as a value: |v|
+  // less |v| with that bit cleared (an exact difference), or |v| itself when its significand is
+  // zero (a power of two). The least of these over the nonzero elements is 2^low; a zero is a
+  // multiple of anything. Four of each running extreme, so that no one chain of dependent steps
+  // sets the pace.
   constexpr std::uint64_t kSignificand = (std::uint64_t{1} << 52) - 1;
-  constexpr double kNone = std::numeric_limits<double>::infinity();
+  constexpr std::uint64_t kMagnitude = ~(std::uint64_t{1} << 63);
+  constexpr std::uint64_t kInf = 0x7FF0000000000000;  // every NaN's bits are above
   constexpr Eigen::Index kLanes = 4;
-  std::array<double, kLanes> max{}, least{kNone, kNone, kNone, kNone};
-  bool finite = true;
+  std::array<std::uint64_t, kLanes> max{}, least{kInf, kInf, kInf, kInf};
   auto take = [&](Eigen::Index lane, double v) {
-    const double a = std::abs(v);
-    finite = finite && a <= DBL_MAX;  // false for inf and NaN
-    max[lane] = std::max(max[lane], a);
-    const auto bits = std::bit_cast<std::uint64_t>(a);
-    const double lowestBit =
-        (bits & kSignificand) != 0 ? a - std::bit_cast<double>(bits & (bits - 1)) : a;
-    least[lane] = std::min(least[lane], a != 0 ? lowestBit : kNone);
+    const std::uint64_t bits = std::bit_cast<std::uint64_t>(v) & kMagnitude;
+    max[lane] = std::max(max[lane], bits);
+    const double a = std::bit_cast<double>(bits);
+    const auto cleared = std::bit_cast<std::uint64_t>(a - std::bit_cast<double>(bits & (bits - 1)));
+    const std::uint64_t lowestBit = (bits & kSignificand) != 0 ? cleared : bits == 0 ? kInf : bits;
+    least[lane] = std::min(least[lane], lowestBit);
   };
   const double* v = m.data();
   const Eigen::Index size = m.size(), whole = size - size % kLanes;
@@ -170,32 +172,58 @@ std::optional<Grid> gridOf(const MatrixD& m) {
     for (Eigen::Index lane = 0; lane < kLanes; ++lane) take(lane, v[i + lane]);
   }
   for (Eigen::Index i = whole; i < size; ++i) take(0, v[i]);
-  if (!finite) return std::nullopt;
+  const std::uint64_t largest = *std::max_element(max.begin(), max.end());
+  if (largest >= kInf) return std::nullopt;  // an inf or a NaN
   Grid g;
-  g.max = *std::max_element(max.begin(), max.end());
-  const double lowest = *std::min_element(least.begin(), least.end());
-  if (lowest != kNone) g.low = lowestBitExponent(lowest);
+  g.max = std::bit_cast<double>(largest);
+  const std::uint64_t lowest = *std::min_element(least.begin(), least.end());
+  if (lowest != kInf) g.low = lowestBitExponent(std::bit_cast<double>(lowest));
   return g;
 }
 
-/// A * B exactly, by Eigen's own kernels. Every product a(i, k) b(k, j) is an integer multiple
-/// of 2^(lowA + lowB), and every partial sum, in whatever order Eigen adds, is one of magnitude
-/// at most K * maxA * maxB. Below 2^24 such multiples (and not below float's 2^-149) each partial
-/// sum is a float, so Eigen's float product is the exact one; otherwise the product is taken in
-/// double, as before (exact for integers below 2^53).
-MatrixD product(const MatrixD& a, const MatrixD& b) {
+/// use(A * B) exactly, by Eigen's own kernels. Every product a(i, k) b(k, j) is an integer multiple
+/// of 2^(lowA + lowB) of magnitude at most maxA maxB = mA mB 2^(lowA + lowB), with mA and mB the
+/// largest elements in units of their grids. A sum of up to `block` such products, in whatever
+/// order Eigen adds them, is then a multiple of 2^(lowA + lowB) below 2^(24 + lowA + lowB) when
+/// block mA mB < 2^24: a float (not below float's 2^-149). So Eigen's float product is the exact
+/// one when K <= block; when K is larger, the float products of K-blocks of that length, summed
+/// in double, are (every partial sum a multiple of the grid below K mA mB < 2^53 of it);
+/// otherwise the product is taken in double (exact for integers below 2^53).
+template <typename F>
+void withProduct(const MatrixD& a, const MatrixD& b, F&& use) {
+  constexpr std::uint64_t kFloatExact = std::uint64_t{1} << 24,
+                          kDoubleExact = std::uint64_t{1} << 53;
+  constexpr std::uint64_t kShortestBlock = 256;  // shorter blocks cost more than the double one
   const std::optional<Grid> ga = gridOf(a), gb = gridOf(b);
   if (ga && gb && a.cols() > 0) {
-    if (ga->max == 0 || gb->max == 0) return MatrixD::Zero(a.rows(), b.cols());
+    if (ga->max == 0 || gb->max == 0) return use(MatrixD::Zero(a.rows(), b.cols()).eval());
     const double bound = static_cast<double>(a.cols()) * ga->max * gb->max;
     const int low = ga->low + gb->low;
+    const double mA = std::ldexp(ga->max, -ga->low), mB = std::ldexp(gb->max, -gb->low);
     if (ga->low >= -149 && gb->low >= -149 && low >= -149 && bound < std::ldexp(1.0, 100) &&
-        bound < std::ldexp(1.0, 24 + low)) {
-      const Eigen::MatrixXf p = a.cast<float>() * b.cast<float>();
-      return p.cast<double>();
+        mA < kFloatExact && mB < kFloatExact) {
+      const std::uint64_t term = static_cast<std::uint64_t>(mA) * static_cast<std::uint64_t>(mB);
+      const std::uint64_t block = (kFloatExact - 1) / term;
+      const auto k = static_cast<std::uint64_t>(a.cols());
+      if (block >= k) {
+        const Eigen::MatrixXf p = a.cast<float>() * b.cast<float>();
+        return use(p);
+      }
+      if (block >= kShortestBlock && k < kDoubleExact / term) {
+        MatrixD sum = MatrixD::Zero(a.rows(), b.cols());
+        for (std::uint64_t from = 0; from < k; from += block) {
+          const auto first = static_cast<Eigen::Index>(from);
+          const auto len = static_cast<Eigen::Index>(std::min(block, k - from));
+          const Eigen::MatrixXf p =
+              a.middleCols(first, len).cast<float>() * b.middleRows(first, len).cast<float>();
+          sum += p.cast<double>();
+        }
+        return use(sum);
+      }
     }
   }
-  return a * b;
+  const MatrixD p = a * b;
+  use(p);
 }
 
 }  // namespace
@@ -209,13 +237,15 @@ ElemMatrix mmadResult(isa::DType t, const MatrixD& a, const MatrixD& b, const Ma
     const MatrixL il = init.cast<std::int64_t>();
     MatrixL sum;
     if (sat == Saturation::Wrap) {
-      const MatrixL exact = il + product(a, b).cast<std::int64_t>();
-      for (Eigen::Index i = 0; i < c.size(); ++i) c(i) = static_cast<std::uint32_t>(exact(i));
+      withProduct(a, b, [&](const auto& p) {
+        const MatrixL exact = il + p.template cast<std::int64_t>();
+        for (Eigen::Index i = 0; i < c.size(); ++i) c(i) = static_cast<std::uint32_t>(exact(i));
+      });
       return c;
     }
     if (sat == Saturation::Final) {
       // |products| <= 4095 * 2^14: exact in double, no overflow in 64 bits
-      sum = il + product(a, b).cast<std::int64_t>();
+      withProduct(a, b, [&](const auto& p) { sum = il + p.template cast<std::int64_t>(); });
     } else {
       const MatrixL al = a.cast<std::int64_t>(), bl = b.cast<std::int64_t>();
       sum = il;
@@ -233,19 +263,21 @@ ElemMatrix mmadResult(isa::DType t, const MatrixD& a, const MatrixD& b, const Ma
     }
     return c;
   }
-  MatrixD sum;
+  // init + A * B, saturated and rounded once to f32, an element at a time.
+  auto finish = [&](const auto& product) {
+    for (Eigen::Index i = 0; i < c.size(); ++i) {
+      double v = init(i) + static_cast<double>(product(i));
+      if (std::isnan(v)) v = 0;
+      v = std::clamp<double>(v, -FLT_MAX, FLT_MAX);  // saturation mode: +-inf to +-FLT_MAX
+      c(i) = Eigen::numext::bit_cast<std::uint32_t>(static_cast<float>(v));
+    }
+  };
   if (hf32 != nullptr && t == isa::DType::F32) {
     const MatrixD ar = a.unaryExpr([hf32](double v) { return roundHf32(v, *hf32); });
     const MatrixD br = b.unaryExpr([hf32](double v) { return roundHf32(v, *hf32); });
-    sum = init + product(ar, br);
+    withProduct(ar, br, finish);
   } else {
-    sum = init + product(a, b);
-  }
-  for (Eigen::Index i = 0; i < c.size(); ++i) {
-    double v = sum(i);
-    if (std::isnan(v)) v = 0;
-    v = std::clamp<double>(v, -FLT_MAX, FLT_MAX);  // saturation mode: +-inf to +-FLT_MAX
-    c(i) = Eigen::numext::bit_cast<std::uint32_t>(static_cast<float>(v));
+    withProduct(a, b, finish);
   }
   return c;
 }
@@ -287,22 +319,21 @@ Expected expectC(const isa::Program& program, std::size_t region, const ElemMatr
     }
     std::fill_n(e.dontCare[region].begin() + first, footprint, 1);
   }
-  // Element (i, j) at ((j / 16) m1 + i / 16) 256 + (i % 16) 16 + j % 16: a row's columns
-  // 16 j1 .. 16 j1 + 15 are 64 consecutive bytes.
   std::uint8_t* bytes = e.regions[region].data() + (cAddr - r.addr);
   std::uint8_t* unknown = partial ? e.dontCare[region].data() + (cAddr - r.addr) : nullptr;
-  for (std::uint64_t j1 = 0; j1 < n1; ++j1) {
-    const std::uint64_t width = std::min<std::uint64_t>(16, cols - 16 * j1);
-    for (std::uint64_t i = 0; i < rows; ++i) {
-      const std::uint64_t at = (j1 * m1 + i / 16) * 256 + (i % 16) * 16;
-      if (partial) std::fill_n(unknown + 4 * at, 4 * width, 0);
-      for (std::uint64_t jj = 0; jj < width; ++jj) {
-        writeElementAs<32>(
-            bytes, at + jj,
-            c(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(16 * j1 + jj)));
-      }
-    }
-  }
+  forEachFractal(Layout::Nz, 16, rows, cols,
+                 [&](std::uint64_t i0, std::uint64_t j0, std::uint64_t at, std::uint64_t rowStep,
+                     std::uint64_t colStep, std::uint64_t height, std::uint64_t width) {
+                   for (std::uint64_t j = 0; j < width; ++j) {
+                     for (std::uint64_t i = 0; i < height; ++i) {
+                       const std::uint64_t cell = at + i * rowStep + j * colStep;
+                       if (partial) std::fill_n(unknown + 4 * cell, 4, 0);
+                       writeElementAs<32>(
+                           bytes, cell,
+                           c(static_cast<Eigen::Index>(i0 + i), static_cast<Eigen::Index>(j0 + j)));
+                     }
+                   }
+                 });
   e.formats[region] = RegionFormat{isa::DType::S32, false, cAddr, 1024};
   return e;
 }

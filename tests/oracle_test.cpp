@@ -3,8 +3,14 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
 #include "isa/sparse.hpp"
 #include "oracle/layout.hpp"
+#include "oracle/mmad.hpp"
 #include "oracle/oracle.hpp"
 #include "oracle/tile.hpp"
 
@@ -249,6 +255,44 @@ RC_GTEST_PROP(Layout, NC1HWC0RoundTripWithChannelPadding, ()) {
   const isa::Bytes bytes = encodeNC1HWC0(m, h, w, t, 0x00);
   RC_ASSERT(bytes.size() == isa::ceilDiv(c, static_cast<std::uint64_t>(isa::c0Of(t))) * h * w * 32);
   RC_ASSERT(decodeNC1HWC0(bytes, c, h, w, t) == m);
+}
+
+RC_GTEST_PROP(MmadProduct, IsTheExactSumRoundedOnceAtEveryK, ()) {
+  // Elements on grids of 2^lowA and 2^lowB with up to 12 significant bits, K up to 4095: the
+  // oracle's product (one float GEMM, float GEMMs of K-blocks summed in double, or a double
+  // GEMM, as the magnitudes allow) must be the exact sum rounded once. The exact sum, in units
+  // of 2^(lowA + lowB), is below 4095 * 2^24 < 2^53: an int64, then a double exactly.
+  const int lowA = *rc::gen::inRange(-20, 4), lowB = *rc::gen::inRange(-20, 4);
+  const int bitsA = *rc::gen::inRange(1, 13), bitsB = *rc::gen::inRange(1, 13);
+  const Eigen::Index m = *rc::gen::inRange(1, 4), n = *rc::gen::inRange(1, 4);
+  const Eigen::Index k = *rc::gen::oneOf(rc::gen::inRange(1, 64), rc::gen::inRange(1000, 4096));
+  std::vector<std::int64_t> ua(static_cast<std::size_t>(m * k)),
+      ub(static_cast<std::size_t>(k * n));
+  for (auto& v : ua) v = *rc::gen::inRange<std::int64_t>(-(1 << bitsA), (1 << bitsA) + 1);
+  for (auto& v : ub) v = *rc::gen::inRange<std::int64_t>(-(1 << bitsB), (1 << bitsB) + 1);
+  MatrixD a(m, k), b(k, n);
+  for (Eigen::Index i = 0; i < m; ++i) {
+    for (Eigen::Index kk = 0; kk < k; ++kk) {
+      a(i, kk) = std::ldexp(static_cast<double>(ua[static_cast<std::size_t>(i * k + kk)]), lowA);
+    }
+  }
+  for (Eigen::Index kk = 0; kk < k; ++kk) {
+    for (Eigen::Index j = 0; j < n; ++j) {
+      b(kk, j) = std::ldexp(static_cast<double>(ub[static_cast<std::size_t>(kk * n + j)]), lowB);
+    }
+  }
+  const ElemMatrix c = mmadResult(DType::F32, a, b, MatrixD::Zero(m, n));
+  for (Eigen::Index i = 0; i < m; ++i) {
+    for (Eigen::Index j = 0; j < n; ++j) {
+      std::int64_t units = 0;
+      for (Eigen::Index kk = 0; kk < k; ++kk) {
+        units +=
+            ua[static_cast<std::size_t>(i * k + kk)] * ub[static_cast<std::size_t>(kk * n + j)];
+      }
+      const auto expected = static_cast<float>(std::ldexp(static_cast<double>(units), lowA + lowB));
+      RC_ASSERT(c(i, j) == std::bit_cast<std::uint32_t>(expected));
+    }
+  }
 }
 
 }  // namespace
