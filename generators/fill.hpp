@@ -2,6 +2,7 @@
 // structure; the bytes come from a fast generator, never from per-byte RapidCheck draws.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <vector>
@@ -31,18 +32,31 @@ class SplitMix64 {
   std::uint64_t state_;
 };
 
+/// Fills `out` with the stream of `seed`, except the whole 8-byte words inside bytes [from, to),
+/// which the caller overwrites: their draws are skipped, so every other byte is the one the
+/// whole stream puts there.
+inline void fillBytesAround(std::vector<std::uint8_t>& out, std::uint64_t seed, std::size_t from,
+                            std::size_t to) {
+  const std::size_t words = out.size() / 8;
+  const std::size_t skipFrom = std::min((from + 7) / 8, words);
+  const std::size_t skipTo = std::max(skipFrom, std::min(to / 8, words));
+  SplitMix64 g(seed);
+  auto put = [&](std::size_t word) {
+    const std::uint64_t v = g.next();
+    std::memcpy(out.data() + 8 * word, &v, 8);
+  };
+  for (std::size_t w = 0; w < skipFrom; ++w) put(w);
+  g.skip(skipTo - skipFrom);
+  for (std::size_t w = skipTo; w < words; ++w) put(w);
+  if (8 * words < out.size()) {
+    const std::uint64_t v = g.next();
+    std::memcpy(out.data() + 8 * words, &v, out.size() - 8 * words);
+  }
+}
+
 /// Fills `out` with the stream of `seed`.
 inline void fillBytes(std::vector<std::uint8_t>& out, std::uint64_t seed) {
-  SplitMix64 g(seed);
-  std::size_t i = 0;
-  for (; i + 8 <= out.size(); i += 8) {
-    const std::uint64_t v = g.next();
-    std::memcpy(out.data() + i, &v, 8);
-  }
-  if (i < out.size()) {
-    const std::uint64_t v = g.next();
-    std::memcpy(out.data() + i, &v, out.size() - i);
-  }
+  fillBytesAround(out, seed, 0, 0);
 }
 
 /// A seed for the k-th stream derived from `seed` (segments, matrices), decorrelated.

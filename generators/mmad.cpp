@@ -91,6 +91,7 @@ oracle::ElemMatrix padded(const MatrixD& values, DType t, Eigen::Index rows, Eig
                           std::uint64_t seed) {
   // randomElements(rows, cols, t, seed) with the values over its top-left corner: element i of
   // the stream goes to element i (column-major), so the covered elements' draws are skipped.
+  if (values.rows() == rows && values.cols() == cols) return oracle::bitsOf(values, t);
   oracle::ElemMatrix m(rows, cols);
   if (values.size() > 0) m.topLeftCorner(values.rows(), values.cols()) = oracle::bitsOf(values, t);
   const Eigen::Index covered = values.size() > 0 ? values.rows() : 0;
@@ -368,27 +369,23 @@ MmadOperands operandsOf(const MmadCase& c) {
 }
 
 void storeC(isa::Segment& l0c, std::uint64_t cAddr, const oracle::ElemMatrix& c) {
-  const std::uint64_t m = static_cast<std::uint64_t>(c.rows()),
-                      n = static_cast<std::uint64_t>(c.cols());
-  auto offset = [&](std::uint64_t i, std::uint64_t j) {
-    return cAddr - l0c.addr + 4 * oracle::elementOffsetC0(oracle::Layout::Nz, 16, m, n, i, j);
-  };
-  // A row's 16 columns inside one fractal are consecutive, and a row's fractals lie a fixed
-  // distance apart: one offset per row.
-  const std::uint64_t step = n > 16 ? offset(0, 16) - offset(0, 0) : 0;
-  for (std::uint64_t i = 0; i < m; ++i) {
-    std::uint64_t run = offset(i, 0);
-    for (std::uint64_t first = 0; first < n; first += 16, run += step) {
-      // Past the memory (an illegal program's C), nothing is written.
-      const std::uint64_t room = run < l0c.bytes.size() ? (l0c.bytes.size() - run) / 4 : 0;
-      const std::uint64_t len = std::min({n - first, std::uint64_t{16}, room});
-      for (std::uint64_t jj = 0; jj < len; ++jj) {
-        oracle::writeElementAs<32>(
-            l0c.bytes.data() + run, jj,
-            c(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(first + jj)));
-      }
-    }
-  }
+  const std::uint64_t base = cAddr - l0c.addr, size = l0c.bytes.size();
+  oracle::forEachFractal(
+      oracle::Layout::Nz, 16, static_cast<std::uint64_t>(c.rows()),
+      static_cast<std::uint64_t>(c.cols()),
+      [&](std::uint64_t r, std::uint64_t col, std::uint64_t at, std::uint64_t rowStep,
+          std::uint64_t colStep, std::uint64_t height, std::uint64_t width) {
+        for (std::uint64_t j = 0; j < width; ++j) {
+          for (std::uint64_t i = 0; i < height; ++i) {
+            const std::uint64_t cell = at + i * rowStep + j * colStep;
+            // Past the memory (an illegal program's C), nothing is written.
+            if (base + 4 * cell + 4 > size) continue;
+            oracle::writeElementAs<32>(
+                l0c.bytes.data() + base, cell,
+                c(static_cast<Eigen::Index>(r + i), static_cast<Eigen::Index>(col + j)));
+          }
+        }
+      });
 }
 
 std::pair<std::uint64_t, std::uint64_t> addInitSegments(
@@ -397,7 +394,13 @@ std::pair<std::uint64_t, std::uint64_t> addInitSegments(
     std::uint64_t seed) {
   const isa::Profile& prof = isa::profile(p.profile);
   const auto [lo, hi] = withMargin(cAddr, cAddr + cBytes, 1024, prof.capacityOf(Memory::L0C));
-  isa::Segment l0c = filled(Memory::L0C, lo, hi, subSeed(seed, 3));
+  // A C of whole fractals, put in its cells, overwrites every byte of its footprint: those bytes
+  // are not drawn.
+  const bool whole = accumulate && c0.rows() % 16 == 0 && c0.cols() % 16 == 0;
+  const auto footprint = static_cast<std::uint64_t>(c0.size()) * 4;
+  isa::Segment l0c{Memory::L0C, lo, isa::Bytes(hi - lo)};
+  fillBytesAround(l0c.bytes, subSeed(seed, 3), whole ? cAddr - lo : 0,
+                  whole ? std::min(cAddr + footprint, hi) - lo : 0);
   if (accumulate) storeC(l0c, cAddr, c0);
   p.segments.push_back(std::move(l0c));
   if (init == MmadInit::BiasTable || init == MmadInit::BiasTensor) {
