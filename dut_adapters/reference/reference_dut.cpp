@@ -850,13 +850,12 @@ std::optional<isa::Violation> execMmad(State& state, isa::ProfileId profile, con
     });
     withOperandValues(bType, fault, [&](auto value, auto width) {
       const int w = decltype(width)::value == 0 ? bits : decltype(width)::value;
-      for (std::uint64_t first = 0; first < kEnd; first += k0) {
-        const std::uint64_t run = std::min(k0, kEnd - first);
+      // Row kk of B, written in order: bIndex(kk, col) - bIndex(kk, 0) is
+      // (col / 16) 16 K0 + (col % 16) K0 = col K0.
+      for (std::uint64_t kk = 0; kk < kEnd; ++kk) {
+        const std::uint64_t e = bIndex(kk, 0);
         for (std::uint64_t col = 0; col < n; ++col) {
-          const std::uint64_t e = bIndex(first, col);
-          for (std::uint64_t i = 0; i < run; ++i) {
-            bOut[(first + i) * n + col] = as(value(getElement(b, e + i, w)));
-          }
+          bOut[kk * n + col] = as(value(getElement(b, e + col * k0, w)));
         }
       }
     });
@@ -873,10 +872,11 @@ std::optional<isa::Violation> execMmad(State& state, isa::ProfileId profile, con
     return start;
   };
   if (integer) {
-    std::vector<double> aVal, bVal;
-    decodeOperands(aVal, bVal, [](double v) { return v; });
-    // Integers accumulate in double: every product is below 2^14 and every partial sum below
-    // 2^31 + 4095 * 2^14 < 2^53 in magnitude, so each one is exact.
+    std::vector<float> aVal, bVal;
+    decodeOperands(aVal, bVal, [](double v) { return static_cast<float>(v); });
+    // Integers accumulate exactly: every product is at most 2^14 in magnitude, so float sums up
+    // to 1024 of them exactly (each partial sum an integer of at most 2^24), and such block sums
+    // and the init add up in double, every partial sum below 2^31 + 4095 * 2^14 < 2^53.
     auto finish = [&](std::uint64_t row, std::uint64_t col, double sum) {
       const auto exact = static_cast<std::int64_t>(sum);
       const std::int64_t sat = std::clamp<std::int64_t>(exact, INT32_MIN, INT32_MAX);
@@ -887,46 +887,50 @@ std::optional<isa::Violation> execMmad(State& state, isa::ProfileId profile, con
     auto startValue = [&](std::uint64_t row, std::uint64_t col) {
       return static_cast<double>(static_cast<std::int32_t>(startOf(row, col)));
     };
+    auto product = [&](std::uint64_t row, std::uint64_t kk, std::uint64_t col) {
+      return static_cast<double>(aVal[row * kEnd + kk]) * static_cast<double>(bVal[kk * n + col]);
+    };
     if (fault == Fault::MmadSaturateEachSum) {
       for (std::uint64_t row = 0; row < x.m; ++row) {
         for (std::uint64_t col = 0; col < n; ++col) {
           double acc = startValue(row, col);
           for (std::uint64_t kk = 0; kk < kEnd; ++kk) {
-            acc = std::clamp<double>(acc + aVal[row * kEnd + kk] * bVal[kk * n + col], INT32_MIN,
-                                     INT32_MAX);
+            acc = std::clamp<double>(acc + product(row, kk, col), INT32_MIN, INT32_MAX);
           }
           finish(row, col, acc);
         }
       }
       return std::nullopt;
     }
-    // A row's 16 columns at a time, the sums held in registers over k (2-double vectors of the
-    // GCC/Clang vector extension).
-    using F64x2 = double __attribute__((vector_size(16)));
-    constexpr std::uint64_t kCols = 16, kVectors = kCols / 2;
+    // A row's 16 columns at a time, each block's 16 sums held in registers over k (4-float
+    // vectors of the GCC/Clang vector extension).
+    using F32x4 = float __attribute__((vector_size(16)));
+    constexpr std::uint64_t kCols = 16, kVectors = kCols / 4, kBlock = 1024;
     for (std::uint64_t row = 0; row < x.m; ++row) {
-      const double* av = aVal.data() + row * kEnd;
+      const float* av = aVal.data() + row * kEnd;
       for (std::uint64_t first = 0; first < n; first += kCols) {
         const std::uint64_t width = std::min(kCols, n - first);
         std::array<double, kCols> sum{};
         for (std::uint64_t j = 0; j < width; ++j) sum[j] = startValue(row, first + j);
         if (width == kCols) {
-          F64x2 v[kVectors];
-          std::memcpy(v, sum.data(), sizeof v);
-          for (std::uint64_t kk = 0; kk < kEnd; ++kk) {
-            const double* bv = bVal.data() + kk * n + first;
-            const F64x2 u = F64x2{} + av[kk];
-            for (std::uint64_t q = 0; q < kVectors; ++q) {
-              F64x2 b;
-              std::memcpy(&b, bv + 2 * q, sizeof b);
-              v[q] += u * b;
+          for (std::uint64_t from = 0; from < kEnd; from += kBlock) {
+            F32x4 v[kVectors] = {};
+            for (std::uint64_t kk = from; kk < std::min(kEnd, from + kBlock); ++kk) {
+              const float* bv = bVal.data() + kk * n + first;
+              const F32x4 u = F32x4{} + av[kk];
+              for (std::uint64_t q = 0; q < kVectors; ++q) {
+                F32x4 b;
+                std::memcpy(&b, bv + 4 * q, sizeof b);
+                v[q] += u * b;
+              }
             }
+            std::array<float, kCols> block;
+            std::memcpy(block.data(), v, sizeof v);
+            for (std::uint64_t j = 0; j < kCols; ++j) sum[j] += block[j];
           }
-          std::memcpy(sum.data(), v, sizeof v);
         } else {
           for (std::uint64_t kk = 0; kk < kEnd; ++kk) {
-            const double* bv = bVal.data() + kk * n + first;
-            for (std::uint64_t j = 0; j < width; ++j) sum[j] += av[kk] * bv[j];
+            for (std::uint64_t j = 0; j < width; ++j) sum[j] += product(row, kk, first + j);
           }
         }
         for (std::uint64_t j = 0; j < width; ++j) finish(row, first + j, sum[j]);
