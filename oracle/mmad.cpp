@@ -6,6 +6,7 @@
 #include <cfloat>
 #include <climits>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <optional>
 #include <stdexcept>
@@ -89,6 +90,43 @@ MatrixD valuesOf(const ElemMatrix& bits, isa::DType t) {
   return v;
 }
 
+namespace {
+
+/// Four doubles to f16 bits, each rounded to float and then to nearest f16 with ties to even,
+/// as Eigen::half(float) does it without F16C, with its three cases chosen per lane instead of
+/// branched on (the branches cost more than the arithmetic): from 65536 up, inf, or NaN kept a
+/// quiet NaN; below 2^-14, a subnormal, rounded by adding 0.5f (whose ulp is f16's smallest
+/// subnormal); in between, the exponent rebased and the 13 dropped bits rounded to even.
+/// tests/oracle_test.cpp holds it to Eigen::half on every f16, its neighbours and half-way points.
+void halfBitsOf4(const double* in, std::uint32_t* out) {
+  using F32x4 = float __attribute__((vector_size(16)));
+  using I32x4 = std::int32_t __attribute__((vector_size(16)));
+  using U32x4 = std::uint32_t __attribute__((vector_size(16)));
+  const F32x4 f = {static_cast<float>(in[0]), static_cast<float>(in[1]), static_cast<float>(in[2]),
+                   static_cast<float>(in[3])};
+  I32x4 u;
+  std::memcpy(&u, &f, sizeof u);
+  const I32x4 sign = (u >> 16) & 0x8000;
+  const I32x4 a = u & 0x7FFFFFFF;  // |f|: signed compares order it
+  F32x4 magnitude;
+  std::memcpy(&magnitude, &a, sizeof magnitude);
+  const F32x4 shifted = magnitude + 0.5f;
+  I32x4 subnormal;
+  std::memcpy(&subnormal, &shifted, sizeof subnormal);
+  subnormal -= 0x3F000000;  // the bits of 0.5f
+  U32x4 ua;
+  std::memcpy(&ua, &a, sizeof ua);
+  const U32x4 rebased = (ua + 0xC8000FFFu + ((ua >> 13) & 1u)) >> 13;  // + (15 - 127) << 23
+  I32x4 normal;
+  std::memcpy(&normal, &rebased, sizeof normal);
+  const I32x4 special = a > 0x7F800000 ? I32x4{} + 0x7E00 : I32x4{} + 0x7C00;
+  const I32x4 r = a >= 0x47800000 ? special : a < 0x38800000 ? subnormal : normal;
+  const I32x4 bits = (r & 0xFFFF) | sign;
+  std::memcpy(out, &bits, sizeof bits);
+}
+
+}  // namespace
+
 ElemMatrix bitsOf(const MatrixD& values, isa::DType t) {
   ElemMatrix b(values.rows(), values.cols());
   // One loop per type (the type chosen once, not per element).
@@ -111,11 +149,14 @@ ElemMatrix bitsOf(const MatrixD& values, isa::DType t) {
     case isa::DType::S32:
       each([](double v) { return static_cast<std::uint32_t>(static_cast<std::int32_t>(v)); });
       break;
-    case isa::DType::F16:
-      each([](double v) -> std::uint32_t {
-        return Eigen::numext::bit_cast<std::uint16_t>(Eigen::half(static_cast<float>(v)));
-      });
+    case isa::DType::F16: {
+      const Eigen::Index size = values.size(), whole = size - size % 4;
+      for (Eigen::Index i = 0; i < whole; i += 4) halfBitsOf4(values.data() + i, b.data() + i);
+      for (Eigen::Index i = whole; i < size; ++i) {
+        b(i) = Eigen::numext::bit_cast<std::uint16_t>(Eigen::half(static_cast<float>(values(i))));
+      }
       break;
+    }
     case isa::DType::BF16:
       each([](double v) -> std::uint32_t {
         return Eigen::numext::bit_cast<std::uint16_t>(Eigen::bfloat16(static_cast<float>(v)));
@@ -147,37 +188,46 @@ struct Grid {
   double max = 0;
 };
 std::optional<Grid> gridOf(const MatrixD& m) {
-  // One pass, on bit patterns: a non-negative double orders as its bits do, so the running
-  // extremes are integer ones, without a branch. An element's lowest set bit, as a value: |v|
-  // less |v| with that bit cleared (an exact difference), or |v| itself when its significand is
-  // zero (a power of two). The least of these over the nonzero elements is 2^low; a zero is a
-  // multiple of anything. Four of each running extreme, so that no one chain of dependent steps
-  // sets the pace.
+  // One pass, two elements at a time (2-lane vectors of the GCC/Clang vector extension), four
+  // running extremes. An element's lowest set bit, as a value: |v| less |v| with that bit cleared
+  // (an exact difference), or |v| itself when its significand is zero (a power of two). The
+  // least of these over the nonzero elements is 2^low; a zero is a multiple of anything.
+  using F64x2 = double __attribute__((vector_size(16)));
+  using U64x2 = std::uint64_t __attribute__((vector_size(16)));
   constexpr std::uint64_t kSignificand = (std::uint64_t{1} << 52) - 1;
   constexpr std::uint64_t kMagnitude = ~(std::uint64_t{1} << 63);
-  constexpr std::uint64_t kInf = 0x7FF0000000000000;  // every NaN's bits are above
-  constexpr Eigen::Index kLanes = 4;
-  std::array<std::uint64_t, kLanes> max{}, least{kInf, kInf, kInf, kInf};
-  auto take = [&](Eigen::Index lane, double v) {
-    const std::uint64_t bits = std::bit_cast<std::uint64_t>(v) & kMagnitude;
-    max[lane] = std::max(max[lane], bits);
-    const double a = std::bit_cast<double>(bits);
-    const auto cleared = std::bit_cast<std::uint64_t>(a - std::bit_cast<double>(bits & (bits - 1)));
-    const std::uint64_t lowestBit = (bits & kSignificand) != 0 ? cleared : bits == 0 ? kInf : bits;
-    least[lane] = std::min(least[lane], lowestBit);
+  constexpr double kNone = std::numeric_limits<double>::infinity();
+  F64x2 max[2] = {}, least[2] = {{kNone, kNone}, {kNone, kNone}};
+  U64x2 bad = {};  // all ones in a lane that met an inf or a NaN
+  auto take = [&](int lane, F64x2 v) {
+    U64x2 bits;
+    std::memcpy(&bits, &v, sizeof bits);
+    bits &= kMagnitude;
+    F64x2 a, cleared;
+    std::memcpy(&a, &bits, sizeof a);
+    const U64x2 rest = bits & (bits - 1);
+    std::memcpy(&cleared, &rest, sizeof cleared);
+    bad |= static_cast<U64x2>(!(a <= DBL_MAX));
+    max[lane] = a > max[lane] ? a : max[lane];
+    const F64x2 lowestBit = (bits & kSignificand) != 0 ? a - cleared : a;
+    const F64x2 candidate = a != 0 ? lowestBit : F64x2{kNone, kNone};
+    least[lane] = candidate < least[lane] ? candidate : least[lane];
   };
   const double* v = m.data();
-  const Eigen::Index size = m.size(), whole = size - size % kLanes;
-  for (Eigen::Index i = 0; i < whole; i += kLanes) {
-    for (Eigen::Index lane = 0; lane < kLanes; ++lane) take(lane, v[i + lane]);
+  const Eigen::Index size = m.size(), whole = size - size % 4;
+  for (Eigen::Index i = 0; i < whole; i += 4) {
+    F64x2 x, y;
+    std::memcpy(&x, v + i, sizeof x);
+    std::memcpy(&y, v + i + 2, sizeof y);
+    take(0, x);
+    take(1, y);
   }
-  for (Eigen::Index i = whole; i < size; ++i) take(0, v[i]);
-  const std::uint64_t largest = *std::max_element(max.begin(), max.end());
-  if (largest >= kInf) return std::nullopt;  // an inf or a NaN
+  for (Eigen::Index i = whole; i < size; ++i) take(0, F64x2{v[i], 0.0});
+  if ((bad[0] | bad[1]) != 0) return std::nullopt;
   Grid g;
-  g.max = std::bit_cast<double>(largest);
-  const std::uint64_t lowest = *std::min_element(least.begin(), least.end());
-  if (lowest != kInf) g.low = lowestBitExponent(std::bit_cast<double>(lowest));
+  g.max = std::max({max[0][0], max[0][1], max[1][0], max[1][1]});
+  const double lowest = std::min({least[0][0], least[0][1], least[1][0], least[1][1]});
+  if (lowest != kNone) g.low = lowestBitExponent(lowest);
   return g;
 }
 
@@ -200,8 +250,11 @@ void withProduct(const MatrixD& a, const MatrixD& b, F&& use) {
     const double bound = static_cast<double>(a.cols()) * ga->max * gb->max;
     const int low = ga->low + gb->low;
     const double mA = std::ldexp(ga->max, -ga->low), mB = std::ldexp(gb->max, -gb->low);
-    if (ga->low >= -149 && gb->low >= -149 && low >= -149 && bound < std::ldexp(1.0, 100) &&
-        mA < kFloatExact && mB < kFloatExact) {
+    // Every operand a float: no finer than float's 2^-149, no larger than FLT_MAX (HF32
+    // rounding takes FLT_MAX to 2^128), at most 24 significant bits.
+    if (ga->low >= -149 && gb->low >= -149 && low >= -149 && ga->max <= FLT_MAX &&
+        gb->max <= FLT_MAX && bound < std::ldexp(1.0, 100) && mA < kFloatExact &&
+        mB < kFloatExact) {
       const std::uint64_t term = static_cast<std::uint64_t>(mA) * static_cast<std::uint64_t>(mB);
       const std::uint64_t block = (kFloatExact - 1) / term;
       const auto k = static_cast<std::uint64_t>(a.cols());
@@ -311,7 +364,7 @@ Expected expectC(const isa::Program& program, std::size_t region, const ElemMatr
              cols = static_cast<std::uint64_t>(c.cols());
   // A C of partial fractals leaves the rest of its footprint undefined: don't care, until a cell
   // of C is put.
-  const bool partial = rows != 16 * m1 || cols != 16 * n1;
+  const bool partial = footprint > 0 && (rows != 16 * m1 || cols != 16 * n1);
   if (partial) {
     e.dontCare.assign(program.observe.size(), {});
     for (std::size_t i = 0; i < program.observe.size(); ++i) {

@@ -4,8 +4,11 @@
 #include <rapidcheck/gtest.h>
 
 #include <bit>
+#include <cfloat>
 #include <cmath>
 #include <cstdint>
+#include <limits>
+#include <utility>
 #include <vector>
 
 #include "isa/sparse.hpp"
@@ -292,6 +295,72 @@ RC_GTEST_PROP(MmadProduct, IsTheExactSumRoundedOnceAtEveryK, ()) {
       const auto expected = static_cast<float>(std::ldexp(static_cast<double>(units), lowA + lowB));
       RC_ASSERT(c(i, j) == std::bit_cast<std::uint32_t>(expected));
     }
+  }
+}
+
+TEST(MmadBits, F16BitsAreEigensRoundingConversion) {
+  // bitsOf(F16) converts four values at a time with its own arithmetic; it must give what
+  // Eigen::half(float) gives: every f16 but the NaNs gives itself back, and the floats one ulp
+  // either side of it and half-way to the next pattern are rounded as Eigen rounds them, as are
+  // the infinities, the NaNs and a few values past f16's range.
+  std::vector<double> values;
+  std::vector<std::uint32_t> expected;
+  auto add = [&](float f) {
+    values.push_back(f);
+    expected.push_back(Eigen::numext::bit_cast<std::uint16_t>(Eigen::half(f)));
+  };
+  for (std::uint32_t h = 0; h < 0x10000; ++h) {
+    const auto f =
+        static_cast<float>(Eigen::numext::bit_cast<Eigen::half>(static_cast<std::uint16_t>(h)));
+    if (std::isnan(f)) continue;
+    values.push_back(f);
+    expected.push_back(h);
+    const auto u = std::bit_cast<std::uint32_t>(f);
+    for (const std::uint32_t near : {u + 1, u - 1, u | 0x1000u}) {
+      if (!std::isnan(std::bit_cast<float>(near))) add(std::bit_cast<float>(near));
+    }
+  }
+  for (const float f :
+       {std::numeric_limits<float>::quiet_NaN(), -std::numeric_limits<float>::quiet_NaN(),
+        std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity(), 65519.0f,
+        65520.0f, 70000.0f, -1e30f, 0x1p-25f, 0x1p-26f, 1e-40f}) {
+    add(f);
+  }
+  const MatrixD m =
+      Eigen::Map<const MatrixD>(values.data(), 1, static_cast<Eigen::Index>(values.size()));
+  const ElemMatrix bits = bitsOf(m, DType::F16);
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    ASSERT_EQ(bits(0, static_cast<Eigen::Index>(i)), expected[i]) << "value " << values[i];
+  }
+}
+
+TEST(MmadProduct, HF32RoundingPastFltMaxIsNotTakenInFloat) {
+  // HF32 rounds FLT_MAX up to 2^128, a value no float holds: the product must not go through a
+  // float GEMM. A = (FLT_MAX, 2^116, ..., 2^116), B(kk) = (1 + kk % 3) 2^-100, K = 4095: by hand,
+  // C = 2^28 + 2^16 (sum over kk = 1..4094 of 1 + kk % 3), exact in double, rounded once.
+  const Eigen::Index k = 4095;
+  MatrixD a(1, k), b(k, 1);
+  std::int64_t units = std::int64_t{1} << 12;  // of 2^16: 2^128 x 2^-100 = 2^12 x 2^16
+  for (Eigen::Index kk = 0; kk < k; ++kk) {
+    a(0, kk) = kk == 0 ? static_cast<double>(FLT_MAX) : std::ldexp(1.0, 116);
+    b(kk, 0) = std::ldexp(static_cast<double>(1 + kk % 3), -100);
+    if (kk > 0) units += 1 + kk % 3;
+  }
+  const Hf32Reading hf32 = defaultHf32(0);
+  const ElemMatrix c = mmadResult(DType::F32, a, b, MatrixD::Zero(1, 1), Saturation::Final, &hf32);
+  const auto expected = static_cast<float>(std::ldexp(static_cast<double>(units), 16));
+  EXPECT_EQ(c(0, 0), std::bit_cast<std::uint32_t>(expected));
+}
+
+TEST(MmadExpected, AnEmptyCLeavesNothingUndefined) {
+  // A C with one zero dimension has no footprint: nothing in the region is don't-care.
+  isa::Program p;
+  p.segments.push_back({isa::Memory::L0C, 0, isa::Bytes(2048, 0x5A)});
+  p.observe = {{isa::Memory::L0C, 0, 2048}};
+  for (const auto& [rows, cols] : {std::pair<Eigen::Index, Eigen::Index>{0, 5}, {7, 0}, {0, 0}}) {
+    const Expected e = expectC(p, 0, ElemMatrix(rows, cols), 0);
+    EXPECT_TRUE(e.dontCare.empty()) << rows << " x " << cols;
+    EXPECT_EQ(e.regions.at(0), p.segments[0].bytes);
   }
 }
 
