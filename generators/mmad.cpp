@@ -394,13 +394,14 @@ std::pair<std::uint64_t, std::uint64_t> addInitSegments(
     std::uint64_t seed) {
   const isa::Profile& prof = isa::profile(p.profile);
   const auto [lo, hi] = withMargin(cAddr, cAddr + cBytes, 1024, prof.capacityOf(Memory::L0C));
-  // A C of whole fractals, put in its cells, overwrites every byte of its footprint: those bytes
-  // are not drawn.
+  // A C of whole fractals, put in its cells, overwrites every byte of its footprint up to the
+  // last whole cell inside the segment: those bytes are not drawn.
   const bool whole = accumulate && c0.rows() % 16 == 0 && c0.cols() % 16 == 0;
   const auto footprint = static_cast<std::uint64_t>(c0.size()) * 4;
+  const std::uint64_t end = std::min(cAddr + footprint, hi);
+  const std::uint64_t covered = whole && end > cAddr ? (end - cAddr) / 4 * 4 : 0;
   isa::Segment l0c{Memory::L0C, lo, isa::Bytes(hi - lo)};
-  fillBytesAround(l0c.bytes, subSeed(seed, 3), whole ? cAddr - lo : 0,
-                  whole ? std::min(cAddr + footprint, hi) - lo : 0);
+  fillBytesAround(l0c.bytes, subSeed(seed, 3), cAddr - lo, cAddr - lo + covered);
   if (accumulate) storeC(l0c, cAddr, c0);
   p.segments.push_back(std::move(l0c));
   if (init == MmadInit::BiasTable || init == MmadInit::BiasTensor) {

@@ -8,6 +8,7 @@
 
 #include "generators/fill.hpp"
 #include "generators/load2d.hpp"
+#include "generators/mmad.hpp"
 
 namespace cubecheck::gen {
 namespace {
@@ -142,6 +143,34 @@ TEST(V2Gen, BoundaryTablesAreLegalAndAnnotated) {
       EXPECT_TRUE(tags.count(want)) << "bit mode " << bitMode << " misses " << want;
     }
   }
+}
+
+RC_GTEST_PROP(MmadGen, L0cCanariesAreTheWholeStreamWhereCDoesNotLand, ()) {
+  // addInitSegments skips drawing the L0C words an accumulate C overwrites. The segment must be
+  // byte for byte the whole stream with C stored over it, wherever C starts (any alignment) and
+  // when it runs past the end of L0C.
+  const ProfileId id = *rc::gen::element(ProfileId::A2, ProfileId::Ascend950);
+  const std::uint64_t cap = isa::profile(id).capacityOf(isa::Memory::L0C);
+  // 256 x 256 (256 KiB) runs past the end of either profile's L0C from any start.
+  const auto m =
+      static_cast<Eigen::Index>(16 * *rc::gen::oneOf(rc::gen::inRange(1, 17), rc::gen::just(16)));
+  const auto n =
+      static_cast<Eigen::Index>(16 * *rc::gen::oneOf(rc::gen::inRange(1, 17), rc::gen::just(16)));
+  const std::uint64_t cBytes = static_cast<std::uint64_t>(m * n) * 4;
+  const std::uint64_t cAddr =
+      *rc::gen::oneOf(rc::gen::inRange<std::uint64_t>(0, 1100),
+                      rc::gen::inRange<std::uint64_t>(cap > cBytes ? cap - cBytes : 0, cap));
+  const std::uint64_t seed = *rc::gen::arbitrary<std::uint64_t>();
+  oracle::ElemMatrix c0(m, n);
+  SplitMix64 g(seed + 1);
+  for (Eigen::Index i = 0; i < c0.size(); ++i) c0(i) = static_cast<std::uint32_t>(g.next());
+  isa::Program p;
+  p.profile = id;
+  const auto [lo, hi] = addInitSegments(p, isa::MmadInit::Accumulate, true, cAddr, cBytes, 0, c0,
+                                        oracle::ElemMatrix(1, n), seed);
+  isa::Segment expected = filled(isa::Memory::L0C, lo, hi, subSeed(seed, 3));
+  storeC(expected, cAddr, c0);
+  RC_ASSERT(p.segments.at(0).bytes == expected.bytes);
 }
 
 }  // namespace
