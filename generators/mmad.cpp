@@ -370,19 +370,23 @@ MmadOperands operandsOf(const MmadCase& c) {
 
 void storeC(isa::Segment& l0c, std::uint64_t cAddr, const oracle::ElemMatrix& c) {
   const std::uint64_t base = cAddr - l0c.addr, size = l0c.bytes.size();
+  if (base >= size) return;  // C past the memory (an illegal program's): nothing is written
+  const auto rows = static_cast<std::uint64_t>(c.rows());
+  // Plain pointers: a byte store may alias any object, so c's and l0c's own pointers would be
+  // loaded again for every cell.
+  std::uint8_t* const out = l0c.bytes.data() + base;
+  const std::uint32_t* const values = c.data();
   oracle::forEachFractal(
-      oracle::Layout::Nz, 16, static_cast<std::uint64_t>(c.rows()),
-      static_cast<std::uint64_t>(c.cols()),
+      oracle::Layout::Nz, 16, rows, static_cast<std::uint64_t>(c.cols()),
       [&](std::uint64_t r, std::uint64_t col, std::uint64_t at, std::uint64_t rowStep,
           std::uint64_t colStep, std::uint64_t height, std::uint64_t width) {
         for (std::uint64_t j = 0; j < width; ++j) {
+          const std::uint32_t* column = values + (col + j) * rows + r;
           for (std::uint64_t i = 0; i < height; ++i) {
             const std::uint64_t cell = at + i * rowStep + j * colStep;
             // Past the memory (an illegal program's C), nothing is written.
             if (base + 4 * cell + 4 > size) continue;
-            oracle::writeElementAs<32>(
-                l0c.bytes.data() + base, cell,
-                c(static_cast<Eigen::Index>(r + i), static_cast<Eigen::Index>(col + j)));
+            oracle::writeElementAs<32>(out, cell, column[i]);
           }
         }
       });

@@ -34,15 +34,19 @@ isa::Bytes encode(const ElemMatrix& m, Layout layout, isa::DType t, std::uint8_t
   const std::uint64_t fractals = layout == Layout::Zn ? ceilDiv(rows, c0) * ceilDiv(cols, 16)
                                                       : ceilDiv(rows, 16) * ceilDiv(cols, c0);
   isa::Bytes out(fractals * 512, pad);
+  // Plain pointers: a byte store may alias any object, so m's and out's own pointers would be
+  // loaded again for every element.
+  std::uint8_t* const dst = out.data();
+  const std::uint32_t* const src = m.data();
   withElementBits(t, [&](auto bits) {
     forEachFractal(layout, c0, rows, cols,
                    [&](std::uint64_t r, std::uint64_t c, std::uint64_t at, std::uint64_t rowStep,
                        std::uint64_t colStep, std::uint64_t height, std::uint64_t width) {
                      for (std::uint64_t j = 0; j < width; ++j) {
+                       const std::uint32_t* column = src + (c + j) * rows + r;
                        for (std::uint64_t i = 0; i < height; ++i) {
-                         writeElementAs<decltype(bits)::value>(
-                             out.data(), at + i * rowStep + j * colStep,
-                             m(static_cast<Eigen::Index>(r + i), static_cast<Eigen::Index>(c + j)));
+                         writeElementAs<decltype(bits)::value>(dst, at + i * rowStep + j * colStep,
+                                                               column[i]);
                        }
                      }
                    });
@@ -53,19 +57,21 @@ isa::Bytes encode(const ElemMatrix& m, Layout layout, isa::DType t, std::uint8_t
 ElemMatrix decode(const isa::Bytes& bytes, Layout layout, isa::DType t, Eigen::Index rows,
                   Eigen::Index cols) {
   ElemMatrix m(rows, cols);
+  std::uint32_t* const dst = m.data();
+  const std::uint8_t* const src = bytes.data();
+  const auto ld = static_cast<std::uint64_t>(rows);
   withElementBits(t, [&](auto bits) {
-    forEachFractal(layout, static_cast<std::uint64_t>(isa::c0Of(t)),
-                   static_cast<std::uint64_t>(rows), static_cast<std::uint64_t>(cols),
-                   [&](std::uint64_t r, std::uint64_t c, std::uint64_t at, std::uint64_t rowStep,
-                       std::uint64_t colStep, std::uint64_t height, std::uint64_t width) {
-                     for (std::uint64_t j = 0; j < width; ++j) {
-                       for (std::uint64_t i = 0; i < height; ++i) {
-                         m(static_cast<Eigen::Index>(r + i), static_cast<Eigen::Index>(c + j)) =
-                             readElementAs<decltype(bits)::value>(bytes.data(),
-                                                                  at + i * rowStep + j * colStep);
-                       }
-                     }
-                   });
+    forEachFractal(
+        layout, static_cast<std::uint64_t>(isa::c0Of(t)), ld, static_cast<std::uint64_t>(cols),
+        [&](std::uint64_t r, std::uint64_t c, std::uint64_t at, std::uint64_t rowStep,
+            std::uint64_t colStep, std::uint64_t height, std::uint64_t width) {
+          for (std::uint64_t j = 0; j < width; ++j) {
+            std::uint32_t* column = dst + (c + j) * ld + r;
+            for (std::uint64_t i = 0; i < height; ++i) {
+              column[i] = readElementAs<decltype(bits)::value>(src, at + i * rowStep + j * colStep);
+            }
+          }
+        });
   });
   return m;
 }

@@ -374,16 +374,16 @@ Expected expectC(const isa::Program& program, std::size_t region, const ElemMatr
   }
   std::uint8_t* bytes = e.regions[region].data() + (cAddr - r.addr);
   std::uint8_t* unknown = partial ? e.dontCare[region].data() + (cAddr - r.addr) : nullptr;
+  const std::uint32_t* const values = c.data();  // a byte store would reload c's own pointer
   forEachFractal(Layout::Nz, 16, rows, cols,
                  [&](std::uint64_t i0, std::uint64_t j0, std::uint64_t at, std::uint64_t rowStep,
                      std::uint64_t colStep, std::uint64_t height, std::uint64_t width) {
                    for (std::uint64_t j = 0; j < width; ++j) {
+                     const std::uint32_t* column = values + (j0 + j) * rows + i0;
                      for (std::uint64_t i = 0; i < height; ++i) {
                        const std::uint64_t cell = at + i * rowStep + j * colStep;
                        if (partial) std::fill_n(unknown + 4 * cell, 4, 0);
-                       writeElementAs<32>(
-                           bytes, cell,
-                           c(static_cast<Eigen::Index>(i0 + i), static_cast<Eigen::Index>(j0 + j)));
+                       writeElementAs<32>(bytes, cell, column[i]);
                      }
                    }
                  });
