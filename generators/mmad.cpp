@@ -380,12 +380,15 @@ void storeC(isa::Segment& l0c, std::uint64_t cAddr, const oracle::ElemMatrix& c)
       oracle::Layout::Nz, 16, rows, static_cast<std::uint64_t>(c.cols()),
       [&](std::uint64_t r, std::uint64_t col, std::uint64_t at, std::uint64_t rowStep,
           std::uint64_t colStep, std::uint64_t height, std::uint64_t width) {
+        // Past the memory (an illegal program's C), nothing is written; the check per cell is
+        // needed only when the fractal's last cell is past it.
+        const std::uint64_t last = at + (height - 1) * rowStep + (width - 1) * colStep;
+        const bool inside = base + 4 * last + 4 <= size;
         for (std::uint64_t j = 0; j < width; ++j) {
           const std::uint32_t* column = values + (col + j) * rows + r;
           for (std::uint64_t i = 0; i < height; ++i) {
             const std::uint64_t cell = at + i * rowStep + j * colStep;
-            // Past the memory (an illegal program's C), nothing is written.
-            if (base + 4 * cell + 4 > size) continue;
+            if (!inside && base + 4 * cell + 4 > size) continue;
             oracle::writeElementAs<32>(out, cell, column[i]);
           }
         }
