@@ -27,19 +27,27 @@ bool isInt(DType t) {
   return t == DType::S8 || t == DType::S4;
 }
 
-/// Uniform integer in [lo, hi] from the generator (for operand values, not for RapidCheck).
-std::int64_t uniform(SplitMix64& g, std::int64_t lo, std::int64_t hi) {
+/// Uniform integer in [lo, hi] (a span of at most 2^32) from a uniform 32-bit word, by
+/// multiply-shift: every value of the span is reached, none more than twice as often as another.
+std::int64_t uniform(std::uint32_t u, std::int64_t lo, std::int64_t hi) {
   const auto span = static_cast<std::uint64_t>(hi - lo + 1);
-  // x % 2^j is x & (2^j - 1): the same draw, without a division when the span is only known here
-  const std::uint64_t x = g.next();
-  return lo + static_cast<std::int64_t>((span & (span - 1)) == 0 ? x & (span - 1) : x % span);
+  return lo + static_cast<std::int64_t>((u * span) >> 32);
 }
 
+/// An r x c matrix of draw(u), u a uniform 32-bit word, in column-major order. Each SplitMix64
+/// step gives two words, the low half first: the operands are most of a case's values and
+/// drawing them was most of the cost of building it.
 MatrixD fill(Eigen::Index r, Eigen::Index c, SplitMix64& g, auto draw) {
   MatrixD m(r, c);
-  for (Eigen::Index j = 0; j < c; ++j) {
-    for (Eigen::Index i = 0; i < r; ++i) m(i, j) = draw(g, i, j);
+  double* const out = m.data();
+  const Eigen::Index size = m.size();
+  Eigen::Index i = 0;
+  for (; i + 1 < size; i += 2) {
+    const std::uint64_t x = g.next();
+    out[i] = draw(static_cast<std::uint32_t>(x));
+    out[i + 1] = draw(static_cast<std::uint32_t>(x >> 32));
   }
+  if (i < size) out[i] = draw(static_cast<std::uint32_t>(g.next()));
   return m;
 }
 
@@ -208,17 +216,13 @@ MmadOperands operandsOf(const MmadCase& c) {
   // and any HF32), init multiples of 2^-4 below 2^18. Every product is a multiple of 2^-4 below
   // 64 and every partial sum stays below 2^18 + 4095 * 64 < 2^20: 24 bits, exact in f32 whatever
   // the order of accumulation.
-  auto exactF = [](SplitMix64& r, Eigen::Index, Eigen::Index) {
-    return static_cast<double>(uniform(r, -32, 32)) / 4;
+  auto exactF = [](std::uint32_t u) { return static_cast<double>(uniform(u, -32, 32)) / 4; };
+  auto exactInitF = [](std::uint32_t u) {
+    return static_cast<double>(uniform(u, -(1 << 22), 1 << 22)) / 16;
   };
-  auto exactInitF = [](SplitMix64& r, Eigen::Index, Eigen::Index) {
-    return static_cast<double>(uniform(r, -(1 << 22), 1 << 22)) / 16;
-  };
-  auto exactI = [&](SplitMix64& r, Eigen::Index, Eigen::Index) {
-    return static_cast<double>(uniform(r, lo, hi));
-  };
-  auto exactInitI = [](SplitMix64& r, Eigen::Index, Eigen::Index) {
-    return static_cast<double>(uniform(r, -(1ll << 30), 1ll << 30));
+  auto exactI = [&](std::uint32_t u) { return static_cast<double>(uniform(u, lo, hi)); };
+  auto exactInitI = [](std::uint32_t u) {
+    return static_cast<double>(uniform(u, -(1ll << 30), 1ll << 30));
   };
   const bool integer = isInt(c.dtype);
   if (integer) {
@@ -236,17 +240,16 @@ MmadOperands operandsOf(const MmadCase& c) {
     case MmadValues::Exact:
       break;
     case MmadValues::Bounded: {
-      auto u = [&](SplitMix64& r, Eigen::Index, Eigen::Index) {
-        return roundTo(static_cast<double>(r.next() >> 11) * 0x1p-53 * 4 - 2, c.dtype);
+      auto bounded = [&](std::uint32_t u) {
+        return roundTo(static_cast<double>(u) * 0x1p-32 * 4 - 2, c.dtype);
       };
-      auto ui = [](SplitMix64& r, Eigen::Index, Eigen::Index) {
-        return static_cast<double>(
-            static_cast<float>(static_cast<double>(r.next() >> 11) * 0x1p-53 * 8 - 4));
+      auto boundedInit = [](std::uint32_t u) {
+        return static_cast<double>(static_cast<float>(static_cast<double>(u) * 0x1p-32 * 8 - 4));
       };
-      o.a = fill(m, k, g, u);
-      o.b = fill(k, n, g, u);
-      o.c0 = fill(m, n, g, ui);
-      o.bias = fill(1, n, g, ui);
+      o.a = fill(m, k, g, bounded);
+      o.b = fill(k, n, g, bounded);
+      o.c0 = fill(m, n, g, boundedInit);
+      o.bias = fill(1, n, g, boundedInit);
       break;
     }
     case MmadValues::Saturate: {
@@ -254,15 +257,14 @@ MmadOperands operandsOf(const MmadCase& c) {
       // OPEN-7 saturates to the same value.
       const bool up = (g.next() & 1) != 0;
       const std::int64_t big = hi / 2 + 1;
-      o.a = fill(m, k, g, [&](SplitMix64& r, Eigen::Index, Eigen::Index) {
-        return static_cast<double>(uniform(r, big, hi));
+      o.a =
+          fill(m, k, g, [&](std::uint32_t u) { return static_cast<double>(uniform(u, big, hi)); });
+      o.b = fill(k, n, g, [&](std::uint32_t u) {
+        return static_cast<double>(up ? uniform(u, big, hi) : -uniform(u, big, hi));
       });
-      o.b = fill(k, n, g, [&](SplitMix64& r, Eigen::Index, Eigen::Index) {
-        return static_cast<double>(up ? uniform(r, big, hi) : -uniform(r, big, hi));
-      });
-      auto edge = [up](SplitMix64& r, Eigen::Index, Eigen::Index) {
-        return static_cast<double>(up ? INT32_MAX - uniform(r, 1, 15)
-                                      : INT32_MIN + uniform(r, 1, 15));
+      auto edge = [up](std::uint32_t u) {
+        return static_cast<double>(up ? INT32_MAX - uniform(u, 1, 15)
+                                      : INT32_MIN + uniform(u, 1, 15));
       };
       o.c0 = fill(m, n, g, edge);
       o.bias = fill(1, n, g, edge);
@@ -271,32 +273,31 @@ MmadOperands operandsOf(const MmadCase& c) {
     case MmadValues::Subnormal:
       // f16 subnormals s * 2^-24 times integers up to 4: multiples of 2^-24 below 2^-12 per
       // product, below 1 in any sum of 4095: exact in f32 (normal range).
-      o.a = fill(m, k, g, [](SplitMix64& r, Eigen::Index, Eigen::Index) {
-        return std::ldexp(static_cast<double>(uniform(r, -1023, 1023)), -24);
+      o.a = fill(m, k, g, [](std::uint32_t u) {
+        return std::ldexp(static_cast<double>(uniform(u, -1023, 1023)), -24);
       });
-      o.b = fill(k, n, g, [](SplitMix64& r, Eigen::Index, Eigen::Index) {
-        return static_cast<double>(uniform(r, -4, 4));
-      });
-      o.c0 = fill(m, n, g, [](SplitMix64& r, Eigen::Index, Eigen::Index) {
-        return std::ldexp(static_cast<double>(uniform(r, -(1 << 20), 1 << 20)), -24);
+      o.b = fill(k, n, g, [](std::uint32_t u) { return static_cast<double>(uniform(u, -4, 4)); });
+      o.c0 = fill(m, n, g, [](std::uint32_t u) {
+        return std::ldexp(static_cast<double>(uniform(u, -(1 << 20), 1 << 20)), -24);
       });
       o.bias = o.c0.topRows(std::min<Eigen::Index>(1, m));
       if (o.bias.rows() == 0) o.bias = MatrixD::Zero(1, n);
       break;
     case MmadValues::MaxFinite:
       // Multiples of 32 up to 65504 times integers up to 2: sums below 2^29 on a grid of 32.
-      o.a = fill(m, k, g, [](SplitMix64& r, Eigen::Index, Eigen::Index) {
-        const std::int64_t pick = uniform(r, 0, 3);
-        return pick == 0 ? 65504.0 : pick == 1 ? -65504.0 : 32.0 * uniform(r, -2047, 2047);
+      o.a = fill(m, k, g, [](std::uint32_t u) {
+        // the top two bits pick, the other 30 give the multiple
+        const std::uint32_t pick = u >> 30;
+        return pick == 0   ? 65504.0
+               : pick == 1 ? -65504.0
+                           : 32.0 * static_cast<double>(uniform(u << 2, -2047, 2047));
       });
-      o.b = fill(k, n, g, [](SplitMix64& r, Eigen::Index, Eigen::Index) {
-        return static_cast<double>(uniform(r, -2, 2));
+      o.b = fill(k, n, g, [](std::uint32_t u) { return static_cast<double>(uniform(u, -2, 2)); });
+      o.c0 = fill(m, n, g, [](std::uint32_t u) {
+        return 32.0 * static_cast<double>(uniform(u, -(1 << 18), 1 << 18));
       });
-      o.c0 = fill(m, n, g, [](SplitMix64& r, Eigen::Index, Eigen::Index) {
-        return 32.0 * static_cast<double>(uniform(r, -(1 << 18), 1 << 18));
-      });
-      o.bias = fill(1, n, g, [](SplitMix64& r, Eigen::Index, Eigen::Index) {
-        return 32.0 * static_cast<double>(uniform(r, -(1 << 18), 1 << 18));
+      o.bias = fill(1, n, g, [](std::uint32_t u) {
+        return 32.0 * static_cast<double>(uniform(u, -(1 << 18), 1 << 18));
       });
       break;
     case MmadValues::Infinity:
@@ -330,13 +331,12 @@ MmadOperands operandsOf(const MmadCase& c) {
     case MmadValues::Hf32Probe:
       // f32 values 1 + t * 2^-13 (scaled by 2^e): between HF32 steps for 10 or 11 fraction bits,
       // some exactly half-way; B small integers: every sum exact in f32.
-      o.a = fill(m, k, g, [](SplitMix64& r, Eigen::Index, Eigen::Index) {
-        const double v = 1 + std::ldexp(static_cast<double>(uniform(r, 0, 63)), -13);
-        return std::ldexp((r.next() & 1) != 0 ? v : -v, static_cast<int>(uniform(r, -2, 2)));
+      o.a = fill(m, k, g, [](std::uint32_t u) {
+        // t from the low six bits, the sign from the seventh, the scale from the top ones
+        const double v = 1 + std::ldexp(static_cast<double>(u & 63), -13);
+        return std::ldexp((u & 64) != 0 ? v : -v, static_cast<int>(uniform(u, -2, 2)));
       });
-      o.b = fill(k, n, g, [](SplitMix64& r, Eigen::Index, Eigen::Index) {
-        return static_cast<double>(uniform(r, 1, 3));
-      });
+      o.b = fill(k, n, g, [](std::uint32_t u) { return static_cast<double>(uniform(u, 1, 3)); });
       o.c0.setZero();
       o.bias.setZero();
       break;

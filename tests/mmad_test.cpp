@@ -7,6 +7,7 @@
 #include <climits>
 #include <cmath>
 #include <cstring>
+#include <set>
 
 #include "conformance/checks.hpp"
 #include "dut_adapters/registry.hpp"
@@ -212,6 +213,63 @@ TEST(MmadGenerators, NoS4DrawnOn950) {
                                 .value();
     EXPECT_NE(p.dtype, DType::S4);
   }
+}
+
+/// The values of A and B (and of the init) a regime draws, as a sorted set.
+std::set<double> valuesOf(const gen::MmadCase& c, bool init) {
+  const gen::MmadOperands o = gen::operandsOf(c);
+  std::set<double> seen;
+  for (const oracle::MatrixD* m : {&o.a, &o.b, &o.c0, &o.bias}) {
+    if ((m == &o.c0 || m == &o.bias) != init) continue;
+    seen.insert(m->data(), m->data() + m->size());
+  }
+  return seen;
+}
+
+// Each operand value is reduced from half a SplitMix64 step by multiply-shift: every value of
+// each regime's grid is drawn, its two ends included, and nothing off it.
+TEST(MmadGenerators, OperandsReachEveryValueOfTheirGridAndNoOther) {
+  gen::MmadCase c;
+  c.m = c.k = c.n = 128;
+  c.contentSeed = 3;
+  auto grid = [](std::int64_t lo, std::int64_t hi, double unit) {
+    std::set<double> g;
+    for (std::int64_t v = lo; v <= hi; ++v) g.insert(static_cast<double>(v) * unit);
+    return g;
+  };
+  c.dtype = DType::F16;
+  EXPECT_EQ(valuesOf(c, false), grid(-32, 32, 0.25));  // multiples of 2^-2 up to 8
+  c.dtype = DType::S8;
+  EXPECT_EQ(valuesOf(c, false), grid(-128, 127, 1));
+  c.dtype = DType::S4;
+  EXPECT_EQ(valuesOf(c, false), grid(-8, 7, 1));
+  // The init's spans are too long to be drawn whole: on the grid, within it, reaching both halves.
+  c.dtype = DType::F32;
+  for (double v : valuesOf(c, true)) {
+    EXPECT_EQ(v * 16, std::floor(v * 16)) << v;
+    EXPECT_LE(std::abs(v), 0x1p18) << v;
+  }
+  EXPECT_LT(*valuesOf(c, true).begin(), -0x1p17);
+  EXPECT_GT(*valuesOf(c, true).rbegin(), 0x1p17);
+  c.dtype = DType::F16;
+  c.k = 4095;  // grids of 2047 and 4095 values: about 64 draws of each
+  c.values = gen::MmadValues::MaxFinite;
+  std::set<double> maxFinite = grid(-2047, 2047, 32);  // 32 x 2047 = 65504, f16's largest
+  maxFinite.merge(grid(-2, 2, 1));                     // B
+  EXPECT_EQ(valuesOf(c, false), maxFinite);
+  c.values = gen::MmadValues::Subnormal;
+  std::set<double> subnormal = grid(-1023, 1023, 0x1p-24);
+  subnormal.merge(grid(-4, 4, 1));
+  EXPECT_EQ(valuesOf(c, false), subnormal);
+  c.dtype = DType::F32;
+  c.values = gen::MmadValues::Hf32Probe;
+  std::set<double> hf32 = grid(1, 3, 1);
+  for (int t = 0; t < 64; ++t) {
+    for (int e = -2; e <= 2; ++e) {
+      for (double sign : {1.0, -1.0}) hf32.insert(sign * std::ldexp(1 + std::ldexp(t, -13), e));
+    }
+  }
+  EXPECT_EQ(valuesOf(c, false), hf32);
 }
 
 TEST(MmadText, RoundTrips) {
