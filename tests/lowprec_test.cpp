@@ -14,6 +14,8 @@
 #include <utility>
 #include <vector>
 
+#include <Eigen/Core>
+
 #include "conformance/runner.hpp"
 #include "dut_adapters/reference/lowprec_decode.hpp"
 #include "dut_adapters/registry.hpp"
@@ -120,6 +122,18 @@ TEST(LowPrecisionDecode, ReferenceTablesMatchAppendixA) {
     e8m0 += buf;
   }
   EXPECT_EQ(test::sha256Hex(e8m0), kE8M0Sum);
+}
+
+// The reference's branch-free f16 decode against Eigen's conversion, on all 65,536 codes: the
+// same f32 bits, NaN payloads included.
+TEST(LowPrecisionDecode, ReferenceHalfDecodeIsEigensOnEveryCode) {
+  for (std::uint32_t h = 0; h <= 0xFFFF; ++h) {
+    const float eigen =
+        static_cast<float>(Eigen::numext::bit_cast<Eigen::half>(static_cast<std::uint16_t>(h)));
+    ASSERT_EQ(std::bit_cast<std::uint32_t>(dut::halfValue(static_cast<std::uint16_t>(h))),
+              std::bit_cast<std::uint32_t>(eigen))
+        << std::hex << h;
+  }
 }
 
 TEST(LowPrecisionDecode, HiF8FirstLinesAndWorkedExample) {

@@ -1,14 +1,31 @@
-// The reference model's decoders of the 950's low-precision element formats (spec 8.1.1,
-// appendix A): f32 bit patterns built from the codes' bits, and appendix A's tables where the
-// format has no regular bit structure. Independent of oracle/lowprec (docs/architecture.md, "The
-// one rule").
+// The reference model's decoders of the narrow element formats: f16 (spec 2) and the 950's
+// low-precision formats (spec 8.1.1, appendix A): f32 bit patterns built from the codes' bits,
+// and appendix A's tables where the format has no regular bit structure. Independent of
+// oracle/lowprec (docs/architecture.md, "The one rule").
 #pragma once
 
+#include <bit>
 #include <cstdint>
 
 #include "isa/dtype.hpp"
 
 namespace cubecheck::dut {
+
+/// An f16 bit pattern as the float it denotes, exactly (a NaN keeps its payload, shifted up),
+/// without a branch: the exponent is rebiased from 15 to 127 (to 255 for inf and NaN), and a
+/// subnormal's fraction f, worth f 2^-24, is taken as (2^-14 + f 2^-24) - 2^-14 in f32, exact.
+inline float halfValue(std::uint16_t h) {
+  const std::uint32_t sign = std::uint32_t{h & 0x8000u} << 16;
+  const std::uint32_t shifted = std::uint32_t{h & 0x7FFFu} << 13;  // exponent and fraction
+  const std::uint32_t exponent = shifted & 0x0F800000u;
+  const std::uint32_t normal =
+      shifted + ((127u - 15u) << 23) + (exponent == 0x0F800000u ? (128u - 16u) << 23 : 0u);
+  constexpr std::uint32_t kTwoToMinus14 = 113u << 23;
+  const float subnormal =
+      std::bit_cast<float>(shifted + kTwoToMinus14) - std::bit_cast<float>(kTwoToMinus14);
+  return std::bit_cast<float>(sign |
+                              (exponent == 0 ? std::bit_cast<std::uint32_t>(subnormal) : normal));
+}
 
 /// One element code (a byte; for fp4 a nibble 0..15) of fp8_e4m3fn, fp8_e5m2, hifloat8,
 /// fp4x2_e2m1 or fp4x2_e1m2 as an f32 bit pattern: NaN codes give 0x7FC00000, inf codes

@@ -668,8 +668,8 @@ bool isSubnormalCode(std::uint32_t bits, isa::DType t) {
   }
 }
 
-/// An operand element's value: integers exactly, floats through Eigen's half and bfloat16, the
-/// 950's low-precision codes through the reference's own decode tables.
+/// An operand element's value: integers exactly, f16 by the reference's own decode, bfloat16
+/// through Eigen's, the 950's low-precision codes through the reference's own decode tables.
 [[gnu::always_inline]] inline double operandValue(std::uint32_t bits, isa::DType t,
                                                   Fault fault = Fault::None) {
   switch (t) {
@@ -688,8 +688,7 @@ bool isSubnormalCode(std::uint32_t bits, isa::DType t) {
     case isa::DType::S4:
       return static_cast<int>(bits & 0x7) - static_cast<int>(bits & 0x8);
     case isa::DType::F16:
-      return static_cast<float>(
-          Eigen::numext::bit_cast<Eigen::half>(static_cast<std::uint16_t>(bits)));
+      return halfValue(static_cast<std::uint16_t>(bits));
     case isa::DType::BF16:
       return static_cast<float>(
           Eigen::numext::bit_cast<Eigen::bfloat16>(static_cast<std::uint16_t>(bits)));
@@ -951,12 +950,21 @@ std::optional<isa::Violation> execMmad(State& state, isa::ProfileId profile, con
   };
   // A row's columns first .. first + width - 1 (first a multiple of 16, width at most 16) are
   // consecutive cells of one fractal: their init read, and their results stored, as one run.
+  // A copy of 4 * width bytes; a whole fractal row (the usual case) as a copy of known size,
+  // which compilers turn into a few vector moves instead of a string move.
+  auto copyRun = [](void* to, const void* from, std::uint64_t width) {
+    if (width == 16) {
+      std::memcpy(to, from, 64);
+    } else {
+      std::memcpy(to, from, 4 * width);
+    }
+  };
   auto startRun = [&](std::uint64_t row, std::uint64_t first, std::uint64_t width, float* s) {
-    if (init == isa::MmadInit::Accumulate) std::memcpy(s, cellOf(row, first), 4 * width);
+    if (init == isa::MmadInit::Accumulate) copyRun(s, cellOf(row, first), width);
     if (bias != nullptr && perRow) {
       for (std::uint64_t j = 0; j < width; ++j) std::memcpy(s + j, bias + 4 * row, 4);
     } else if (bias != nullptr) {
-      std::memcpy(s, bias + 4 * first, 4 * width);
+      copyRun(s, bias + 4 * first, width);
     }
   };
   auto storeRun = [&](std::uint64_t row, std::uint64_t first, std::uint64_t width, const float* s) {
@@ -964,7 +972,7 @@ std::optional<isa::Violation> execMmad(State& state, isa::ProfileId profile, con
     for (std::uint64_t j = 0; j < width; ++j) {
       out[j] = std::isnan(s[j]) ? 0.0f : std::clamp(s[j], -FLT_MAX, FLT_MAX);
     }
-    std::memcpy(cellOf(row, first), out.data(), 4 * width);
+    copyRun(cellOf(row, first), out.data(), width);
   };
   const bool narrow = fault == Fault::LowNarrowAccumulator && isa::bitsOf(x.dtype) == 8;
   if (fault == Fault::MmadPairwiseSum || fault == Fault::MmadAddsTowardZero ||
