@@ -134,6 +134,20 @@ TEST(LowPrecisionDecode, ReferenceHalfDecodeIsEigensOnEveryCode) {
               std::bit_cast<std::uint32_t>(eigen))
         << std::hex << h;
   }
+  // The four-lane decode: every code, in every lane.
+  for (std::uint32_t h = 0; h <= 0xFFFF; ++h) {
+    std::uint16_t codes[4];
+    float values[4];
+    for (std::uint32_t lane = 0; lane < 4; ++lane) {
+      codes[lane] = static_cast<std::uint16_t>((h + lane * 0x4001u) & 0xFFFFu);
+    }
+    dut::halfValues4(codes, values);
+    for (int lane = 0; lane < 4; ++lane) {
+      ASSERT_EQ(std::bit_cast<std::uint32_t>(values[lane]),
+                std::bit_cast<std::uint32_t>(dut::halfValue(codes[lane])))
+          << std::hex << codes[lane];
+    }
+  }
 }
 
 TEST(LowPrecisionDecode, HiF8FirstLinesAndWorkedExample) {

@@ -835,29 +835,54 @@ std::optional<isa::Violation> execMmad(State& state, isa::ProfileId profile, con
   auto decodeOperands = [&](auto& aOut, auto& bOut, auto as) {
     aOut.resize(std::uint64_t{x.m} * kEnd);
     bOut.resize(kEnd * n);
-    withOperandValues(aType, fault, [&](auto value, auto width) {
-      const int w = decltype(width)::value == 0 ? bits : decltype(width)::value;
-      for (std::uint64_t first = 0; first < kEnd; first += k0) {
-        const std::uint64_t run = std::min(k0, kEnd - first);
-        for (std::uint64_t row = 0; row < x.m; ++row) {
-          const std::uint64_t e = aIndex(row, first);
-          for (std::uint64_t i = 0; i < run; ++i) {
-            aOut[row * kEnd + first + i] = as(value(getElement(a, e + i, w)));
+    // Each buffer is first decoded whole, in storage order (a loop compilers vectorise), then
+    // its elements are put in place.
+    using Value = std::decay_t<decltype(aOut[0])>;
+    std::vector<Value> flat;
+    auto decodeAll = [&](const std::uint8_t* bytes, std::uint64_t size, isa::DType t) {
+      flat.resize(size * 8 / static_cast<std::uint64_t>(bits));
+      if constexpr (std::is_same_v<Value, float>) {
+        if (t == isa::DType::F16) {  // `as` is the identity on f16 values (HF32 is f32's)
+          std::uint16_t codes[4];
+          const std::uint64_t whole = flat.size() - flat.size() % 4;
+          for (std::uint64_t e = 0; e < whole; e += 4) {
+            std::memcpy(codes, bytes + 2 * e, sizeof codes);
+            halfValues4(codes, flat.data() + e);
           }
+          for (std::uint64_t e = whole; e < flat.size(); ++e) {
+            flat[e] = halfValue(static_cast<std::uint16_t>(getElement(bytes, e, 16)));
+          }
+          return;
         }
       }
-    });
-    withOperandValues(bType, fault, [&](auto value, auto width) {
-      const int w = decltype(width)::value == 0 ? bits : decltype(width)::value;
-      // Row kk of B, written in order: bIndex(kk, col) - bIndex(kk, 0) is
-      // (col / 16) 16 K0 + (col % 16) K0 = col K0.
-      for (std::uint64_t kk = 0; kk < kEnd; ++kk) {
-        const std::uint64_t e = bIndex(kk, 0);
-        for (std::uint64_t col = 0; col < n; ++col) {
-          bOut[kk * n + col] = as(value(getElement(b, e + col * k0, w)));
+      withOperandValues(t, fault, [&](auto value, auto width) {
+        const int w = decltype(width)::value == 0 ? bits : decltype(width)::value;
+        for (std::uint64_t e = 0; e < flat.size(); ++e)
+          flat[e] = as(value(getElement(bytes, e, w)));
+      });
+    };
+    decodeAll(a, aBytes, aType);
+    for (std::uint64_t first = 0; first < kEnd; first += k0) {
+      const std::uint64_t run = std::min(k0, kEnd - first);
+      for (std::uint64_t row = 0; row < x.m; ++row) {
+        std::copy_n(flat.data() + aIndex(row, first), run, aOut.data() + row * kEnd + first);
+      }
+    }
+    decodeAll(b, bBytes, bType);
+    // A K0 x 16 fractal at a time: bIndex(first + i, col + j) - bIndex(first, col) is j K0 + i
+    // (first a multiple of K0, col of 16). Its rows go to the copy's rows, 16 consecutive
+    // values each.
+    for (std::uint64_t first = 0; first < kEnd; first += k0) {
+      const std::uint64_t height = std::min(k0, kEnd - first);
+      for (std::uint64_t col = 0; col < n; col += 16) {
+        const Value* from = flat.data() + bIndex(first, col);
+        const std::uint64_t wide = std::min<std::uint64_t>(16, n - col);
+        for (std::uint64_t i = 0; i < height; ++i) {
+          Value* to = bOut.data() + (first + i) * n + col;
+          for (std::uint64_t j = 0; j < wide; ++j) to[j] = from[j * k0 + i];
         }
       }
-    });
+    }
   };
   auto cellOf = [&](std::uint64_t row, std::uint64_t col) {
     const std::uint64_t fractal =
