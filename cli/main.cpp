@@ -27,6 +27,7 @@
 #include "cli/exit_codes.hpp"
 #include "cli/fingerprint_cmd.hpp"
 #include "cli/sparse_check_cmd.hpp"
+#include "conformance/build_info.hpp"
 #include "conformance/dut_health.hpp"
 #include "conformance/explain.hpp"
 #include "conformance/families.hpp"
@@ -622,7 +623,8 @@ int main(int argc, char** argv) {
       "Exit status: 0 conformant / all mutants killed, 1 nonconformant / a mutant survived,\n"
       "2 usage error, 3 internal error."};
   app.require_subcommand(1);
-  app.set_version_flag("--version", "cubecheck 0.1.0");
+  app.set_version_flag("--version", "cubecheck " + std::string(conf::kToolVersion) +
+                                        "\ndocs/spec.md SHA-256 " + std::string(conf::kSpecSha256));
 
   CommonOptions common;
   std::string dutSpec = "reference";
@@ -872,8 +874,9 @@ int main(int argc, char** argv) {
       }
       const std::uint64_t seed = *seedValue;
       const std::string out = vecOut.empty() ? "vectors/golden" : vecOut;
-      const std::string provenance = "generator cubecheck 0.1.0; arguments: vectors regen --seed " +
-                                     vecSeed + " --random " + std::to_string(randomPerProperty);
+      const std::string provenance = "generator cubecheck " + std::string(conf::kToolVersion) +
+                                     "; arguments: vectors regen --seed " + vecSeed + " --random " +
+                                     std::to_string(randomPerProperty);
       std::size_t rows = 0;
       const std::vector<vec::Generated> generated = vec::generate(seed, randomPerProperty);
       // Two rows with one case id are one case run twice, and a board's results could not tell

@@ -104,9 +104,16 @@ void checkOneRun(const std::vector<CertifyResult>& shards, const std::vector<std
         {"level", std::string(nameOf(s.level)) + " instead of " + std::string(nameOf(first.level))},
         {"dut", s.dutSpec + " instead of " + first.dutSpec},
         {"profile", std::string(isa::profile(s.profile).name) + " instead of " +
-                        std::string(isa::profile(first.profile).name)}};
-    const bool same[] = {s.seed == first.seed, s.level == first.level, s.dutSpec == first.dutSpec,
-                         s.profile == first.profile};
+                        std::string(isa::profile(first.profile).name)},
+        // Another version may draw other cases for the same seed, or judge by another spec.
+        {"tool_version", s.toolVersion + " instead of " + first.toolVersion},
+        {"spec_sha256", s.specSha256 + " instead of " + first.specSha256}};
+    const bool same[] = {s.seed == first.seed,
+                         s.level == first.level,
+                         s.dutSpec == first.dutSpec,
+                         s.profile == first.profile,
+                         s.toolVersion == first.toolVersion,
+                         s.specSha256 == first.specSha256};
     for (std::size_t k = 0; k < std::size(same); ++k) {
       if (!same[k]) {
         throw MergeError(name(i) + ": from another run than " + name(0) + ": " + identity[k].first +
@@ -145,6 +152,8 @@ CertifyResult mergeResults(std::vector<CertifyResult> shards,
   const CertifyResult& first = shards[0];
   CertifyResult out;
   out.command = first.command;
+  out.toolVersion = first.toolVersion;
+  out.specSha256 = first.specSha256;
   out.dutSpec = first.dutSpec;
   out.capabilities = first.capabilities;
   out.profile = first.profile;

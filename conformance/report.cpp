@@ -162,6 +162,8 @@ std::string partialRun(const CertifyResult& r) {
 std::string toJson(const CertifyResult& r) {
   nlohmann::ordered_json j;
   j["tool"] = "cubecheck";
+  j["tool_version"] = r.toolVersion;
+  j["spec_sha256"] = r.specSha256;
   j["command"] = r.command;
   j["verdict"] = r.verdict();
   j["headline"] = r.headline();
@@ -384,9 +386,9 @@ std::string scopeLine(const CertifyResult& r) {
 
 std::string runLine(const CertifyResult& r) {
   std::ostringstream os;
-  os << "cubecheck " << r.command << ", profile " << isa::profile(r.profile).name << ", level "
-     << nameOf(r.level) << ", seed " << r.seed << ", " << std::fixed << std::setprecision(1)
-     << r.seconds << " s";
+  os << "cubecheck " << r.toolVersion << " " << r.command << ", profile "
+     << isa::profile(r.profile).name << ", level " << nameOf(r.level) << ", seed " << r.seed << ", "
+     << std::fixed << std::setprecision(1) << r.seconds << " s";
   return os.str();
 }
 
@@ -615,8 +617,12 @@ std::vector<std::pair<std::string, std::string>> facts(const CertifyResult& r) {
                           std::to_string(kRerunEvery) + " and every mismatch or declined case); " +
                           std::to_string(r.rerunsDiffering) + " answered differently"},
       {"Semantics",
-       "docs/spec.md of this cubecheck version (in its sources, or share/cubecheck/docs/spec.md "
-       "where it is installed); the spec links below are relative to that folder's parent"}};
+       "docs/spec.md of cubecheck " + r.toolVersion +
+           " (in its sources, or "
+           "share/cubecheck/docs/spec.md where it is installed), SHA-256 " +
+           r.specSha256 +
+           " (`sha256sum docs/spec.md` checks a copy); the spec links below are relative to that "
+           "folder's parent"}};
 }
 
 void markdownTable(std::ostream& os, const Block& t) {

@@ -356,6 +356,8 @@ class Reader {
     const Field root{j, ""};
     if (text(root, "tool") != "cubecheck") fail("tool", "is not \"cubecheck\"");
     CertifyResult r;
+    r.toolVersion = text(root, "tool_version");
+    r.specSha256 = text(root, "spec_sha256");
     r.command = text(root, "command");
     const Field scope = at(root, "scope");
     r.scope.complete = flag(scope, "complete");

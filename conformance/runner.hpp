@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "conformance/build_info.hpp"
 #include "conformance/fingerprint.hpp"
 #include "conformance/outcome.hpp"
 #include "conformance/property.hpp"
@@ -173,6 +174,10 @@ struct Scope {
 
 struct CertifyResult {
   std::string command = "certify";  ///< what produced it: certify, vectors check, vectors verify
+  /// The cubecheck that produced it and the SHA-256 of its docs/spec.md (build_info.hpp): this
+  /// build's, or what a report read back says. A seed's cases are one version's.
+  std::string toolVersion{kToolVersion};
+  std::string specSha256{kSpecSha256};
   std::string dutSpec;
   dut::Capabilities capabilities;
   isa::ProfileId profile = isa::ProfileId::A2;

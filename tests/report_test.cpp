@@ -15,6 +15,7 @@
 #include "conformance/report.hpp"
 #include "dut_adapters/registry.hpp"
 #include "process.hpp"
+#include "sha256.hpp"
 
 namespace cubecheck::conf {
 namespace {
@@ -42,6 +43,30 @@ TEST(ReportJson, HasTheDocumentedFields) {
                                        f["adapter_errors"].get<int>() + f["timeouts"].get<int>());
   EXPECT_GT(f["passed"].get<int>(), 0);
   EXPECT_TRUE(j["dut_capabilities"]["rejects_illegal"].get<bool>());
+}
+
+// A certificate names the cubecheck that issued it and the exact spec it judged by: the version
+// in CMakeLists.txt and the SHA-256 of docs/spec.md, both read from the sources here.
+TEST(Report, NamesTheSuiteVersionAndTheSpecItRestsOn) {
+  auto slurp = [](const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  };
+  const std::string spec = slurp(std::string(CUBECHECK_SOURCE_DIR) + "/docs/spec.md");
+  ASSERT_FALSE(spec.empty());
+  const std::string digest = test::sha256Hex(spec);
+  std::smatch m;
+  const std::string lists = slurp(std::string(CUBECHECK_SOURCE_DIR) + "/CMakeLists.txt");
+  ASSERT_TRUE(std::regex_search(lists, m, std::regex(R"(project\(cubecheck VERSION ([0-9.]+))")));
+  const std::string version = m[1];
+  const CertifyResult r = run("reference");
+  const auto j = nlohmann::json::parse(toJson(r));
+  EXPECT_EQ(j["tool_version"], version);
+  EXPECT_EQ(j["spec_sha256"], digest);
+  for (const std::string& text : {toMarkdown(r), toHtml(r)}) {
+    EXPECT_NE(text.find("cubecheck " + version + " certify"), std::string::npos);
+    EXPECT_NE(text.find("SHA-256 " + digest), std::string::npos);
+  }
 }
 
 TEST(Report, ProvisionalFamiliesSaySoEverywhere) {
