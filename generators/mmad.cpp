@@ -51,6 +51,14 @@ MatrixD fill(Eigen::Index r, Eigen::Index c, SplitMix64& g, auto draw) {
   return m;
 }
 
+/// As fill, with a whole SplitMix64 step for each value: for the regime that wants more than 32
+/// random bits.
+MatrixD fillWide(Eigen::Index r, Eigen::Index c, SplitMix64& g, auto draw) {
+  MatrixD m(r, c);
+  for (Eigen::Index i = 0; i < m.size(); ++i) m(i) = draw(g.next());
+  return m;
+}
+
 /// The values a type can hold exactly, after rounding a double to it.
 double roundTo(double v, DType t) {
   return oracle::valuesOf(oracle::bitsOf(MatrixD::Constant(1, 1, v), t), t)(0, 0);
@@ -240,16 +248,19 @@ MmadOperands operandsOf(const MmadCase& c) {
     case MmadValues::Exact:
       break;
     case MmadValues::Bounded: {
-      auto bounded = [&](std::uint32_t u) {
-        return roundTo(static_cast<double>(u) * 0x1p-32 * 4 - 2, c.dtype);
+      // Uniform doubles of 53 random bits, then rounded: small magnitudes keep every
+      // significant bit of their type, which 32 random bits would not give below 2^-7.
+      auto bounded = [&](std::uint64_t x) {
+        return roundTo(static_cast<double>(x >> 11) * 0x1p-53 * 4 - 2, c.dtype);
       };
-      auto boundedInit = [](std::uint32_t u) {
-        return static_cast<double>(static_cast<float>(static_cast<double>(u) * 0x1p-32 * 8 - 4));
+      auto boundedInit = [](std::uint64_t x) {
+        return static_cast<double>(
+            static_cast<float>(static_cast<double>(x >> 11) * 0x1p-53 * 8 - 4));
       };
-      o.a = fill(m, k, g, bounded);
-      o.b = fill(k, n, g, bounded);
-      o.c0 = fill(m, n, g, boundedInit);
-      o.bias = fill(1, n, g, boundedInit);
+      o.a = fillWide(m, k, g, bounded);
+      o.b = fillWide(k, n, g, bounded);
+      o.c0 = fillWide(m, n, g, boundedInit);
+      o.bias = fillWide(1, n, g, boundedInit);
       break;
     }
     case MmadValues::Saturate: {
@@ -272,19 +283,22 @@ MmadOperands operandsOf(const MmadCase& c) {
     }
     case MmadValues::Subnormal:
       // f16 subnormals s * 2^-24 times integers up to 4: multiples of 2^-24 below 2^-12 per
-      // product, below 1 in any sum of 4095: exact in f32 (normal range).
+      // product. With the init below 2^-10, every sum of 4095 stays below
+      // 2^-10 + 4095 * 4092 * 2^-24 < 1 = 2^24 x 2^-24: exact in f32 (spec 9, condition 4).
       o.a = fill(m, k, g, [](std::uint32_t u) {
         return std::ldexp(static_cast<double>(uniform(u, -1023, 1023)), -24);
       });
       o.b = fill(k, n, g, [](std::uint32_t u) { return static_cast<double>(uniform(u, -4, 4)); });
       o.c0 = fill(m, n, g, [](std::uint32_t u) {
-        return std::ldexp(static_cast<double>(uniform(u, -(1 << 20), 1 << 20)), -24);
+        return std::ldexp(static_cast<double>(uniform(u, -(1 << 14), 1 << 14)), -24);
       });
       o.bias = o.c0.topRows(std::min<Eigen::Index>(1, m));
       if (o.bias.rows() == 0) o.bias = MatrixD::Zero(1, n);
       break;
     case MmadValues::MaxFinite:
-      // Multiples of 32 up to 65504 times integers up to 2: sums below 2^29 on a grid of 32.
+      // Multiples of 32 up to 65504 times integers up to 2, the init multiples of 32 up to 2^18:
+      // every sum of 4095 stays below 2^18 + 4095 * 65504 * 2 < 2^29 = 2^24 x 32, on a grid of
+      // 32: exact in f32 (spec 9, condition 4).
       o.a = fill(m, k, g, [](std::uint32_t u) {
         // the top two bits pick, the other 30 give the multiple
         const std::uint32_t pick = u >> 30;
@@ -294,10 +308,10 @@ MmadOperands operandsOf(const MmadCase& c) {
       });
       o.b = fill(k, n, g, [](std::uint32_t u) { return static_cast<double>(uniform(u, -2, 2)); });
       o.c0 = fill(m, n, g, [](std::uint32_t u) {
-        return 32.0 * static_cast<double>(uniform(u, -(1 << 18), 1 << 18));
+        return 32.0 * static_cast<double>(uniform(u, -(1 << 13), 1 << 13));
       });
       o.bias = fill(1, n, g, [](std::uint32_t u) {
-        return 32.0 * static_cast<double>(uniform(u, -(1 << 18), 1 << 18));
+        return 32.0 * static_cast<double>(uniform(u, -(1 << 13), 1 << 13));
       });
       break;
     case MmadValues::Infinity:

@@ -272,6 +272,43 @@ TEST(MmadGenerators, OperandsReachEveryValueOfTheirGridAndNoOther) {
   EXPECT_EQ(valuesOf(c, false), hf32);
 }
 
+// Spec 9's exact regime, condition 4: with every A value a multiple of qA up to MA, every B
+// value of qB up to MB and every initial value a multiple of Q = qA qB up to I,
+// I + k MA MB <= 2^24 Q makes every product and partial sum an f32 in any order. Checked on
+// what each float regime that claims exactness actually draws, at the largest K.
+TEST(MmadGenerators, ExactFloatRegimesMeetConditionFourAtTheLargestK) {
+  struct Regime {
+    DType dtype;
+    gen::MmadValues values;
+  };
+  for (const Regime& r :
+       {Regime{DType::F16, gen::MmadValues::Exact}, Regime{DType::BF16, gen::MmadValues::Exact},
+        Regime{DType::F32, gen::MmadValues::Exact}, Regime{DType::F16, gen::MmadValues::Subnormal},
+        Regime{DType::F16, gen::MmadValues::MaxFinite}}) {
+    SCOPED_TRACE(std::string(isa::nameOf(r.dtype)) + " " + std::string(gen::nameOf(r.values)));
+    gen::MmadCase c;
+    c.dtype = r.dtype;
+    c.values = r.values;
+    c.m = 64;
+    c.k = 4095;
+    c.n = 64;
+    c.contentSeed = 11;
+    const gen::MmadOperands o = gen::operandsOf(c);
+    auto low = [](const oracle::MatrixD& m) {
+      int q = INT_MAX;
+      for (Eigen::Index i = 0; i < m.size(); ++i) {
+        if (m(i) != 0) q = std::min(q, oracle::lowestBitExponent(m(i)));
+      }
+      return q;
+    };
+    const int q = low(o.a) + low(o.b);
+    const double largest = std::max(o.c0.cwiseAbs().maxCoeff(), o.bias.cwiseAbs().maxCoeff());
+    EXPECT_GE(std::min(low(o.c0), low(o.bias)), q);  // the init on the products' grid
+    EXPECT_LE(largest + c.k * o.a.cwiseAbs().maxCoeff() * o.b.cwiseAbs().maxCoeff(),
+              std::ldexp(1.0, 24 + q));
+  }
+}
+
 TEST(MmadText, RoundTrips) {
   isa::Mmad x;
   x.dtype = DType::BF16;
