@@ -607,22 +607,21 @@ Block summaryTable(const CertifyResult& r) {
 
 /// The run's facts, as label and text.
 std::vector<std::pair<std::string, std::string>> facts(const CertifyResult& r) {
-  return {
-      {"DUT", r.dutSpec + " (" + r.capabilities.name + ", " + r.capabilities.version + ")"},
-      {"Certified within", r.capabilities.envelopeText()},
-      {"Run", runLine(r)},
-      {"Scope", scopeLine(r)},
-      {"Determinism", std::to_string(r.reruns) +
-                          " case(s) run twice more and compared (one pass in " +
-                          std::to_string(kRerunEvery) + " and every mismatch or declined case); " +
-                          std::to_string(r.rerunsDiffering) + " answered differently"},
-      {"Semantics",
-       "docs/spec.md of cubecheck " + r.toolVersion +
-           " (in its sources, or "
-           "share/cubecheck/docs/spec.md where it is installed), SHA-256 " +
-           r.specSha256 +
-           " (`sha256sum docs/spec.md` checks a copy); the spec links below are relative to that "
-           "folder's parent"}};
+  return {{"DUT", r.dutSpec + " (" + r.capabilities.name + ", " + r.capabilities.version + ")"},
+          {"Certified within", r.capabilities.envelopeText()},
+          {"Run", runLine(r)},
+          {"Scope", scopeLine(r)},
+          {"Determinism",
+           std::to_string(r.reruns) + " case(s) run twice more and compared (one pass in " +
+               std::to_string(kRerunEvery) + " and every mismatch or declined case); " +
+               std::to_string(r.rerunsDiffering) + " answered differently"},
+          {"Semantics",
+           "docs/spec.md of cubecheck " + r.toolVersion +
+               " (in its sources, or "
+               "share/cubecheck/docs/spec.md where it is installed), SHA-256 " +
+               r.specSha256 +
+               " (sha256sum docs/spec.md checks a copy); the spec links below are relative to that "
+               "folder's parent"}};
 }
 
 void markdownTable(std::ostream& os, const Block& t) {
