@@ -284,7 +284,7 @@ MmadOperands operandsOf(const MmadCase& c) {
     case MmadValues::Subnormal:
       // f16 subnormals s * 2^-24 times integers up to 4: multiples of 2^-24 below 2^-12 per
       // product. With the init below 2^-10, every sum of 4095 stays below
-      // 2^-10 + 4095 * 4092 * 2^-24 < 1 = 2^24 x 2^-24: exact in f32 (spec 9, condition 4).
+      // 2^-10 + 4095 * 4092 * 2^-24 < 1 = 2^24 x 2^-24: exact in f32 (spec 8.1.6.3, condition 4).
       o.a = fill(m, k, g, [](std::uint32_t u) {
         return std::ldexp(static_cast<double>(uniform(u, -1023, 1023)), -24);
       });
@@ -298,7 +298,7 @@ MmadOperands operandsOf(const MmadCase& c) {
     case MmadValues::MaxFinite:
       // Multiples of 32 up to 65504 times integers up to 2, the init multiples of 32 up to 2^18:
       // every sum of 4095 stays below 2^18 + 4095 * 65504 * 2 < 2^29 = 2^24 x 32, on a grid of
-      // 32: exact in f32 (spec 9, condition 4).
+      // 32: exact in f32 (spec 8.1.6.3, condition 4).
       o.a = fill(m, k, g, [](std::uint32_t u) {
         // the top two bits pick, the other 30 give the multiple
         const std::uint32_t pick = u >> 30;

@@ -272,10 +272,10 @@ TEST(MmadGenerators, OperandsReachEveryValueOfTheirGridAndNoOther) {
   EXPECT_EQ(valuesOf(c, false), hf32);
 }
 
-// Spec 9's exact regime, condition 4: with every A value a multiple of qA up to MA, every B
-// value of qB up to MB and every initial value a multiple of Q = qA qB up to I,
-// I + k MA MB <= 2^24 Q makes every product and partial sum an f32 in any order. Checked on
-// what each float regime that claims exactness actually draws, at the largest K.
+// The exact regime's condition 4 (spec 8.1.6.3, spec 9): with every A value a multiple of qA up to
+// MA, every B value of qB up to MB and every initial value a multiple of Q = qA qB up to I, I + k
+// MA MB <= 2^24 Q makes every product and partial sum an f32 in any order. Checked on what each
+// float regime that claims exactness actually draws, at the largest K.
 TEST(MmadGenerators, ExactFloatRegimesMeetConditionFourAtTheLargestK) {
   struct Regime {
     DType dtype;
