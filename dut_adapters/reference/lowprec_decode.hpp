@@ -12,30 +12,16 @@
 
 namespace cubecheck::dut {
 
-/// An f16 bit pattern as the float it denotes, exactly (a NaN keeps its payload, shifted up),
-/// without a branch: the exponent is rebiased from 15 to 127 (to 255 for inf and NaN), and a
-/// subnormal's fraction f, worth f 2^-24, is taken as (2^-14 + f 2^-24) - 2^-14 in f32, exact.
-inline float halfValue(std::uint16_t h) {
-  const std::uint32_t sign = std::uint32_t{h & 0x8000u} << 16;
-  const std::uint32_t shifted = std::uint32_t{h & 0x7FFFu} << 13;  // exponent and fraction
-  const std::uint32_t exponent = shifted & 0x0F800000u;
-  const std::uint32_t normal =
-      shifted + ((127u - 15u) << 23) + (exponent == 0x0F800000u ? (128u - 16u) << 23 : 0u);
-  constexpr std::uint32_t kTwoToMinus14 = 113u << 23;
-  const float subnormal =
-      std::bit_cast<float>(shifted + kTwoToMinus14) - std::bit_cast<float>(kTwoToMinus14);
-  return std::bit_cast<float>(sign |
-                              (exponent == 0 ? std::bit_cast<std::uint32_t>(subnormal) : normal));
-}
-
-/// halfValue of four codes at once, in 4-lane vectors (GCC/Clang vector extension), the choices
-/// made by masks: what a loop over a whole f16 buffer uses.
+/// Four f16 bit patterns as the floats they denote, exactly (a NaN keeps its payload, shifted
+/// up), in 4-lane vectors (GCC/Clang vector extension) with no branch: the exponent is rebiased
+/// from 15 to 127 (to 255 for inf and NaN), and a subnormal's fraction f, worth f 2^-24, is
+/// taken as (2^-14 + f 2^-24) - 2^-14 in f32, exact. What a loop over a whole f16 buffer uses.
 inline void halfValues4(const std::uint16_t* h, float* out) {
   using U32x4 = std::uint32_t __attribute__((vector_size(16)));
   using F32x4 = float __attribute__((vector_size(16)));
   const U32x4 v = {h[0], h[1], h[2], h[3]};
   const U32x4 sign = (v & 0x8000u) << 16;
-  const U32x4 shifted = (v & 0x7FFFu) << 13;
+  const U32x4 shifted = (v & 0x7FFFu) << 13;  // exponent and fraction
   const U32x4 exponent = shifted & 0x0F800000u;
   const auto special = static_cast<U32x4>(exponent == 0x0F800000u);  // all ones: inf or NaN
   const U32x4 normal = shifted + ((127u - 15u) << 23) + (special & ((128u - 16u) << 23));
@@ -49,6 +35,14 @@ inline void halfValues4(const std::uint16_t* h, float* out) {
   const auto zeroExponent = static_cast<U32x4>(exponent == 0u);
   const U32x4 result = sign | (subnormalBits & zeroExponent) | (normal & ~zeroExponent);
   std::memcpy(out, &result, sizeof result);
+}
+
+/// One f16 bit pattern as the float it denotes (halfValues4's first lane).
+inline float halfValue(std::uint16_t h) {
+  const std::uint16_t codes[4] = {h, 0, 0, 0};
+  float values[4];
+  halfValues4(codes, values);
+  return values[0];
 }
 
 /// One element code (a byte; for fp4 a nibble 0..15) of fp8_e4m3fn, fp8_e5m2, hifloat8,
