@@ -499,6 +499,9 @@ oracle::ElemMatrix expectedC(const MmadCase& c, const MmadOperands& o, oracle::S
   if (c.m == 0 || c.k == 0 || c.n == 0) return {};
   const oracle::Hf32Reading def = oracle::defaultHf32(c.hf32Mode);
   const oracle::Hf32Reading* reading = c.hf32 ? (hf32 != nullptr ? hf32 : &def) : nullptr;
+  // Accumulating starts from c0 itself: no copy of a matrix as large as C.
+  if (c.init == MmadInit::Accumulate)
+    return oracle::mmadResult(c.dtype, o.a, o.b, o.c0, sat, reading);
   return oracle::mmadResult(c.dtype, o.a, o.b, o.init(c.init), sat, reading);
 }
 

@@ -179,57 +179,68 @@ int lowestBitExponent(double v) {
   return std::max(exponent, 1) - 1075 + std::countr_zero(significand);
 }
 
-namespace {
-
-/// Where the lowest set bit of a matrix's elements lies and how large they get: every element is
-/// an integer multiple of 2^low, none above max in magnitude. Empty when an element is not finite.
-struct Grid {
-  int low = INT_MAX;
-  double max = 0;
-};
-std::optional<Grid> gridOf(const MatrixD& m) {
-  // One pass, two elements at a time (2-lane vectors of the GCC/Clang vector extension), four
-  // running extremes. An element's lowest set bit, as a value: |v| less |v| with that bit cleared
-  // (an exact difference), or |v| itself when its significand is zero (a power of two). The
-  // least of these over the nonzero elements is 2^low; a zero is a multiple of anything.
+std::optional<FloatOperand> asFloats(const MatrixD& m) {
+  // One pass, four elements at a time (vectors of the GCC/Clang vector extension): each element
+  // converted to float and back (a NaN, or a double no float holds, comes back different), and
+  // the grid read off the floats. An element's lowest set bit, as a value: |f| less |f| with
+  // that bit cleared (an exact difference, subnormals included), or |f| itself when its fraction
+  // is zero (a power of two). The least of these over the nonzero elements is 2^low; a zero is
+  // a multiple of anything.
   using F64x2 = double __attribute__((vector_size(16)));
-  using U64x2 = std::uint64_t __attribute__((vector_size(16)));
-  constexpr std::uint64_t kSignificand = (std::uint64_t{1} << 52) - 1;
-  constexpr std::uint64_t kMagnitude = ~(std::uint64_t{1} << 63);
-  constexpr double kNone = std::numeric_limits<double>::infinity();
-  F64x2 max[2] = {}, least[2] = {{kNone, kNone}, {kNone, kNone}};
-  U64x2 bad = {};  // all ones in a lane that met an inf or a NaN
-  auto take = [&](int lane, F64x2 v) {
-    U64x2 bits;
-    std::memcpy(&bits, &v, sizeof bits);
-    bits &= kMagnitude;
-    F64x2 a, cleared;
+  using F32x2 = float __attribute__((vector_size(8)));
+  using F32x4 = float __attribute__((vector_size(16)));
+  using I32x4 = std::int32_t __attribute__((vector_size(16)));
+  constexpr float kNone = std::numeric_limits<float>::infinity();
+  FloatOperand out{Eigen::MatrixXf(m.rows(), m.cols()), {}};
+  F32x4 max = {}, least = {kNone, kNone, kNone, kNone};
+  // How far each element moved going to float and back, summed: zero until an element no
+  // float holds (a sum of positive terms stays positive), NaN after a NaN or an infinity
+  // (inf - inf), inf after a double past float's range.
+  F64x2 moved = {};
+  auto take = [&](const double* in, float* to) {
+    F64x2 lo, hi;
+    std::memcpy(&lo, in, sizeof lo);
+    std::memcpy(&hi, in + 2, sizeof hi);
+    const F32x2 flo = __builtin_convertvector(lo, F32x2), fhi = __builtin_convertvector(hi, F32x2);
+    auto distance = [](F64x2 x, F64x2 y) {
+      const F64x2 d = x - y;
+      return d < 0 ? -d : d;
+    };
+    moved += distance(__builtin_convertvector(flo, F64x2), lo) +
+             distance(__builtin_convertvector(fhi, F64x2), hi);
+    const F32x4 f = __builtin_shufflevector(flo, fhi, 0, 1, 2, 3);
+    std::memcpy(to, &f, sizeof f);
+    I32x4 bits;
+    std::memcpy(&bits, &f, sizeof bits);
+    bits &= 0x7FFFFFFF;
+    F32x4 a, cleared;
     std::memcpy(&a, &bits, sizeof a);
-    const U64x2 rest = bits & (bits - 1);
+    const I32x4 rest = bits & (bits - 1);
     std::memcpy(&cleared, &rest, sizeof cleared);
-    bad |= static_cast<U64x2>(!(a <= DBL_MAX));
-    max[lane] = a > max[lane] ? a : max[lane];
-    const F64x2 lowestBit = (bits & kSignificand) != 0 ? a - cleared : a;
-    const F64x2 candidate = a != 0 ? lowestBit : F64x2{kNone, kNone};
-    least[lane] = candidate < least[lane] ? candidate : least[lane];
+    max = a > max ? a : max;
+    const F32x4 lowestBit = (bits & 0x7FFFFF) != 0 ? a - cleared : a;
+    const F32x4 candidate = a != 0 ? lowestBit : F32x4{kNone, kNone, kNone, kNone};
+    least = candidate < least ? candidate : least;
   };
   const double* v = m.data();
+  float* f = out.values.data();
   const Eigen::Index size = m.size(), whole = size - size % 4;
-  for (Eigen::Index i = 0; i < whole; i += 4) {
-    F64x2 x, y;
-    std::memcpy(&x, v + i, sizeof x);
-    std::memcpy(&y, v + i + 2, sizeof y);
-    take(0, x);
-    take(1, y);
+  for (Eigen::Index i = 0; i < whole; i += 4) take(v + i, f + i);
+  if (whole < size) {  // the last one to three, beside zeros (which change nothing)
+    double rest[4] = {};
+    float restF[4];
+    std::copy(v + whole, v + size, rest);
+    take(rest, restF);
+    std::copy(restF, restF + (size - whole), f + whole);
   }
-  for (Eigen::Index i = whole; i < size; ++i) take(0, F64x2{v[i], 0.0});
-  if ((bad[0] | bad[1]) != 0) return std::nullopt;
-  Grid g;
-  g.max = std::max({max[0][0], max[0][1], max[1][0], max[1][1]});
-  const double lowest = std::min({least[0][0], least[0][1], least[1][0], least[1][1]});
-  if (lowest != kNone) g.low = lowestBitExponent(lowest);
-  return g;
+  if (!(moved[0] + moved[1] == 0)) return std::nullopt;
+  out.grid.max = std::max({max[0], max[1], max[2], max[3]});
+  const float lowest = std::min({least[0], least[1], least[2], least[3]});
+  if (lowest != kNone) out.grid.low = lowestBitExponent(lowest);
+  return out;
 }
+
+namespace {
 
 /// use(A * B) exactly, by Eigen's own kernels. Every product a(i, k) b(k, j) is an integer multiple
 /// of 2^(lowA + lowB) of magnitude at most maxA maxB = mA mB 2^(lowA + lowB), with mA and mB the
@@ -244,22 +255,23 @@ void withProduct(const MatrixD& a, const MatrixD& b, F&& use) {
   constexpr std::uint64_t kFloatExact = std::uint64_t{1} << 24,
                           kDoubleExact = std::uint64_t{1} << 53;
   constexpr std::uint64_t kShortestBlock = 256;  // shorter blocks cost more than the double one
-  const std::optional<Grid> ga = gridOf(a), gb = gridOf(b);
-  if (ga && gb && a.cols() > 0) {
-    if (ga->max == 0 || gb->max == 0) return use(MatrixD::Zero(a.rows(), b.cols()).eval());
-    const double bound = static_cast<double>(a.cols()) * ga->max * gb->max;
-    const int low = ga->low + gb->low;
-    const double mA = std::ldexp(ga->max, -ga->low), mB = std::ldexp(gb->max, -gb->low);
-    // Every operand a float: no finer than float's 2^-149, no larger than FLT_MAX (HF32
-    // rounding takes FLT_MAX to 2^128), at most 24 significant bits.
-    if (ga->low >= -149 && gb->low >= -149 && low >= -149 && ga->max <= FLT_MAX &&
-        gb->max <= FLT_MAX && bound < std::ldexp(1.0, 100) && mA < kFloatExact &&
-        mB < kFloatExact) {
+  // An element no float holds keeps the product off the float route whatever the rest: it is
+  // above FLT_MAX, or finer than 2^-149, or has more than 24 significant bits (its units of the
+  // grid reach 2^24), or is not finite.
+  const std::optional<FloatOperand> fa = asFloats(a);
+  const std::optional<FloatOperand> fb = fa ? asFloats(b) : std::nullopt;
+  if (fa && fb && a.cols() > 0) {
+    const Grid &ga = fa->grid, &gb = fb->grid;
+    if (ga.max == 0 || gb.max == 0) return use(MatrixD::Zero(a.rows(), b.cols()).eval());
+    const double bound = static_cast<double>(a.cols()) * ga.max * gb.max;
+    const int low = ga.low + gb.low;
+    const double mA = std::ldexp(ga.max, -ga.low), mB = std::ldexp(gb.max, -gb.low);
+    if (low >= -149 && bound < std::ldexp(1.0, 100) && mA < kFloatExact && mB < kFloatExact) {
       const std::uint64_t term = static_cast<std::uint64_t>(mA) * static_cast<std::uint64_t>(mB);
       const std::uint64_t block = (kFloatExact - 1) / term;
       const auto k = static_cast<std::uint64_t>(a.cols());
       if (block >= k) {
-        const Eigen::MatrixXf p = a.cast<float>() * b.cast<float>();
+        const Eigen::MatrixXf p = fa->values * fb->values;
         return use(p);
       }
       if (block >= kShortestBlock && k < kDoubleExact / term) {
@@ -268,7 +280,7 @@ void withProduct(const MatrixD& a, const MatrixD& b, F&& use) {
           const auto first = static_cast<Eigen::Index>(from);
           const auto len = static_cast<Eigen::Index>(std::min(block, k - from));
           const Eigen::MatrixXf p =
-              a.middleCols(first, len).cast<float>() * b.middleRows(first, len).cast<float>();
+              fa->values.middleCols(first, len) * fb->values.middleRows(first, len);
           sum += p.cast<double>();
         }
         return use(sum);

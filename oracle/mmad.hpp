@@ -3,7 +3,9 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <climits>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "isa/dtype.hpp"
@@ -47,6 +49,21 @@ ElemMatrix bitsOf(const MatrixD& values, isa::DType t);
 /// log2 of the largest power of two dividing the finite v != 0 (its last significant bit), read
 /// off its bits: v = significand 2^(exponent - 1075), the significand with its implicit bit.
 int lowestBitExponent(double v);
+
+/// Where the lowest set bit of a matrix's elements lies and how large they get: every element is
+/// an integer multiple of 2^low, none above max in magnitude (low is INT_MAX when all are 0).
+struct Grid {
+  int low = INT_MAX;
+  double max = 0;
+};
+/// A matrix whose every element is a finite float: the floats, and their grid.
+struct FloatOperand {
+  Eigen::MatrixXf values;
+  Grid grid;
+};
+/// The matrix as floats with its grid, when each element converts to float and back unchanged
+/// and is finite; empty otherwise. mmadResult's product runs in float only on such operands.
+std::optional<FloatOperand> asFloats(const MatrixD& m);
 
 /// C = init + A * B (spec 8) as accumulator bit patterns (s32 for s8/s4, f32 otherwise): the
 /// exact sum (int64 or double), saturated to int32 per `sat`, or converted to f32 with the

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -332,6 +333,55 @@ TEST(MmadBits, F16BitsAreEigensRoundingConversion) {
   for (std::size_t i = 0; i < values.size(); ++i) {
     ASSERT_EQ(bits(0, static_cast<Eigen::Index>(i)), expected[i]) << "value " << values[i];
   }
+}
+
+RC_GTEST_PROP(MmadProduct, AsFloatsIsTheElementwiseStatement, ()) {
+  // asFloats reads four elements at a time with bit tricks; it must say what a loop over the
+  // elements says: floats exactly when every element converts to float and back unchanged and
+  // is finite, the largest magnitude, and the least lowestBitExponent over the nonzero elements.
+  // Elements of every kind, in matrices of every size up to 9 x 9 (so every tail length).
+  const auto rows = *rc::gen::inRange<Eigen::Index>(1, 10);
+  const auto cols = *rc::gen::inRange<Eigen::Index>(1, 10);
+  const auto anyFloatBits = rc::gen::map(rc::gen::arbitrary<std::uint32_t>(), [](std::uint32_t u) {
+    return static_cast<double>(std::bit_cast<float>(u));  // any class: NaN, inf, subnormal
+  });
+  const auto subnormal = rc::gen::map(rc::gen::inRange<std::uint32_t>(1, 0x800000), [](auto u) {
+    return static_cast<double>(std::bit_cast<float>(u));
+  });
+  const auto powerOfTwo = rc::gen::map(rc::gen::inRange(-149, 128), [](int e) {
+    return std::ldexp(1.0, e);  // 2^128 is no float
+  });
+  const auto notAFloat = rc::gen::map(rc::gen::arbitrary<std::uint64_t>(), [](std::uint64_t u) {
+    return std::bit_cast<double>(u);  // almost never a float
+  });
+  const auto nearAFloat = rc::gen::map(rc::gen::arbitrary<float>(), [](float f) {
+    return std::nextafter(static_cast<double>(f), 0.0);
+  });
+  const auto element = rc::gen::weightedOneOf<double>(
+      {{20, anyFloatBits},
+       {10, subnormal},
+       {10, powerOfTwo},
+       {10, rc::gen::element(0.0, -0.0)},
+       {1, notAFloat},
+       {1, nearAFloat},
+       {1, rc::gen::element(static_cast<double>(FLT_MAX), 0x1p-150, 1e-300, 1e300)}});
+  MatrixD m(rows, cols);
+  for (Eigen::Index i = 0; i < m.size(); ++i) m(i) = *element;
+  bool floats = true;
+  Grid grid;
+  for (Eigen::Index i = 0; i < m.size(); ++i) {
+    const double v = m(i);
+    floats = floats && std::isfinite(v) && static_cast<double>(static_cast<float>(v)) == v;
+    if (!floats) break;
+    grid.max = std::max(grid.max, std::fabs(v));
+    if (v != 0) grid.low = std::min(grid.low, lowestBitExponent(v));
+  }
+  const std::optional<FloatOperand> f = asFloats(m);
+  RC_ASSERT(f.has_value() == floats);
+  if (!floats) return;
+  RC_ASSERT(f->values == m.cast<float>());
+  RC_ASSERT(f->grid.max == grid.max);
+  RC_ASSERT(f->grid.low == grid.low);
 }
 
 TEST(MmadProduct, HF32RoundingPastFltMaxIsNotTakenInFloat) {
