@@ -17,9 +17,12 @@ namespace cubecheck::dut {
 /// from 15 to 127 (to 255 for inf and NaN), and a subnormal's fraction f, worth f 2^-24, is
 /// taken as (2^-14 + f 2^-24) - 2^-14 in f32, exact. What a loop over a whole f16 buffer uses.
 inline void halfValues4(const std::uint16_t* h, float* out) {
+  using U16x4 = std::uint16_t __attribute__((vector_size(8)));
   using U32x4 = std::uint32_t __attribute__((vector_size(16)));
   using F32x4 = float __attribute__((vector_size(16)));
-  const U32x4 v = {h[0], h[1], h[2], h[3]};
+  U16x4 codes;
+  std::memcpy(&codes, h, sizeof codes);
+  const U32x4 v = __builtin_convertvector(codes, U32x4);  // widened in place, not lane by lane
   const U32x4 sign = (v & 0x8000u) << 16;
   const U32x4 shifted = (v & 0x7FFFu) << 13;  // exponent and fraction
   const U32x4 exponent = shifted & 0x0F800000u;
