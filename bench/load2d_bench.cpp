@@ -78,8 +78,10 @@ void BM_CheckedLoad2DCase_ExecExampleC(benchmark::State& state) {
 }
 BENCHMARK(BM_CheckedLoad2DCase_ExecExampleC)->UseRealTime();
 
-void BM_CheckedLoad2DCase_PluginExampleC(benchmark::State& state) {
-  auto dut = dut::makeDut(std::string("plugin:") + EXAMPLE_PLUGIN_DUT);
+/// The same library as a plugin (a forked child serving it over pipes) and in process (no
+/// pipes): what isolating a plugin costs per case.
+void checkedThrough(benchmark::State& state, const std::string& spec) {
+  auto dut = dut::makeDut(spec);
   std::size_t i = 0;
   for (auto _ : state) {
     const conf::Verdict v = conf::checkAgainstOracle(*dut, gen::buildProgram(cases()[i++ & 1023]));
@@ -87,7 +89,14 @@ void BM_CheckedLoad2DCase_PluginExampleC(benchmark::State& state) {
   }
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()));
 }
+void BM_CheckedLoad2DCase_PluginExampleC(benchmark::State& state) {
+  checkedThrough(state, std::string("plugin:") + EXAMPLE_PLUGIN_DUT);
+}
 BENCHMARK(BM_CheckedLoad2DCase_PluginExampleC)->UseRealTime();
+void BM_CheckedLoad2DCase_InprocessExampleC(benchmark::State& state) {
+  checkedThrough(state, std::string("inprocess:") + EXAMPLE_PLUGIN_DUT);
+}
+BENCHMARK(BM_CheckedLoad2DCase_InprocessExampleC)->UseRealTime();
 
 /// The same, including the RapidCheck draw of the case (as the runner does it).
 void BM_DrawnAndCheckedLoad2DCase(benchmark::State& state) {

@@ -639,10 +639,13 @@ int main(int argc, char** argv) {
   CLI::App* certify = app.add_subcommand(
       "certify", "run the conformance suite against a DUT and print a certificate");
   certify
-      ->add_option("--dut", dutSpec,
-                   "DUT spec: reference | mutant:NAME | 'exec:PROGRAM [ARGS...]' | plugin:PATH.so")
+      ->add_option(
+          "--dut", dutSpec,
+          "DUT spec: reference | mutant:NAME | 'exec:PROGRAM [ARGS...]' | plugin:PATH.so | "
+          "inprocess:PATH.so")
       ->capture_default_str();
-  certify->add_option("--timeout-ms", timeoutMs, "per-program time limit for exec: DUTs")
+  certify
+      ->add_option("--timeout-ms", timeoutMs, "per-program time limit for exec: and plugin: DUTs")
       ->capture_default_str();
   certify->add_option("--profile", common.profile, "chip profile: a2 | 950 | legacy")
       ->capture_default_str();
@@ -734,7 +737,7 @@ int main(int argc, char** argv) {
   check->add_option("--case", caseId, "only the case with this case_id");
   check->add_option("--report-dir", reportDir, "report.json and junit.xml here; '' for none")
       ->capture_default_str();
-  check->add_option("--timeout-ms", timeoutMs, "per-program limit for exec: DUTs");
+  check->add_option("--timeout-ms", timeoutMs, "per-program limit for exec: and plugin: DUTs");
   check->add_option("--waivers", waiversFile, waiversHelp);
   CLI::App* exportCmd = vectors->add_subcommand(
       "export", "write the inputs a board harness needs (programs without expectations)");
@@ -779,7 +782,7 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   fuzzCmd->add_option("--regression-dir", fuzzRegressions,
                       "where distinct failures go as vector rows (default REPORT_DIR/regressions)");
-  fuzzCmd->add_option("--timeout-ms", timeoutMs, "per-program limit for exec: DUTs");
+  fuzzCmd->add_option("--timeout-ms", timeoutMs, "per-program limit for exec: and plugin: DUTs");
   fuzzCmd->add_option("--waivers", waiversFile, waiversHelp);
   fuzzCmd->add_flag("--quiet", quiet, "no progress lines on stderr");
   CLI::App* fingerprintCmd = app.add_subcommand(
@@ -789,7 +792,8 @@ int main(int argc, char** argv) {
   fingerprintCmd->add_option("--profile", common.profile, "chip profile")->capture_default_str();
   fingerprintCmd->add_option("--report-dir", reportDir, "writes DIR/fingerprint.json")
       ->capture_default_str();
-  fingerprintCmd->add_option("--timeout-ms", timeoutMs, "per-program limit for exec: DUTs");
+  fingerprintCmd->add_option("--timeout-ms", timeoutMs,
+                             "per-program limit for exec: and plugin: DUTs");
   std::vector<std::string> mergeInputs;
   std::string mergeOut;
   std::string mergeReportDir;

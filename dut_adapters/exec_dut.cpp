@@ -94,8 +94,16 @@ class PipeSource final : public wire::Source {
   bool timedOut_ = false;
 };
 
+ExecDut::ExecDut(std::string name, std::function<int(int, int)> serve,
+                 std::chrono::milliseconds timeout)
+    : ExecDut(std::vector<std::string>{std::move(name)}, timeout, std::move(serve)) {}
+
 ExecDut::ExecDut(std::vector<std::string> argv, std::chrono::milliseconds timeout)
-    : argv_(std::move(argv)), timeout_(timeout) {
+    : ExecDut(std::move(argv), timeout, nullptr) {}
+
+ExecDut::ExecDut(std::vector<std::string> argv, std::chrono::milliseconds timeout,
+                 std::function<int(int, int)> serve)
+    : argv_(std::move(argv)), serve_(std::move(serve)), timeout_(timeout) {
   ::signal(SIGPIPE, SIG_IGN);  // a dead DUT must give EPIPE, not kill cubecheck
   caps_.name = argv_.empty() ? "exec" : argv_[0];
   std::string error;
@@ -143,6 +151,16 @@ bool ExecDut::start(std::string& error) {
     return false;
   }
   if (pid == 0) {
+    if (serve_) {
+      // No exec: the pipes' other ends are closed by hand (or the child would never see EOF),
+      // and whatever the served code prints goes to stderr, never into the protocol.
+      ::close(in[1]);
+      ::close(out[0]);
+      ::dup2(STDERR_FILENO, STDOUT_FILENO);
+      ::signal(SIGINT, SIG_DFL);  // as exec would: cubecheck's own handlers are not the child's
+      ::signal(SIGTERM, SIG_DFL);
+      _exit(serve_(in[0], out[1]));  // _exit: the parent's unflushed stdio stays the parent's
+    }
     ::dup2(in[0], STDIN_FILENO);
     ::dup2(out[1], STDOUT_FILENO);
     ::execvp(args[0], args.data());

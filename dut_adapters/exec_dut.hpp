@@ -6,6 +6,7 @@
 #include <sys/types.h>
 
 #include <chrono>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,11 @@ class ExecDut final : public Dut {
   /// Starts the process and reads its handshake. A failed start or handshake does not throw:
   /// broken() says why and every run is an AdapterError.
   ExecDut(std::vector<std::string> argv, std::chrono::milliseconds timeout);
+  /// The same for code that would otherwise run inside cubecheck: `serve(in, out)` speaks the
+  /// protocol on those descriptors in a forked child (its stdout goes to stderr), with the same
+  /// timeouts, restarts and crash reports; `name` stands for the program in messages.
+  ExecDut(std::string name, std::function<int(int in, int out)> serve,
+          std::chrono::milliseconds timeout);
   ~ExecDut() override;
   ExecDut(const ExecDut&) = delete;
   ExecDut& operator=(const ExecDut&) = delete;
@@ -30,11 +36,14 @@ class ExecDut final : public Dut {
   int starts() const { return starts_; }
 
  private:
+  ExecDut(std::vector<std::string> argv, std::chrono::milliseconds timeout,
+          std::function<int(int, int)> serve);
   bool start(std::string& error);
   void stop();
   std::string exitDescription();
 
   std::vector<std::string> argv_;
+  std::function<int(int, int)> serve_;  // set: run in the forked child instead of argv_
   std::chrono::milliseconds timeout_;
   Capabilities caps_;
   std::string broken_;

@@ -1,11 +1,15 @@
 #include "dut_adapters/plugin_dut.hpp"
 
 #include <dlfcn.h>
+#include <unistd.h>
 
+#include <cerrno>
+#include <sstream>
 #include <type_traits>
 
 #include "cubecheck/dut_plugin.h"
 
+#include "dut_adapters/exec_dut.hpp"
 #include "dut_adapters/wire.hpp"
 
 namespace cubecheck::dut {
@@ -40,7 +44,8 @@ PluginDut::PluginDut(const std::string& path) {
     return;
   }
   const char* text = hello();
-  wire::BufferSource src(text == nullptr ? std::string() : std::string(text));
+  hello_ = text == nullptr ? std::string() : std::string(text);
+  wire::BufferSource src(hello_);
   std::string error;
   if (!wire::readCapabilities(src, caps_, error)) broken_ = "plugin handshake: " + error;
   if (caps_.name.empty()) caps_.name = path;
@@ -55,37 +60,129 @@ std::optional<std::string> PluginDut::broken() const {
   return broken_;
 }
 
-RunResult PluginDut::run(const isa::Program& program) {
-  if (!broken_.empty()) return {RunStatus::AdapterError, {}, std::nullopt, broken_};
-  const std::uint64_t seq = ++seq_;
-  const std::string request = wire::encodeRequest(seq, program);
+std::string PluginDut::runRequest(const std::string& request, std::uint64_t seq,
+                                  std::uint64_t most) {
+  const std::string failed = "error " + std::to_string(seq) + " ";
+  if (!broken_.empty()) return failed + broken_ + "\n";
   unsigned char* response = nullptr;
   unsigned long size = 0;
   const int rc = run_(reinterpret_cast<const unsigned char*>(request.data()), request.size(),
                       &response, &size);
   if (rc != 0 || response == nullptr) {
     if (response != nullptr) free_(response);
-    return {RunStatus::AdapterError,
-            {},
-            std::nullopt,
-            "cubecheck_dut_run returned " + std::to_string(rc)};
+    return failed + "cubecheck_dut_run returned " + std::to_string(rc) + "\n";
   }
-  // The size is the plugin's word: bound it before copying, or a wrong one reads past the
-  // buffer or exhausts memory. A response is its regions plus a few lines of at most kMaxLine.
-  std::uint64_t most = (program.observe.size() + 2) * (wire::kMaxLine + 1);
-  for (const isa::Region& r : program.observe) most += r.size + 1;
   if (size > most) {
     free_(response);
-    return {RunStatus::AdapterError,
-            {},
-            std::nullopt,
-            "cubecheck_dut_run reported a response of " + std::to_string(size) +
-                " bytes; a response to this program has at most " + std::to_string(most)};
+    return failed + "cubecheck_dut_run reported a response of " + std::to_string(size) +
+           " bytes; a response to this program has at most " + std::to_string(most) + "\n";
   }
-  wire::BufferSource src(std::string(reinterpret_cast<char*>(response), size));
+  std::string answer(reinterpret_cast<char*>(response), size);
   free_(response);
+  return answer;
+}
+
+RunResult PluginDut::run(const isa::Program& program) {
+  if (!broken_.empty()) return {RunStatus::AdapterError, {}, std::nullopt, broken_};
+  const std::uint64_t seq = ++seq_;
+  std::uint64_t most = (program.observe.size() + 2) * (wire::kMaxLine + 1);
+  for (const isa::Region& r : program.observe) most += r.size + 1;
+  wire::BufferSource src(runRequest(wire::encodeRequest(seq, program), seq, most));
   bool desync = false;
   return wire::readResponse(src, seq, program, desync);
+}
+
+namespace {
+
+/// Blocking reads of the protocol's lines and payloads from a descriptor.
+class FdReader {
+ public:
+  explicit FdReader(int fd) : fd_(fd) {}
+  bool line(std::string& out) {
+    std::size_t nl;
+    while ((nl = buffer_.find('\n')) == std::string::npos) {
+      if (buffer_.size() > wire::kMaxLine || !fill()) return false;
+    }
+    out.assign(buffer_, 0, nl);
+    buffer_.erase(0, nl + 1);
+    return true;
+  }
+  bool bytes(std::uint64_t n, std::string& out) {
+    while (buffer_.size() < n) {
+      if (!fill()) return false;
+    }
+    out.append(buffer_, 0, n);
+    buffer_.erase(0, n);
+    return true;
+  }
+
+ private:
+  bool fill() {
+    char chunk[65536];
+    ssize_t got;
+    do {
+      got = ::read(fd_, chunk, sizeof chunk);
+    } while (got < 0 && errno == EINTR);
+    if (got <= 0) return false;
+    buffer_.append(chunk, static_cast<std::size_t>(got));
+    return true;
+  }
+  int fd_;
+  std::string buffer_;
+};
+
+bool writeAll(int fd, const std::string& text) {
+  for (std::size_t at = 0; at < text.size();) {
+    const ssize_t put = ::write(fd, text.data() + at, text.size() - at);
+    if (put < 0 && errno == EINTR) continue;
+    if (put <= 0) return false;
+    at += static_cast<std::size_t>(put);
+  }
+  return true;
+}
+
+/// The last space-separated number of a line ("segment L0A 0 512", "observe L0C 0 2048").
+std::uint64_t lastNumber(const std::string& line) {
+  std::istringstream words(line.substr(line.rfind(' ') + 1));
+  std::uint64_t n = 0;
+  words >> n;
+  return n;
+}
+
+/// The forked child of isolatedPlugin: loads the library and answers the greeting with its
+/// handshake, then frames each request (lines up to `run`, segment payloads by their length)
+/// and writes the library's answer. A library that cannot be loaded answers the greeting with
+/// the reason, which the parent reports as the DUT's failure to start.
+int servePlugin(const std::string& path, int in, int out) {
+  PluginDut plugin(path);
+  FdReader reader(in);
+  std::string line;
+  if (!reader.line(line)) return 0;  // the greeting
+  if (auto why = plugin.broken()) return writeAll(out, *why + "\n") ? 3 : 4;
+  if (!writeAll(out, plugin.hello())) return 4;
+  while (reader.line(line) && line != "quit") {
+    std::uint64_t seq = 0;
+    std::istringstream(line.substr(line.find(' ') + 1)) >> seq;  // "program <seq> <profile>"
+    std::string request = line + "\n";
+    std::uint64_t most = 2 * (wire::kMaxLine + 1);
+    do {
+      if (!reader.line(line)) return 0;
+      request += line + "\n";
+      if (line.rfind("segment ", 0) == 0 && !reader.bytes(lastNumber(line) + 1, request)) {
+        return 0;
+      }
+      if (line.rfind("observe ", 0) == 0) most += lastNumber(line) + 1 + wire::kMaxLine + 1;
+    } while (line != "run");
+    if (!writeAll(out, plugin.runRequest(request, seq, most))) return 4;
+  }
+  return 0;
+}
+
+}  // namespace
+
+std::unique_ptr<Dut> isolatedPlugin(const std::string& path, std::chrono::milliseconds timeout) {
+  return std::make_unique<ExecDut>(
+      "plugin:" + path, [path](int in, int out) { return servePlugin(path, in, out); }, timeout);
 }
 
 }  // namespace cubecheck::dut

@@ -241,11 +241,17 @@ std::unique_ptr<Dut> makeDut(std::string_view spec, std::chrono::milliseconds ti
   }
   if (prefixed("plugin:")) {
     if (spec.size() == 7) throw std::invalid_argument("plugin: needs a path, e.g. plugin:./dut.so");
-    return std::make_unique<PluginDut>(std::string(spec.substr(7)));
+    return isolatedPlugin(std::string(spec.substr(7)), timeout);
+  }
+  if (prefixed("inprocess:")) {
+    if (spec.size() == 10) {
+      throw std::invalid_argument("inprocess: needs a path, e.g. inprocess:./dut.so");
+    }
+    return std::make_unique<PluginDut>(std::string(spec.substr(10)));
   }
   throw std::invalid_argument("unknown DUT spec '" + std::string(spec) +
-                              "'; expected reference, mutant:NAME, exec:PROGRAM [ARGS...] or "
-                              "plugin:PATH.so");
+                              "'; expected reference, mutant:NAME, exec:PROGRAM [ARGS...], "
+                              "plugin:PATH.so or inprocess:PATH.so");
 }
 
 }  // namespace cubecheck::dut

@@ -2,7 +2,9 @@
 #include <gtest/gtest.h>
 
 #include <unistd.h>
+
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 
 #include "conformance/dut_health.hpp"
@@ -82,6 +84,29 @@ INSTANTIATE_TEST_SUITE_P(
                       Hostile{"noise", Outcome::AdapterError, "simulator: tick 42"}),
     [](const auto& i) { return std::string(i.param.mode); });
 
+// plugin: loads the library in a forked child: its crash or hang is that case's failure, the
+// child is restarted and the run goes on, as with exec: (inprocess: would die with it).
+TEST(HostilePlugin, CrashAndHangAreIsolatedReportedAndTheRunGoesOn) {
+  for (const Hostile& h : {Hostile{"crash", Outcome::AdapterError, "killed by signal 11"},
+                           Hostile{"hang", Outcome::Timeout, "no answer to program"}}) {
+    SCOPED_TRACE(h.mode);
+    ::setenv("HOSTILE_PLUGIN_MODE", h.mode, 1);
+    const std::string spec = std::string("plugin:") + HOSTILE_PLUGIN;
+    auto dut = dut::makeDut(spec, std::chrono::milliseconds(300));
+    ::unsetenv("HOSTILE_PLUGIN_MODE");  // the child has it; nothing else should
+    ASSERT_FALSE(dut->broken().has_value()) << *dut->broken();
+    const CertifyResult r = certify(*dut, load2dSmoke(spec, "MatchesOracle"));
+    const FamilyResult& f = r.families.at(0);
+    EXPECT_EQ(f.counts.of(Outcome::Mismatch), 0u);
+    EXPECT_GT(f.counts.of(h.outcome), 0u);
+    EXPECT_GT(f.counts.of(Outcome::Pass), 100u) << "the run goes on after each failure";
+    ASSERT_FALSE(f.failures.empty());
+    EXPECT_EQ(f.failures[0].outcome, h.outcome);
+    EXPECT_NE(f.failures[0].detail.find(h.says), std::string::npos) << f.failures[0].detail;
+    EXPECT_GT(static_cast<dut::ExecDut&>(*dut).starts(), 1) << "restarted after the failure";
+  }
+}
+
 TEST(HostileDut, WrongProtocolVersionFailsEveryCaseWithTheReason) {
   const std::string spec = std::string("exec:") + HOSTILE_DUT + " version";
   auto dut = dut::makeDut(spec);
@@ -141,9 +166,11 @@ TEST(HostileDut, MissingProgramIsAnAdapterErrorNotACrash) {
   auto dut = dut::makeDut("exec:/nonexistent/dut");
   ASSERT_TRUE(dut->broken().has_value());
   EXPECT_NE(dut->broken()->find("status 127"), std::string::npos) << *dut->broken();
-  auto plugin = dut::makeDut("plugin:/nonexistent/dut.so");
-  ASSERT_TRUE(plugin->broken().has_value());
-  EXPECT_NE(plugin->broken()->find("cannot load plugin"), std::string::npos);
+  for (const char* spec : {"plugin:/nonexistent/dut.so", "inprocess:/nonexistent/dut.so"}) {
+    auto plugin = dut::makeDut(spec);
+    ASSERT_TRUE(plugin->broken().has_value()) << spec;
+    EXPECT_NE(plugin->broken()->find("cannot load plugin"), std::string::npos) << *plugin->broken();
+  }
 }
 
 }  // namespace

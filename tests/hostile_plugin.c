@@ -1,6 +1,13 @@
-/* A hostile plugin DUT for the sanitising and bounding tests: the example plugin, but its
- * handshake name carries a terminal escape, a carriage return and Markdown/HTML markup that try
- * to forge a CONFORMANT verdict, and every fifth response claims an absurd size. */
+/* A hostile plugin DUT for the sanitising, bounding and isolation tests: the example plugin, but
+ * its handshake name carries a terminal escape, a carriage return and Markdown/HTML markup that
+ * try to forge a CONFORMANT verdict, and every fifth program goes wrong in the way the variable
+ * HOSTILE_PLUGIN_MODE names: crash (SIGSEGV), hang (the fifth program only), or, unset, a
+ * response that claims an absurd size. */
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
 #define CUBECHECK_PLUGIN
 #define cubecheck_dut_run example_run
 #define cubecheck_dut_hello example_hello
@@ -20,7 +27,17 @@ const char* cubecheck_dut_hello(void) {
 int cubecheck_dut_run(const unsigned char* request, unsigned long size, unsigned char** response,
                       unsigned long* response_size) {
   static unsigned long calls = 0;
+  const char* mode = getenv("HOSTILE_PLUGIN_MODE");
   const int rc = example_run(request, size, response, response_size);
-  if (rc == 0 && ++calls % 5 == 0) *response_size = ~0ul / 2; /* far past the real buffer */
+  if (rc != 0 || ++calls % 5 != 0) return rc;
+  if (mode != NULL && !strcmp(mode, "crash")) { /* default action, even under a sanitizer */
+    signal(SIGSEGV, SIG_DFL);
+    raise(SIGSEGV);
+  }
+  if (mode != NULL && !strcmp(mode, "hang")) {
+    if (calls == 5) pause(); /* once per process: each hang costs a whole timeout */
+    return rc;
+  }
+  *response_size = ~0ul / 2; /* far past the real buffer */
   return rc;
 }

@@ -2,8 +2,9 @@
  *
  * A plugin is a shared library exporting the four functions below. Requests and answers are the
  * bytes of the exec: protocol (docs/dut-protocol.md), so one implementation can serve both ways.
- * A plugin runs inside the cubecheck process: a crash ends the run. Certify an unstable
- * implementation through `exec:` instead, where a crash is isolated and reported.
+ * With `plugin:` cubecheck loads it in a child process, so a crash or a hang fails only the case
+ * that caused it; with `inprocess:PATH.so` it runs inside cubecheck, faster, but a crash ends
+ * the run.
  *
  * With CMake: find_package(cubecheck) and link the target cubecheck::dut_plugin, which carries
  * this header's include directory and nothing else.
