@@ -158,6 +158,15 @@ std::optional<std::vector<conf::Waiver>> loadWaivers(const std::string& file, st
   }
 }
 
+/// Writes one file of a regression corpus and the manifest over every file the run wrote to
+/// `dir` (`written`), so the corpus replays as a whole set (docs/vectors.md).
+void writeCorpusFile(const std::filesystem::path& dir, const std::string& family,
+                     const std::string& profile, const std::vector<vec::Row>& rows,
+                     const std::string& provenance, std::set<std::filesystem::path>& written) {
+  written.insert(vec::writeFile(dir, family, profile, rows, provenance));
+  vec::writeManifest(dir, {written.begin(), written.end()});
+}
+
 int runCertify(const std::string& dutSpec, conf::RunOptions o, const std::string& reportDir,
                bool quiet, long long timeoutMs, const std::string& regressionDir,
                std::vector<conf::Waiver> waivers) {
@@ -212,8 +221,10 @@ int runCertify(const std::string& dutSpec, conf::RunOptions o, const std::string
   // Each failing case goes into the regression corpus as soon as it is found: the file is
   // rewritten whole (temporary name, then rename), so a killed run leaves a readable corpus.
   std::map<std::string, std::vector<vec::Row>> corpus;
+  std::set<std::filesystem::path> corpusFiles;
   if (!regressionDir.empty()) {
-    o.onFailure = [&corpus, &regressionDir, &o](const std::string& family, const conf::Failure& f) {
+    o.onFailure = [&corpus, &corpusFiles, &regressionDir, &o](const std::string& family,
+                                                              const conf::Failure& f) {
       if (!f.vector) return;
       const std::string profile(isa::profile(o.profile).name);
       vec::Row row{
@@ -224,9 +235,10 @@ int runCertify(const std::string& dutSpec, conf::RunOptions o, const std::string
         if (r.caseId == row.caseId) return;
       }
       rows.push_back(std::move(row));
-      vec::writeFile(regressionDir, family, profile, rows,
-                     "regression corpus of cubecheck certify --dut '" + o.dutSpec + "' --seed " +
-                         std::to_string(o.seed));
+      writeCorpusFile(regressionDir, family, profile, rows,
+                      "regression corpus of cubecheck certify --dut '" + o.dutSpec + "' --seed " +
+                          std::to_string(o.seed),
+                      corpusFiles);
     };
   }
   if (!quiet) std::cerr << "cubecheck: seed " << o.seed << '\n';
@@ -322,31 +334,59 @@ int runMutants(conf::RunOptions o, bool list, const std::string& reportDir) {
   return survivors == 0 ? kExitConformant : kExitNonconformant;
 }
 
-/// Replays vector rows against a DUT; reports as certify does, one "family" per file.
-int replayVectors(dut::Dut& dut, const std::string& dutSpec,
-                  const std::vector<std::filesystem::path>& files, const std::string& caseFilter,
-                  const std::string& reportDir, const std::string& reproducePrefix,
+/// What a replay reads and how it reports.
+struct Replay {
+  std::vector<std::filesystem::path> files;
+  bool wholeDir = true;  ///< `files` are every vector file of --dir (none named)
+  std::string caseFilter;
+  std::string reportDir;
+  std::string reproducePrefix;
+  std::vector<std::string> inputErrors;  ///< found before the replay (a results file's)
+};
+
+/// Replays vector rows against a DUT; reports as certify does, one "family" per file. Every
+/// input error (file, row, sidecar, manifest, results, a row twice) is part of the result: the
+/// run is then not certified.
+int replayVectors(dut::Dut& dut, const std::string& dutSpec, Replay in,
                   std::vector<conf::Waiver> waivers = {}) {
   conf::WaiverSet waiverSet(std::move(waivers), conf::todayUtc(), dutSpec, dut.capabilities().name);
   conf::CertifyResult r;
   r.command =
-      reproducePrefix.find("verify") != std::string::npos ? "vectors verify" : "vectors check";
+      in.reproducePrefix.find("verify") != std::string::npos ? "vectors verify" : "vectors check";
   r.dutSpec = dutSpec;
   r.capabilities = dut.capabilities();
-  r.level = conf::Level::Full;
-  if (!caseFilter.empty()) r.scope = {false, {"--case " + caseFilter}};
-  std::vector<std::string> fileErrors;
+  const vec::SetCheck set = vec::checkSet(in.files, in.wholeDir);
+  r.vectorSet = conf::CertifyResult::VectorSet{set.digest, {}};
+  r.inputErrors = std::move(in.inputErrors);
+  r.inputErrors.insert(r.inputErrors.end(), set.errors.begin(), set.errors.end());
+  if (!in.caseFilter.empty()) r.scope.filters.push_back("--case " + in.caseFilter);
+  r.scope.filters.insert(r.scope.filters.end(), set.partial.begin(), set.partial.end());
+  r.scope.complete = r.scope.filters.empty();
+  std::map<std::string, std::string> firstAt;  // case id -> FILE:LINE of its first row
   const auto start = std::chrono::steady_clock::now();
   catchStopSignals();
   conf::FailureStreak streak;
-  for (const auto& file : files) {
+  for (const auto& file : in.files) {
     if (r.interrupted || !r.stoppedEarly.empty() || !r.internalError.empty()) break;
     vec::ReadResult rr = vec::readFile(file);
-    fileErrors.insert(fileErrors.end(), rr.errors.begin(), rr.errors.end());
+    r.inputErrors.insert(r.inputErrors.end(), rr.errors.begin(), rr.errors.end());
     conf::FamilyResult fr;
     fr.name = dut::printable(file.filename().string(), 200);
-    for (const vec::Row& row : rr.rows) {
-      if (!caseFilter.empty() && row.caseId != caseFilter) continue;
+    for (std::size_t i = 0; i < rr.rows.size(); ++i) {
+      const vec::Row& row = rr.rows[i];
+      const std::string at = file.string() + ":" + std::to_string(rr.lines[i]);
+      if (auto [first, fresh] = firstAt.emplace(row.caseId, at); !fresh) {
+        r.inputErrors.push_back(dut::printable(at + ":1: column case_id: case " + row.caseId +
+                                                   " is also the row at " + first->second +
+                                                   ": a duplicated row (replayed once; remove one)",
+                                               300));
+        continue;
+      }
+      auto& profiles = r.vectorSet->profiles;
+      if (std::find(profiles.begin(), profiles.end(), row.profile) == profiles.end()) {
+        profiles.push_back(row.profile);
+      }
+      if (!in.caseFilter.empty() && row.caseId != in.caseFilter) continue;
       if (gStop.load()) {
         r.interrupted = true;
         break;
@@ -373,7 +413,7 @@ int replayVectors(dut::Dut& dut, const std::string& dutSpec,
                               v.outcome,
                               row.why,
                               v.detail,
-                              reproducePrefix + " " + file.string() + " --case " + row.caseId,
+                              in.reproducePrefix + " " + file.string() + " --case " + row.caseId,
                               0,
                               std::nullopt};
         failure.caseId = row.caseId;
@@ -387,15 +427,11 @@ int replayVectors(dut::Dut& dut, const std::string& dutSpec,
   waiverSet.report(r);
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   conf::printReport(std::cout, r);
-  for (const std::string& e : fileErrors) std::cout << "FILE ERROR " << e << '\n';
-  if (!fileErrors.empty())
-    std::cout << fileErrors.size() << " file error(s); the other rows were run\n";
-  if (!reportDir.empty()) {
-    conf::writeReports(reportDir, r);
-    std::cout << "reports: " << reportDir << "/report.json, " << reportDir << "/junit.xml\n";
+  if (!in.reportDir.empty()) {
+    conf::writeReports(in.reportDir, r);
+    std::cout << "reports: " << in.reportDir << "/report.json, " << in.reportDir << "/junit.xml\n";
   }
-  const int rc = exitCodeOf(r);
-  return rc == kExitConformant && !fileErrors.empty() ? kExitNonconformant : rc;
+  return exitCodeOf(r);
 }
 
 std::vector<std::filesystem::path> filesOf(const std::string& dir,
@@ -452,6 +488,7 @@ int runFuzz(const std::string& dutSpec, const conf::RunOptions& base, double sec
   // smallest case found for it replaces a larger one); the file is rewritten whole under a
   // temporary name, so an interrupted run leaves it readable.
   std::map<std::string, std::map<std::string, vec::Row>> corpus;  // family -> signature -> row
+  std::set<std::filesystem::path> corpusFiles;
   std::set<std::string> announced;
   const std::string dir =
       regressionDir.empty() ? (reportDir.empty() ? "" : reportDir + "/regressions") : regressionDir;
@@ -468,8 +505,9 @@ int runFuzz(const std::string& dutSpec, const conf::RunOptions& base, double sec
                  "fuzz: " + f.detail.substr(0, f.detail.find('\n')), *f.vector});
     std::vector<vec::Row> rows;
     for (const auto& entry : bySignature) rows.push_back(entry.second);
-    vec::writeFile(dir, family, profile, rows,
-                   "fuzz regressions of --dut '" + dutSpec + "' --seed " + std::to_string(o.seed));
+    writeCorpusFile(dir, family, profile, rows,
+                    "fuzz regressions of --dut '" + dutSpec + "' --seed " + std::to_string(o.seed),
+                    corpusFiles);
   };
   catchStopSignals();
   o.stop = &gStop;
@@ -897,12 +935,16 @@ int main(int argc, char** argv) {
           return kExitInternal;
         }
       }
+      std::vector<std::filesystem::path> written;
       for (const vec::Generated& g : generated) {
-        const auto file = vec::writeFile(out, g.family, g.profile, g.rows, provenance);
-        std::cout << file.string() << ": " << g.rows.size() << " cases\n";
+        written.push_back(vec::writeFile(out, g.family, g.profile, g.rows, provenance));
+        std::cout << written.back().string() << ": " << g.rows.size() << " cases\n";
         rows += g.rows.size();
       }
-      std::cout << rows << " cases written\n";
+      const std::string digest = vec::writeManifest(out, written);
+      std::cout << rows << " cases written; set digest " << digest << " ("
+                << (std::filesystem::path(out) / vec::kManifestName).string()
+                << "; publish it with the set)\n";
       return kExitConformant;
     }
     if (*check) {
@@ -922,8 +964,14 @@ int main(int argc, char** argv) {
         std::cerr << "cubecheck vectors check: no vector files in " << vecDir << '\n';
         return kExitUsage;
       }
-      return replayVectors(*d, dutSpec, files, caseId, reportDir,
-                           "cubecheck vectors check --dut '" + dutSpec + "'", std::move(waivers));
+      return replayVectors(*d, dutSpec,
+                           {files,
+                            vecFiles.empty(),
+                            caseId,
+                            reportDir,
+                            "cubecheck vectors check --dut '" + dutSpec + "'",
+                            {}},
+                           std::move(waivers));
     }
     if (*exportCmd) {
       const auto files = vec::vectorFiles(vecDir);
@@ -958,11 +1006,11 @@ int main(int argc, char** argv) {
         }
       }
       vec::ResultsRead results = vec::readResults(resultsFile, sizes);
-      for (const auto& e : results.errors) std::cout << "RESULTS ERROR " << e << '\n';
       vec::RecordedDut d(std::move(results.byCase), resultsFile);
-      const int rc = replayVectors(d, "recorded:" + resultsFile, files, caseId, reportDir,
-                                   "cubecheck vectors verify --results '" + resultsFile + "'");
-      return results.errors.empty() || rc != kExitConformant ? rc : kExitNonconformant;
+      return replayVectors(
+          d, "recorded:" + resultsFile,
+          {files, vecFiles.empty(), caseId, reportDir,
+           "cubecheck vectors verify --results '" + resultsFile + "'", std::move(results.errors)});
     }
     if (*certify) {
       o.families = families;

@@ -160,6 +160,11 @@ CertifyResult mergeResults(std::vector<CertifyResult> shards,
   out.level = first.level;
   out.seed = first.seed;
   out.scope = mergedScope(shards);
+  // A replay's set and its input errors are never dropped: any error keeps the merge uncertified.
+  out.vectorSet = first.vectorSet;
+  for (const CertifyResult& s : shards) {
+    out.inputErrors.insert(out.inputErrors.end(), s.inputErrors.begin(), s.inputErrors.end());
+  }
   std::map<std::string, std::vector<std::string>> gapBins;  // family -> bins listed as gaps
   std::vector<std::string> stoppedEarly, internalErrors;
   for (const CertifyResult& s : shards) {

@@ -184,9 +184,15 @@ std::string toJson(const CertifyResult& r) {
   nlohmann::ordered_json limits = nlohmann::ordered_json::array();
   for (const dut::FieldLimit& l : r.capabilities.limits) limits.push_back(l.text);
   j["envelope"] = {{"certified_within", r.capabilities.envelopeText()}, {"limits", limits}};
-  j["profile"] = isa::profile(r.profile).name;
-  j["level"] = nameOf(r.level);
-  j["seed"] = r.seed;
+  if (r.vectorSet) {
+    // A replay has no level and no seed; its rows may span profiles.
+    j["profiles"] = r.vectorSet->profiles;
+    j["vector_set"] = {{"digest", r.vectorSet->digest}};
+  } else {
+    j["profile"] = isa::profile(r.profile).name;
+    j["level"] = nameOf(r.level);
+    j["seed"] = r.seed;
+  }
   j["shard"] = {{"index", r.shardIndex}, {"count", r.shardCount}};
   j["families"] = nlohmann::ordered_json::array();
   for (const FamilyResult& f : r.families) {
@@ -254,6 +260,7 @@ std::string toJson(const CertifyResult& r) {
   j["interrupted"] = r.interrupted;
   if (!r.stoppedEarly.empty()) j["stopped_early"] = r.stoppedEarly;
   if (!r.internalError.empty()) j["internal_error"] = r.internalError;
+  j["input_errors"] = r.inputErrors;
   j["determinism"] = {{"rerun", r.reruns}, {"differing", r.rerunsDiffering}};
   if (r.fingerprint) {
     j["fingerprint"] = toJson(*r.fingerprint);
@@ -293,16 +300,28 @@ std::string toJUnit(const CertifyResult& r) {
   for (const FamilyResult& f : r.families) all.add(unwaived(f.counts, f.waived));
   std::ostringstream os;
   os << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-  auto attrs = [](const Counts& c, std::size_t tests) {
+  // Input errors count as failing tests of their own suite: a CI reading only junit.xml sees them.
+  const std::size_t inputs = r.inputErrors.size();
+  auto attrs = [](const Counts& c, std::size_t tests, std::size_t extra = 0) {
     std::ostringstream a;
-    a << " tests=\"" << tests << "\" failures=\""
-      << c.of(Outcome::Mismatch) + c.of(Outcome::Declined) + c.of(Outcome::Nondeterministic)
+    a << " tests=\"" << tests + extra << "\" failures=\""
+      << c.of(Outcome::Mismatch) + c.of(Outcome::Declined) + c.of(Outcome::Nondeterministic) + extra
       << "\" errors=\"" << c.of(Outcome::AdapterError) + c.of(Outcome::Timeout) << "\" skipped=\""
       << c.of(Outcome::NotSupported) << '"';
     return a.str();
   };
   os << "<testsuites name=\"cubecheck " << xmlEscape(r.dutSpec) << ' '
-     << isa::profile(r.profile).name << "\"" << attrs(all, all.total()) << ">\n";
+     << xmlEscape(r.profilesText()) << "\"" << attrs(all, all.total(), inputs) << ">\n";
+  if (inputs > 0) {
+    os << "  <testsuite name=\"input errors\"" << attrs({}, 0, inputs) << ">\n";
+    for (const std::string& e : r.inputErrors) {
+      os << "    <testcase classname=\"input errors\" name=\"" << xmlEscape(e)
+         << "\" time=\"0\">\n      <failure message=\"input error: what it holds was not "
+            "replayed\">"
+         << xmlEscape(e) << "</failure>\n    </testcase>\n";
+    }
+    os << "  </testsuite>\n";
+  }
   for (const FamilyResult& f : r.families) {
     os << "  <testsuite name=\"" << xmlEscape(f.name) << "\""
        << attrs(unwaived(f.counts, f.waived), f.counts.total()) << ">\n";
@@ -379,16 +398,22 @@ std::string title(const CertifyResult& r) {
 
 std::string scopeLine(const CertifyResult& r) {
   if (r.scope.complete) return "complete run";
-  std::string s = "PARTIAL RUN, filtered by";
-  for (const std::string& f : r.scope.filters) s += " " + f;
+  // Filters as typed ("--family load2d") or, for a replay, what the set lacks ("no manifest ...").
+  std::string s = "PARTIAL RUN:";
+  for (const std::string& f : r.scope.filters) s += (s.back() == ':' ? " " : "; ") + f;
   return s;
 }
 
 std::string runLine(const CertifyResult& r) {
   std::ostringstream os;
-  os << "cubecheck " << r.toolVersion << " " << r.command << ", profile "
-     << isa::profile(r.profile).name << ", level " << nameOf(r.level) << ", seed " << r.seed << ", "
-     << std::fixed << std::setprecision(1) << r.seconds << " s";
+  os << "cubecheck " << r.toolVersion << " " << r.command;
+  if (r.vectorSet) {
+    os << ", profiles " << r.profilesText() << ", ";
+  } else {
+    os << ", profile " << r.profilesText() << ", level " << nameOf(r.level) << ", seed " << r.seed
+       << ", ";
+  }
+  os << std::fixed << std::setprecision(1) << r.seconds << " s";
   return os.str();
 }
 
@@ -541,6 +566,24 @@ std::vector<Section> familySections(const CertifyResult& r) {
 /// The sections after the families': the waivers the run was given and what became of each.
 std::vector<Section> runSections(const CertifyResult& r) {
   std::vector<Section> out;
+  if (!r.inputErrors.empty()) {
+    Section s;
+    s.heading = "Input errors";
+    s.blocks.push_back(
+        alert("Not certified", std::to_string(r.inputErrors.size()) +
+                                   " input error(s): the rows they hold were not replayed, or the "
+                                   "set is not the one its manifest lists (docs/vectors.md)"));
+    Block t;
+    t.kind = Block::Kind::Table;
+    t.label = "Input errors (FILE:LINE:COLUMN: what)";
+    t.header = {"input error"};
+    for (const std::string& e : r.inputErrors) {
+      t.rows.push_back({e});
+      t.flagged.push_back(true);
+    }
+    s.blocks.push_back(std::move(t));
+    out.push_back(std::move(s));
+  }
   if (r.fingerprint || !r.fingerprintWhyNot.empty()) {
     Section s;
     s.heading = "Arithmetic fingerprint";
@@ -605,23 +648,39 @@ Block summaryTable(const CertifyResult& r) {
   return t;
 }
 
+/// A replayed set: its digest, for a signer to compare with the one published with the set.
+std::string vectorSetLine(const CertifyResult& r) {
+  if (r.vectorSet->digest.empty()) return "no manifest: nothing says the set is whole";
+  return "digest " + r.vectorSet->digest + " (FNV-1a 64 of its manifest, " +
+         "vectors.manifest; compare it with the digest published with the set)";
+}
+
 /// The run's facts, as label and text.
 std::vector<std::pair<std::string, std::string>> facts(const CertifyResult& r) {
-  return {{"DUT", r.dutSpec + " (" + r.capabilities.name + ", " + r.capabilities.version + ")"},
-          {"Certified within", r.capabilities.envelopeText()},
-          {"Run", runLine(r)},
-          {"Scope", scopeLine(r)},
-          {"Determinism",
-           std::to_string(r.reruns) + " case(s) run twice more and compared (one pass in " +
-               std::to_string(kRerunEvery) + " and every mismatch or declined case); " +
-               std::to_string(r.rerunsDiffering) + " answered differently"},
-          {"Semantics",
-           "docs/spec.md of cubecheck " + r.toolVersion +
-               " (in its sources, or "
-               "share/cubecheck/docs/spec.md where it is installed), SHA-256 " +
-               r.specSha256 +
-               " (sha256sum docs/spec.md checks a copy); the spec links below are relative to that "
-               "folder's parent"}};
+  std::vector<std::pair<std::string, std::string>> out{
+      {"DUT", r.dutSpec + " (" + r.capabilities.name + ", " + r.capabilities.version + ")"},
+      {"Certified within", r.capabilities.envelopeText()},
+      {"Run", runLine(r)},
+      {"Scope", scopeLine(r)}};
+  if (r.vectorSet) out.push_back({"Vector set", vectorSetLine(r)});
+  if (!r.inputErrors.empty()) {
+    out.push_back({"Input errors", std::to_string(r.inputErrors.size()) +
+                                       " (listed below): the rows they hold were not replayed "
+                                       "as published, so this is no certificate"});
+  }
+  out.push_back({"Determinism",
+                 std::to_string(r.reruns) + " case(s) run twice more and compared (one pass in " +
+                     std::to_string(kRerunEvery) + " and every mismatch or declined case); " +
+                     std::to_string(r.rerunsDiffering) + " answered differently"});
+  out.push_back(
+      {"Semantics",
+       "docs/spec.md of cubecheck " + r.toolVersion +
+           " (in its sources, or "
+           "share/cubecheck/docs/spec.md where it is installed), SHA-256 " +
+           r.specSha256 +
+           " (sha256sum docs/spec.md checks a copy); the spec links below are relative to that "
+           "folder's parent"});
+  return out;
 }
 
 void markdownTable(std::ostream& os, const Block& t) {
@@ -768,6 +827,8 @@ void printReport(std::ostream& out, const CertifyResult& r) {
   if (r.command == "certify") {
     os << ", profile " << isa::profile(r.profile).name << ", level " << nameOf(r.level) << ", seed "
        << r.seed;
+  } else if (r.vectorSet) {
+    os << ", profiles " << r.profilesText() << "\nvector set: " << vectorSetLine(r);
   }
   os << "\ncertified within: " << r.capabilities.envelopeText() << '\n';
   if (!r.scope.complete) os << r.headline() << '\n';
@@ -841,6 +902,12 @@ void printReport(std::ostream& out, const CertifyResult& r) {
        << w.waiver.reason;
   }
   if (!r.waivers.empty()) os << '\n';
+  if (!r.inputErrors.empty()) os << '\n';
+  for (const std::string& e : r.inputErrors) os << "INPUT ERROR " << e << '\n';
+  if (!r.inputErrors.empty()) {
+    os << r.inputErrors.size()
+       << " input error(s): the rows they hold were not replayed; the other rows were\n";
+  }
   if (!partialRun(r).empty()) os << '\n' << partialRun(r) << '\n';
   os << "\nverdict: " << r.headline() << " (" << std::fixed << std::setprecision(2) << r.seconds
      << " s)\n";

@@ -364,9 +364,19 @@ class Reader {
     r.scope.filters = texts(scope, "filters");
     r.dutSpec = text(root, "dut");
     r.capabilities = capabilities(at(root, "dut_capabilities"), at(root, "envelope"));
-    r.profile = *named(at(root, "profile"), isa::parseProfile, "a profile");
-    r.level = *named(at(root, "level"), parseLevel, "a level");
-    r.seed = count(root, "seed");
+    if (has(root, "vector_set")) {  // a replay: its profiles and set, no level or seed
+      CertifyResult::VectorSet set;
+      set.digest = text(at(root, "vector_set"), "digest");
+      set.profiles = texts(root, "profiles");
+      r.vectorSet = std::move(set);
+      if (!r.vectorSet->profiles.empty()) {
+        if (auto p = isa::parseProfile(r.vectorSet->profiles.front())) r.profile = *p;
+      }
+    } else {
+      r.profile = *named(at(root, "profile"), isa::parseProfile, "a profile");
+      r.level = *named(at(root, "level"), parseLevel, "a level");
+      r.seed = count(root, "seed");
+    }
     const Field shard = at(root, "shard");
     const std::size_t index = count(shard, "index"), total = count(shard, "count");
     if (total == 0 || index >= total || total > UINT_MAX) {
@@ -380,6 +390,7 @@ class Reader {
     r.interrupted = flag(root, "interrupted");
     r.stoppedEarly = optionalText(root, "stopped_early");
     r.internalError = optionalText(root, "internal_error");
+    if (has(root, "input_errors")) r.inputErrors = texts(root, "input_errors");
     const Field determinism = at(root, "determinism");
     r.reruns = count(determinism, "rerun");
     r.rerunsDiffering = count(determinism, "differing");

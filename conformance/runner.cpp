@@ -223,6 +223,7 @@ std::vector<std::string> CertifyResult::notCertifiedFamilies() const {
 
 bool CertifyResult::conformant() const {
   if (interrupted || !stoppedEarly.empty() || !internalError.empty()) return false;
+  if (!inputErrors.empty()) return false;
   for (const FamilyResult& f : families) {
     if (f.verdict() == "nonconformant") return false;
   }
@@ -292,7 +293,18 @@ std::string CertifyResult::headline() const {
   }
   for (const std::string& n : notImplemented) add("not in this version", n);
   for (const auto& [why, names] : byWhy) out += "; not certified (" + why + "): " + join(names);
+  if (!inputErrors.empty()) {
+    out += "; not certified: " + std::to_string(inputErrors.size()) +
+           " input error(s), the rows they hold were not replayed as published";
+  }
   return out;
+}
+
+std::string CertifyResult::profilesText() const {
+  if (!vectorSet) return std::string(isa::profile(profile).name);
+  std::string s;
+  for (const std::string& p : vectorSet->profiles) s += (s.empty() ? "" : ", ") + p;
+  return s.empty() ? "none (no row was read)" : s;
 }
 
 std::optional<CaseReport> runCase(const std::string& family, const Property& prop, dut::Dut& dut,

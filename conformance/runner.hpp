@@ -206,6 +206,20 @@ struct CertifyResult {
   std::string fingerprintWhyNot;
   /// The waivers the run was given (--waivers) and what became of each.
   std::vector<WaiverResult> waivers;
+  /// vectors check / verify only: the set replayed. `digest` is its manifest's hash (empty
+  /// without one); `profiles` every profile its rows are for, in the order first met. A replay
+  /// has no level and no seed: the reports name these instead.
+  struct VectorSet {
+    std::string digest;
+    std::vector<std::string> profiles;
+  };
+  std::optional<VectorSet> vectorSet;
+  /// Input a replay could not use, each "FILE:LINE:COLUMN: what": a vector file, row, sidecar or
+  /// manifest, a results file. Any makes the run not certified: what they held was not replayed
+  /// as published.
+  std::vector<std::string> inputErrors;
+  /// "a2" or, for a replay, every profile of the set: "a2, 950" (every format says the same).
+  std::string profilesText() const;
   /// Failing cases waived over every family.
   std::size_t waivedCases() const;
   /// No family nonconformant and at least one certified (conformant or provisional). A run

@@ -4,11 +4,16 @@
 #include <sys/wait.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
+#include <functional>
+#include <set>
 
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+
+#include <nlohmann/json.hpp>
 
 #include "dut_adapters/registry.hpp"
 #include "process.hpp"
@@ -134,15 +139,11 @@ CliRun runBinary(const std::string& args) {
   return test::runCubecheck(args);
 }
 
-// vectors verify: results a perfect board would write back for the shipped golden set pass
-// (they did not while a case_id was in a file twice), and the reproduce line a failure prints
-// runs as printed.
-TEST(Vectors, VerifyPassesPerfectBoardResultsAndItsReproduceLineRuns) {
-  const fs::path dir = fresh("verify_cli");
-  const std::string golden = std::string(CUBECHECK_SOURCE_DIR) + "/vectors/golden";
-  auto board = dut::makeDut("reference");  // the board: answers every exported program
+/// What a perfect board writes back for every row of `files`: the reference model's answers.
+std::vector<std::pair<std::string, Recorded>> boardResults(const std::vector<fs::path>& files) {
+  auto board = dut::makeDut("reference");
   std::vector<std::pair<std::string, Recorded>> results;
-  for (const auto& f : vectorFiles(golden)) {
+  for (const fs::path& f : files) {
     for (const Row& row : readFile(f).rows) {
       const dut::RunResult run = board->run(row.c.program);
       results.emplace_back(
@@ -152,6 +153,16 @@ TEST(Vectors, VerifyPassesPerfectBoardResultsAndItsReproduceLineRuns) {
                                run.observed});
     }
   }
+  return results;
+}
+
+// vectors verify: results a perfect board would write back for the shipped golden set pass
+// (they did not while a case_id was in a file twice), and the reproduce line a failure prints
+// runs as printed.
+TEST(Vectors, VerifyPassesPerfectBoardResultsAndItsReproduceLineRuns) {
+  const fs::path dir = fresh("verify_cli");
+  const std::string golden = std::string(CUBECHECK_SOURCE_DIR) + "/vectors/golden";
+  std::vector<std::pair<std::string, Recorded>> results = boardResults(vectorFiles(golden));
   ASSERT_GT(results.size(), 100u);
   writeResults(dir / "results.csv", results);
   CliRun r = runBinary("vectors verify --dir " + golden + " --results " +
@@ -305,6 +316,261 @@ TEST(Vectors, CorruptedSidecarIsNamed) {
   const ReadResult r = readFile(f);
   ASSERT_FALSE(r.errors.empty());
   EXPECT_NE(r.errors[0].find("does not hash to its name"), std::string::npos) << r.errors[0];
+}
+
+// ---- The set as a whole: input errors are part of the result, the manifest guards the set. ----
+
+/// A small set: load2d on a2 and on 950, with its manifest (as `vectors regen` writes it).
+std::vector<fs::path> smallSet(const fs::path& dir) {
+  static const std::vector<Generated> generated = [] {
+    std::vector<Generated> out;
+    for (Generated& g : generate(1, 1)) {
+      if (g.family == "load2d" && (g.profile == "a2" || g.profile == "950"))
+        out.push_back(std::move(g));
+    }
+    return out;
+  }();
+  std::vector<fs::path> files;
+  for (const Generated& g : generated) {
+    files.push_back(writeFile(dir, g.family, g.profile, g.rows, "test"));
+  }
+  writeManifest(dir, files);
+  return files;
+}
+
+/// Data row n (1-based) of a vector file's text, without its newline.
+std::string rowText(const std::string& s, int n) {
+  const std::size_t at = rowStart(s, n);
+  return s.substr(at, s.find('\n', at) - at);
+}
+
+/// Replaces data row n with `with` (empty: deletes the row).
+std::string replaceRow(const std::string& s, int n, const std::string& with) {
+  const std::size_t at = rowStart(s, n), next = s.find('\n', at) + 1;
+  return s.substr(0, at) + (with.empty() ? "" : with + "\n") + s.substr(next);
+}
+
+struct Reports {
+  CliRun run;
+  nlohmann::json json;
+  std::string md, html, junit;
+};
+
+Reports replay(const std::string& args, const fs::path& reportDir) {
+  Reports r{runBinary(args + " --report-dir " + reportDir.string()), {}, {}, {}, {}};
+  std::ifstream in(reportDir / "report.json");
+  if (in) r.json = nlohmann::json::parse(in);
+  r.md = slurp(reportDir / "report.md");
+  r.html = slurp(reportDir / "report.html");
+  r.junit = slurp(reportDir / "junit.xml");
+  return r;
+}
+
+/// Every format says the run is no certificate and names `error`.
+void expectInputError(const Reports& r, const std::string& error) {
+  EXPECT_EQ(r.run.status, 1) << r.run.out;
+  EXPECT_NE(r.json["verdict"], "conformant") << r.json["headline"];
+  EXPECT_EQ(r.json["headline"].get<std::string>().find("CONFORMANT for"), std::string::npos)
+      << r.json["headline"];
+  bool named = false;
+  for (const auto& e : r.json["input_errors"])
+    named |= e.get<std::string>().find(error) != std::string::npos;
+  EXPECT_TRUE(named) << error << " not in " << r.json["input_errors"];
+  EXPECT_NE(r.md.find("Input errors"), std::string::npos);
+  EXPECT_EQ(r.md.find("CONFORMANT for"), std::string::npos) << r.md.substr(0, 400);
+  EXPECT_NE(r.html.find("Input errors"), std::string::npos);
+  EXPECT_NE(r.junit.find("<failure message=\"input error"), std::string::npos) << r.junit;
+  EXPECT_NE(r.run.out.find("INPUT ERROR"), std::string::npos) << r.run.out;
+}
+
+// F1: a row whose case_id was edited is not replayed; it used to vanish from a CONFORMANT
+// certificate. Now every report lists it and the run is not certified.
+TEST(VectorSet, AnEditedCaseIdIsAnInputErrorInEveryReport) {
+  const fs::path d = fresh("set_case_id");
+  const fs::path f = smallSet(d).front();
+  std::string s = slurp(f);
+  s[rowStart(s, 2) + 1] = s[rowStart(s, 2) + 1] == '0' ? '1' : '0';
+  spit(f, s);
+  writeManifest(d, vectorFiles(d));  // only the row is wrong, not the set
+  const Reports r = replay("vectors check --dut reference --dir " + d.string(), d / "report");
+  expectInputError(r, f.string() + ":4:1: column case_id");
+  EXPECT_EQ(r.json["scope"]["complete"], true);
+}
+
+// F1: a line the CSV parser refuses mid-file is reported and the rows after it are read.
+TEST(VectorSet, ABadLineMidFileIsReportedAndTheRestIsRead) {
+  const fs::path d = fresh("set_bad_line");
+  const fs::path good = sample(d);
+  const std::size_t rows = readFile(good).rows.size();
+  ASSERT_GE(rows, 4u);
+  for (const std::string& bad : {std::string("\"x\",\"y\""), std::string("\"x\",\"y")}) {
+    const std::string s = slurp(good);
+    spit(d / "broken.csv", s.substr(0, rowStart(s, 2)) + bad + "\n" + s.substr(rowStart(s, 2)));
+    const ReadResult r = readFile(d / "broken.csv");
+    ASSERT_EQ(r.errors.size(), 1u) << bad;
+    EXPECT_NE(r.errors[0].find("broken.csv:4: "), std::string::npos) << r.errors[0];
+    EXPECT_NE(r.errors[0].find("reading goes on with the next line"), std::string::npos);
+    EXPECT_EQ(r.rows.size(), rows) << "every other row is read: " << bad;
+  }
+}
+
+// F2: editing an expectation (not part of the case id), deleting a row, deleting a file or
+// adding one are each named against the manifest.
+TEST(VectorSet, TheManifestCatchesEditedDeletedAndUnlistedFiles) {
+  struct Edit {
+    const char* name;
+    std::function<void(const std::vector<fs::path>&)> apply;
+    const char* says;
+  };
+  const std::vector<Edit> edits{
+      {"expected_zeroed",
+       [](const std::vector<fs::path>& files) {
+         // The first exact row's expected images zeroed (what a DUT that zeroes its output
+         // would then match), written back as cubecheck writes: the case id is unchanged.
+         ReadResult r = readFile(files[0]);
+         const auto row = std::find_if(r.rows.begin(), r.rows.end(),
+                                       [](const Row& x) { return x.c.expected.has_value(); });
+         ASSERT_NE(row, r.rows.end());
+         for (isa::Bytes& b : row->c.expected->regions) std::fill(b.begin(), b.end(), 0);
+         writeFile(files[0].parent_path(), row->family, row->profile, r.rows, "test");
+       },
+       "(the file was edited)"},
+      {"row_deleted",
+       [](const std::vector<fs::path>& files) {
+         spit(files[0], replaceRow(slurp(files[0]), 2, ""));
+       },
+       "rows; the manifest lists"},
+      {"file_deleted", [](const std::vector<fs::path>& files) { fs::remove(files[1]); },
+       "is listed but missing"},
+      {"file_added",
+       [](const std::vector<fs::path>& files) {
+         fs::copy_file(files[0], files[0].parent_path() / "load2d.legacy.csv");
+       },
+       "not listed in"},
+  };
+  for (const Edit& e : edits) {
+    const fs::path d = fresh(std::string("set_") + e.name);
+    const std::vector<fs::path> files = smallSet(d);
+    const SetCheck before = checkSet(vectorFiles(d), true);
+    EXPECT_TRUE(before.errors.empty()) << e.name << ": " << before.errors.front();
+    EXPECT_TRUE(before.partial.empty()) << e.name;
+    e.apply(files);
+    const SetCheck after = checkSet(vectorFiles(d), true);
+    ASSERT_EQ(after.errors.size(), 1u) << e.name;
+    EXPECT_NE(after.errors[0].find(e.says), std::string::npos) << e.name << ": " << after.errors[0];
+    EXPECT_EQ(after.digest, before.digest) << "the manifest itself did not change";
+  }
+}
+
+// F2 end to end: the mutant's failing rows deleted used to give CONFORMANT, exit 0.
+TEST(VectorSet, DeletedFailingRowsDoNotMakeAMutantConformant) {
+  const fs::path d = fresh("set_deleted_rows");
+  const fs::path f = smallSet(d).front();  // load2d.950.csv
+  fs::remove(d / "load2d.950.csv");
+  writeManifest(d, vectorFiles(d));
+  const std::string mutant = "--dut mutant:load2d-dst-gap-ignored --dir " + d.string();
+  Reports r = replay("vectors check " + mutant, d / "r1");
+  ASSERT_EQ(r.run.status, 1) << r.run.out;
+  std::string s = slurp(d / "load2d.a2.csv");
+  std::set<std::string> failing;
+  for (const auto& x : r.json["families"][0]["failures"]) failing.insert(x["case_id"]);
+  ASSERT_FALSE(failing.empty());
+  for (int n = 1; rowStart(s, n) < s.size();) {
+    if (failing.count(rowText(s, n).substr(1, 16)) != 0) {
+      s = replaceRow(s, n, "");
+    } else {
+      ++n;
+    }
+  }
+  spit(d / "load2d.a2.csv", s);
+  r = replay("vectors check " + mutant, d / "r2");
+  expectInputError(r, "rows added or deleted");
+  EXPECT_EQ(r.json["families"][0]["failures"].size(), 0u) << "the failing rows are gone";
+  (void)f;
+}
+
+// F2: no manifest, or some of a set's files: replayed, but a partial run, never a certificate.
+TEST(VectorSet, WithoutAManifestOrWithPartOfASetTheRunIsPartial) {
+  const fs::path d = fresh("set_partial");
+  const std::vector<fs::path> files = smallSet(d);
+  const SetCheck some = checkSet({files[0]}, false);
+  EXPECT_TRUE(some.errors.empty());
+  ASSERT_EQ(some.partial.size(), 1u);
+  EXPECT_NE(some.partial[0].find("1 of 2 files of the set"), std::string::npos) << some.partial[0];
+  fs::remove(d / kManifestName);
+  const Reports r = replay("vectors check --dut reference --dir " + d.string(), d / "report");
+  EXPECT_EQ(r.run.status, 0) << r.run.out;
+  EXPECT_EQ(r.json["scope"]["complete"], false);
+  EXPECT_NE(r.json["headline"].get<std::string>().find("PARTIAL RUN (no manifest in"),
+            std::string::npos)
+      << r.json["headline"];
+  EXPECT_EQ(r.json["vector_set"]["digest"], "");
+  EXPECT_NE(r.md.find("no manifest: nothing says the set is whole"), std::string::npos);
+  EXPECT_EQ(r.md.find("cubecheck certificate"), std::string::npos);
+}
+
+// F2: a whole set's report names its digest and every profile, the same in every format, and no
+// level or seed (a replay has neither).
+TEST(VectorSet, AReportNamesTheDigestAndEveryProfileAlike) {
+  const fs::path d = fresh("set_profiles");
+  smallSet(d);
+  const std::string manifest = slurp(d / kManifestName);
+  const std::string digest = contentHash(manifest.data(), manifest.size());
+  const Reports r = replay("vectors check --dut reference --dir " + d.string(), d / "report");
+  EXPECT_EQ(r.run.status, 0) << r.run.out;
+  EXPECT_EQ(r.json["verdict"], "conformant");
+  EXPECT_EQ(r.json["scope"]["complete"], true);
+  EXPECT_EQ(r.json["vector_set"]["digest"], digest);
+  EXPECT_EQ(r.json["profiles"], nlohmann::json::array({"950", "a2"}));
+  EXPECT_FALSE(r.json.contains("level"));
+  EXPECT_FALSE(r.json.contains("seed"));
+  EXPECT_NE(r.md.find("profiles 950, a2"), std::string::npos);
+  EXPECT_NE(r.md.find("digest " + digest), std::string::npos);
+  EXPECT_EQ(r.md.find("seed"), std::string::npos);
+  EXPECT_NE(r.junit.find("cubecheck reference 950, a2"), std::string::npos)
+      << r.junit.substr(0, 300);
+  EXPECT_NE(r.run.out.find("profiles 950, a2"), std::string::npos);
+}
+
+// F2: a row twice in a set, and a file without its provenance line, are input errors.
+TEST(VectorSet, ADuplicatedRowAndAMissingProvenanceAreInputErrors) {
+  const fs::path d = fresh("set_duplicate");
+  const fs::path f = smallSet(d).back();
+  std::string s = slurp(f);
+  spit(f, s + rowText(s, 1) + "\n");
+  writeManifest(d, vectorFiles(d));
+  Reports r = replay("vectors check --dut reference --dir " + d.string(), d / "r1");
+  expectInputError(r, "a duplicated row");
+  spit(f, s.substr(s.find('\n') + 1));
+  writeManifest(d, vectorFiles(d));
+  r = replay("vectors check --dut reference --dir " + d.string(), d / "r2");
+  expectInputError(r, ":1:1: no provenance line");
+}
+
+// F1, F8: in a results file, a case id no vector file has, or two results for one case (an
+// error then an ok used to certify), are input errors.
+TEST(VectorSet, VerifyReportsUnknownAndDuplicatedResults) {
+  const fs::path d = fresh("set_verify");
+  const std::vector<fs::path> files = smallSet(d);
+  const std::vector<std::pair<std::string, Recorded>> results = boardResults(files);
+  const std::string verify = "vectors verify --dir " + d.string() + " --results ";
+  const fs::path res = fresh("set_verify_results");  // a results file is no vector file of the set
+  writeResults(res / "good.csv", results);
+  Reports r = replay(verify + (res / "good.csv").string(), res / "r0");
+  ASSERT_EQ(r.run.status, 0) << r.run.out;
+  auto unknown = results;
+  unknown.emplace_back("0123456789abcdef", Recorded{"error:not in the set", {}});
+  writeResults(res / "unknown.csv", unknown);
+  r = replay(verify + (res / "unknown.csv").string(), res / "r1");
+  expectInputError(r, "case_id 0123456789abcdef is in no vector file");
+  auto twice = results;
+  const auto ok = std::find_if(twice.begin(), twice.end(),
+                               [](const auto& kv) { return kv.second.status == "ok"; });
+  ASSERT_NE(ok, twice.end());
+  twice.insert(ok, {ok->first, Recorded{"error:board crashed", {}}});
+  writeResults(res / "twice.csv", twice);
+  r = replay(verify + (res / "twice.csv").string(), res / "r2");
+  expectInputError(r, "has a second result");
 }
 
 }  // namespace

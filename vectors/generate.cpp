@@ -67,6 +67,7 @@ ResultsRead readResults(const fs::path& file,
         in(name);
     in.read_header(io::ignore_no_column, "case_id", "status", "observed");
     std::string id, status, observed;
+    std::map<std::string, std::size_t> lineOf;  // case id -> line of its first result
     while (in.read_row(id, status, observed)) {
       const auto line = in.get_file_line();
       auto fail = [&](int col, const std::string& what) {
@@ -76,6 +77,14 @@ ResultsRead readResults(const fs::path& file,
       auto it = sizes.find(id);
       if (it == sizes.end()) {
         fail(1, "case_id " + id.substr(0, 20) + " is in no vector file");
+        continue;
+      }
+      // Two results for one case: which the board meant cannot be told, so neither is used.
+      if (auto [first, fresh] = lineOf.emplace(id, line); !fresh) {
+        fail(1, "case_id " + id.substr(0, 20) + " has a second result (the first is on line " +
+                    std::to_string(first->second) +
+                    "); neither is used: write one result per case");
+        r.byCase.erase(id);
         continue;
       }
       Recorded rec{status, {}};
@@ -104,7 +113,8 @@ ResultsRead readResults(const fs::path& file,
       r.byCase[id] = std::move(rec);
     }
   } catch (const io::error::base& e) {
-    r.errors.push_back(dut::printable(name + ": " + e.what(), 300));
+    r.errors.push_back(
+        dut::printable(name + ": " + e.what() + " (the rest of the file was not read)", 300));
   }
   return r;
 }

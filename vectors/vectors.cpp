@@ -6,6 +6,7 @@
 #include <array>
 #include <charconv>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include "conformance/families.hpp"
@@ -528,12 +529,35 @@ bool linesAreShort(const fs::path& file, ReadResult& result) {
   return true;
 }
 
+/// Line 1 must be the provenance comment of this format: a file without it was not written by
+/// cubecheck (or lost its first line), and one of another format is not read as this one.
+void checkProvenance(const fs::path& file, ReadResult& result) {
+  std::ifstream in(file, std::ios::binary);
+  std::string first;
+  std::getline(in, first);
+  const std::string prefix = "# cubecheck vectors format ";
+  if (first.rfind(prefix, 0) != 0) {
+    addError(result, file.string() + ":1:1: no provenance line ('" + prefix +
+                         std::to_string(kFormatVersion) +
+                         "; ...'): the file is not as cubecheck wrote it (restore its first line "
+                         "or regenerate it)");
+    return;
+  }
+  const std::string version = first.substr(prefix.size(), first.find(';') - prefix.size());
+  if (version != std::to_string(kFormatVersion)) {
+    addError(result, file.string() + ":1:" + std::to_string(prefix.size() + 1) + ": format " +
+                         version + ", this cubecheck reads format " +
+                         std::to_string(kFormatVersion));
+  }
+}
+
 }  // namespace
 
 ReadResult readFile(const fs::path& file) {
   ReadResult result;
   const std::string name = file.string();
   if (!linesAreShort(file, result)) return result;
+  checkProvenance(file, result);
   RowParser parser(file.parent_path() / "bin");
   try {
     io::CSVReader<kColumnCount, io::trim_chars<>, io::double_quote_escape<',', '"'>,
@@ -543,8 +567,21 @@ ReadResult readFile(const fs::path& file) {
                    kColumns[4], kColumns[5], kColumns[6], kColumns[7], kColumns[8], kColumns[9],
                    kColumns[10], kColumns[11], kColumns[12]);
     RowFields f;
-    while (in.read_row(f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8], f[9], f[10], f[11],
-                       f[12])) {
+    while (true) {
+      // A line the CSV parser refuses (too few columns, a quote not closed) has been consumed
+      // when it throws: it is reported and reading goes on with the next line.
+      const auto before = in.get_file_line();
+      try {
+        if (!in.read_row(f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8], f[9], f[10], f[11],
+                         f[12])) {
+          break;
+        }
+      } catch (const io::error::base& e) {
+        if (in.get_file_line() == before) throw;  // nothing consumed: the reader cannot go on
+        addError(result, name + ":" + std::to_string(in.get_file_line()) + ": " + e.what() +
+                             " (the row is not replayed; reading goes on with the next line)");
+        continue;
+      }
       Row row;
       row.caseId = f[0];
       row.family = f[1];
@@ -561,11 +598,10 @@ ReadResult readFile(const fs::path& file) {
         continue;
       }
       result.rows.push_back(std::move(row));
+      result.lines.push_back(in.get_file_line());
     }
-  } catch (const io::error::base& e) {
-    addError(result, name + ": " + e.what() + " (the rest of the file is skipped)");
   } catch (const std::exception& e) {
-    addError(result, name + ": " + e.what() + " (the rest of the file is skipped)");
+    addError(result, name + ": " + e.what() + " (the rest of the file was not read)");
   }
   return result;
 }
@@ -577,6 +613,153 @@ std::vector<fs::path> vectorFiles(const fs::path& dir) {
     if (e.is_regular_file() && e.path().extension() == ".csv") out.push_back(e.path());
   }
   std::sort(out.begin(), out.end());
+  return out;
+}
+
+namespace {
+
+std::string slurp(const fs::path& file, bool& ok) {
+  std::ifstream in(file, std::ios::binary);
+  ok = static_cast<bool>(in);
+  return {std::istreambuf_iterator<char>(in), {}};
+}
+
+/// A vector file's entry as it is on disk: its content hash and its data rows (lines after the
+/// header that are neither empty nor comments).
+struct Entry {
+  std::string hash;
+  std::size_t rows = 0;
+  std::size_t line = 0;  ///< of the manifest that lists it
+};
+
+Entry describe(const std::string& text) {
+  Entry e{contentHash(text.data(), text.size()), 0, 0};
+  bool header = true;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || line[0] == '#') continue;
+    if (header) {
+      header = false;
+    } else {
+      ++e.rows;
+    }
+  }
+  return e;
+}
+
+constexpr const char* kManifestHeader =
+    "# cubecheck vector set manifest 1: per vector file, FNV-1a 64 of its bytes, its rows, its "
+    "name\n";
+
+}  // namespace
+
+std::string writeManifest(const fs::path& dir, const std::vector<fs::path>& files) {
+  std::vector<std::string> names;
+  for (const fs::path& f : files) names.push_back(f.filename().string());
+  std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  std::string text = kManifestHeader;
+  for (const std::string& n : names) {
+    bool ok = false;
+    const Entry e = describe(slurp(dir / n, ok));
+    if (!ok) throw std::runtime_error("cannot read " + (dir / n).string() + " for the manifest");
+    text += e.hash + " " + std::to_string(e.rows) + " " + n + "\n";
+  }
+  const fs::path file = dir / kManifestName, tmp = file.string() + ".tmp";
+  std::ofstream(tmp, std::ios::binary) << text;
+  fs::rename(tmp, file);
+  return contentHash(text.data(), text.size());
+}
+
+namespace {
+
+/// One directory's part of checkSet.
+void checkDir(const fs::path& dir, const std::vector<fs::path>& files, bool wholeDir, SetCheck& out,
+              std::vector<std::string>& digests) {
+  const fs::path manifest = dir / kManifestName;
+  const std::string mname = manifest.string();
+  bool ok = false;
+  const std::string text = slurp(manifest, ok);
+  if (!ok) {
+    out.partial.push_back("no manifest in " + dir.string() + ": nothing says the set is whole");
+    return;
+  }
+  digests.push_back(contentHash(text.data(), text.size()));
+  std::map<std::string, Entry> listed;
+  std::istringstream in(text);
+  std::size_t lineNo = 0;
+  for (std::string line; std::getline(in, line);) {
+    ++lineNo;
+    if (line.empty() || line[0] == '#') continue;
+    const auto a = line.find(' '), b = a == std::string::npos ? a : line.find(' ', a + 1);
+    Entry e;
+    e.line = lineNo;
+    if (b == std::string::npos || a != 16 || !number(line.substr(a + 1, b - a - 1), e.rows)) {
+      out.errors.push_back(
+          mname + ":" + std::to_string(lineNo) +
+          ":1: not 'HASH ROWS NAME': the manifest is damaged (regenerate the set)");
+      continue;
+    }
+    e.hash = line.substr(0, a);
+    if (!listed.emplace(line.substr(b + 1), e).second) {
+      out.errors.push_back(mname + ":" + std::to_string(lineNo) + ":" + std::to_string(b + 2) +
+                           ": " + line.substr(b + 1) + " is listed twice");
+    }
+  }
+  std::set<std::string> seen;
+  for (const fs::path& f : files) {
+    const std::string name = f.filename().string();
+    seen.insert(name);
+    const auto it = listed.find(name);
+    if (it == listed.end()) {
+      out.errors.push_back(f.string() + ": not listed in " + mname +
+                           ": not part of the set (remove it, or regenerate the set)");
+      continue;
+    }
+    bool read = false;
+    const Entry now = describe(slurp(f, read));
+    if (!read) continue;  // readFile reports it
+    const std::string where = mname + ":" + std::to_string(it->second.line) + ": " + name;
+    if (now.rows != it->second.rows) {
+      out.errors.push_back(where + " has " + std::to_string(now.rows) +
+                           " rows; the manifest lists " + std::to_string(it->second.rows) +
+                           " (rows added or deleted)");
+    } else if (now.hash != it->second.hash) {
+      out.errors.push_back(where + " hashes to " + now.hash + "; the manifest lists " +
+                           it->second.hash + " (the file was edited)");
+    }
+  }
+  std::size_t absent = 0;
+  for (const auto& [name, e] : listed) {
+    if (seen.count(name) != 0) continue;
+    ++absent;
+    if (wholeDir) {
+      out.errors.push_back(mname + ":" + std::to_string(e.line) + ": " + name +
+                           " is listed but missing from " + dir.string() +
+                           " (its rows were not replayed)");
+    }
+  }
+  if (!wholeDir && absent > 0) {
+    out.partial.push_back(std::to_string(seen.size()) + " of " +
+                          std::to_string(seen.size() + absent) + " files of the set in " +
+                          dir.string());
+  }
+}
+
+}  // namespace
+
+SetCheck checkSet(const std::vector<fs::path>& files, bool wholeDir) {
+  std::map<fs::path, std::vector<fs::path>> byDir;
+  for (const fs::path& f : files) {
+    byDir[f.has_parent_path() ? f.parent_path() : fs::path(".")].push_back(f);
+  }
+  SetCheck out;
+  std::vector<std::string> digests;
+  for (const auto& [dir, inDir] : byDir) checkDir(dir, inDir, wholeDir, out, digests);
+  if (byDir.size() > 1)
+    out.partial.push_back("files of " + std::to_string(byDir.size()) + " directories, not one set");
+  out.digest = join(digests, ',');
+  for (std::string& e : out.errors) e = dut::printable(e, 300);
   return out;
 }
 

@@ -55,6 +55,7 @@ std::filesystem::path writeFile(const std::filesystem::path& dir, const std::str
 
 struct ReadResult {
   std::vector<Row> rows;
+  std::vector<std::size_t> lines;   ///< the line of each row in the file
   std::vector<std::string> errors;  ///< "FILE:LINE:COLUMN: what"; rows after an error are kept
 };
 
@@ -100,5 +101,25 @@ class RecordedDut final : public dut::Dut {
 
 /// The vector files of a directory, sorted.
 std::vector<std::filesystem::path> vectorFiles(const std::filesystem::path& dir);
+
+/// The manifest of a vector set: `<dir>/vectors.manifest`, one line per vector file of the set
+/// ("HASH ROWS NAME": FNV-1a 64 of the file's bytes, its data rows, its name). The set's digest
+/// is the manifest's own hash (docs/vectors.md).
+inline constexpr const char* kManifestName = "vectors.manifest";
+
+/// Writes `dir`'s manifest listing `files` (vector files in `dir`, as written); returns the
+/// set's digest. Every command that writes a set a user replays calls it after its files.
+std::string writeManifest(const std::filesystem::path& dir,
+                          const std::vector<std::filesystem::path>& files);
+
+/// What a replay of `files` is, measured against the manifests of their directories.
+struct SetCheck {
+  std::string digest;                ///< the manifest's hash; empty without one
+  std::vector<std::string> errors;   ///< input errors: a file missing, unlisted or changed
+  std::vector<std::string> partial;  ///< why the replay is not the whole of a set
+};
+/// `wholeDir`: `files` are every vector file of their directory (--dir), so a file the manifest
+/// lists and that is absent is an error; otherwise (files named) it makes the replay partial.
+SetCheck checkSet(const std::vector<std::filesystem::path>& files, bool wholeDir);
 
 }  // namespace cubecheck::vec
