@@ -45,7 +45,7 @@ for target in "a2 2201 load2d-dst-gap-ignored,mmad-init-ignored,sparse-load-star
     -I "$src/tests/ascendc_shim" -I "$project" -I "$src" "${include_flags[@]}" \
     -x c++ "$project/cubecheck_kernel.asc" -x none "$project/main.cpp" \
     "${libraries[@]}" -ldl -o "$board"
-  files=("$project"/vectors/*."$profile".csv)
+  files=("$project"/vectors/"$profile"/*.csv)
 
   (cd "$project" && "$board" --out "$work/out-reference") >"$work/run-$profile.txt"
   if ! "$cubecheck" vectors verify --results "$work/out-reference/results-$profile.csv" \

@@ -188,20 +188,17 @@ std::string readmeText(const AscendcExportSummary& summary, const std::vector<st
   std::string commands;
   for (const AscendcArch& a : ascendcArchs()) {
     const std::string prof(isa::profile(a.profile).name);
-    std::string vectorFiles;
-    for (const std::string& f : files) {
-      if (f.size() > prof.size() + 5 && f.ends_with("." + prof + ".csv")) {
-        vectorFiles += " vectors/" + f;
-      }
-    }
-    if (vectorFiles.empty()) continue;
+    const bool any = std::any_of(files.begin(), files.end(), [&prof](const std::string& f) {
+      return f.rfind(prof + "/", 0) == 0;
+    });
+    if (!any) continue;
     commands += "# " + prof + " (" + std::string(a.ascArch) + ")\n";
     commands += "cmake -S . -B build-" + prof +
                 " -DCMAKE_ASC_ARCHITECTURES=" + std::string(a.ascArch) +
                 " && cmake --build build-" + prof + "\n";
     commands += "./build-" + prof + "/cubecheck_board --out out\n";
-    commands += "cubecheck vectors verify --results out/results-" + prof + ".csv" + vectorFiles +
-                " --report-dir certificate-" + prof + "\n\n";
+    commands += "cubecheck vectors verify --results out/results-" + prof + ".csv --dir vectors/" +
+                prof + " --report-dir certificate-" + prof + "\n\n";
   }
   if (commands.ends_with("\n\n")) commands.pop_back();
   replace("@COMMANDS@", commands);
@@ -350,7 +347,8 @@ AscendcExportSummary exportAscendC(const AscendcExportOptions& options) {
   fs::create_directories(root / "cases");
   std::ostringstream manifest;
   manifest << "cubecheck ascendc export 1\n";
-  std::vector<std::string> written;  // the vector files of the exported cases
+  std::vector<std::string> written;                        // the vector files of the exported cases
+  std::map<std::string, std::vector<fs::path>> byProfile;  // profile -> its vector files
   for (const fs::path& file : vectorFiles(options.dir)) {
     ReadResult rr = readFile(file);
     summary.fileErrors.insert(summary.fileErrors.end(), rr.errors.begin(), rr.errors.end());
@@ -415,12 +413,16 @@ AscendcExportSummary exportAscendC(const AscendcExportOptions& options) {
     }
     summary.counts.push_back(count);
     if (!exported.empty()) {
-      writeFile(root / "vectors", family, profile, exported,
-                "export-ascendc of " + file.filename().string() + ": the " +
-                    std::to_string(exported.size()) + " cases the board kernel runs");
-      written.push_back(family + "." + profile + ".csv");
+      // One set per profile (vectors/<profile>/, with its manifest): a board's results are for
+      // one profile, and verify replays a whole set.
+      byProfile[profile].push_back(writeFile(root / "vectors" / profile, family, profile, exported,
+                                             "export-ascendc of " + file.filename().string() +
+                                                 ": the " + std::to_string(exported.size()) +
+                                                 " cases the board kernel runs"));
+      written.push_back(profile + "/" + family + "." + profile + ".csv");
     }
   }
+  for (const auto& [profile, files] : byProfile) writeManifest(root / "vectors" / profile, files);
   writeText(root / "cases" / "manifest.txt", manifest.str());
   writeText(root / "cubecheck_layout.h", ascendcLayoutHeader());
   writeText(root / "cubecheck_kernel.asc", ascendc_templates::kKernel);
