@@ -56,6 +56,15 @@ int usageError(std::string_view command, const std::string& error) {
   return kExitUsage;
 }
 
+/// The last lines of a run that wrote --report-dir: the files, report.md and report.html named a
+/// certificate only when they are one (a complete certify or replay run that finished).
+void printReportPaths(const std::string& dir, const conf::CertifyResult& r) {
+  const bool certificate = r.certifies() && r.scope.complete && r.unfinished().empty();
+  std::cout << "reports: " << dir << "/report.json, " << dir << "/junit.xml\n"
+            << (certificate ? "certificate: " : "report for people (not a certificate): ") << dir
+            << "/report.md, " << dir << "/report.html\n";
+}
+
 /// A finished (or partial) run's exit status: interrupted 130, cubecheck's own error 3, else
 /// conformant 0 / nonconformant 1.
 int exitCodeOf(const conf::CertifyResult& r) {
@@ -117,7 +126,7 @@ bool resolve(const CommonOptions& c, conf::RunOptions& o, std::string& error) {
   }
   auto l = conf::parseLevel(c.level);
   if (!l) {
-    error = "unknown level '" + c.level + "': use smoke or full";
+    error = "unknown level '" + c.level + "': use smoke, full or nightly";
     return false;
   }
   o.profile = *p;
@@ -251,8 +260,7 @@ int runCertify(const std::string& dutSpec, conf::RunOptions o, const std::string
   if (!reportDir.empty()) {
     conf::writeReports(reportDir, r);
     // The certificate people read comes last, where the eye lands.
-    std::cout << "reports: " << reportDir << "/report.json, " << reportDir << "/junit.xml\n"
-              << "certificate: " << reportDir << "/report.md, " << reportDir << "/report.html\n";
+    printReportPaths(reportDir, r);
   }
   return exitCodeOf(r);
 }
@@ -635,18 +643,15 @@ int runMerge(const std::vector<std::string>& named, const std::string& out,
     }
   }
   conf::printReport(std::cout, merged);
-  std::string verdict = merged.verdict();
-  std::transform(verdict.begin(), verdict.end(), verdict.begin(), [](unsigned char c) {
-    return c == '_' ? ' ' : static_cast<char>(std::toupper(c));
-  });
+  // The merged report's own headline: a partial merge says PARTIAL RUN, a fuzz merge what it
+  // found, never a bare CONFORMANT the report does not say.
   std::cout << "\nmerged " << inputs.size() << " reports into "
             << (out.empty()         ? reportDir
                 : reportDir.empty() ? out
                                     : out + " and " + reportDir)
-            << ": " << verdict << '\n';
+            << ": " << merged.headline() << '\n';
   if (!reportDir.empty()) {
-    std::cout << "reports: " << reportDir << "/report.json, " << reportDir << "/junit.xml\n"
-              << "certificate: " << reportDir << "/report.md, " << reportDir << "/report.html\n";
+    printReportPaths(reportDir, merged);
   }
   return merged.conformant() ? kExitConformant : kExitNonconformant;
 }
@@ -687,7 +692,9 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   certify->add_option("--profile", common.profile, "chip profile: a2 | 950 | legacy")
       ->capture_default_str();
-  certify->add_option("--level", common.level, "case budget: smoke (seconds) | full")
+  certify
+      ->add_option("--level", common.level,
+                   "case budget: smoke (seconds) | full | nightly (more cases, large sizes)")
       ->capture_default_str();
   certify->add_option("--seed", common.seedText,
                       "run seed (decimal or 0x hex); random and printed when omitted");
@@ -723,7 +730,7 @@ int main(int argc, char** argv) {
   bool list = false;
   CLI::App* mutantsCmd = app.add_subcommand(
       "mutants", "run the suite against each deliberately broken reference; all must be killed");
-  mutantsCmd->add_option("--level", common.level, "smoke (default) | full");
+  mutantsCmd->add_option("--level", common.level, "smoke (default) | full | nightly");
   // A mutant should die within seconds: the mutant run defaults to smoke, certify to full.
   mutantsCmd->preparse_callback([&common](std::size_t) { common.level = "smoke"; });
   mutantsCmd->add_option("--seed", common.seedText, "run seed; random and printed when omitted");

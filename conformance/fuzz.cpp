@@ -129,13 +129,18 @@ CertifyResult fuzz(dut::Dut& dut, const FuzzOptions& o) {
   Clock::time_point lastProgress = start;
   std::uint64_t cases = 0;
   FailureStreak streak;
+  bool outOfTime = false;
   for (std::uint64_t round = 0; !slots.empty(); ++round) {
     const std::uint64_t k = round * o.shardCount + o.shardIndex;
     if (o.maxCases && k >= *o.maxCases) break;
     bool stopped = false;
     for (const Slot& s : slots) {
-      if (Clock::now() - start >= o.budget || (o.stop != nullptr && o.stop->load())) {
+      if (o.stop != nullptr && o.stop->load()) {
         stopped = true;
+        break;
+      }
+      if (Clock::now() - start >= o.budget) {
+        stopped = outOfTime = true;
         break;
       }
       const Property& prop = *families[s.family].properties[s.property];
@@ -201,6 +206,11 @@ CertifyResult fuzz(dut::Dut& dut, const FuzzOptions& o) {
       if (stopped) break;
     }
     if (stopped) break;
+  }
+  for (FamilyResult& fr : result.families) {
+    if (outOfTime && fr.counts.total() == 0) {
+      fr.notRunWhy = "the time budget (--time) ran out before any of its cases";
+    }
   }
   if (o.waivers != nullptr) o.waivers->report(result);
   result.seconds = std::chrono::duration<double>(Clock::now() - start).count();

@@ -157,6 +157,22 @@ std::string partialRun(const CertifyResult& r) {
   return {};
 }
 
+/// A testcase of junit.xml that is not a property: something else that makes the verdict bad.
+struct VerdictCase {
+  std::string suite;  ///< the family's testsuite, or kRunSuite
+  std::string name;
+  bool error = false;  ///< <error> (the run broke) rather than <failure>
+  std::string message;
+  std::string detail;
+};
+
+constexpr const char* kRunSuite = "cubecheck run";
+constexpr const char* kInputSuite = "input errors";
+
+/// Every reason for a bad verdict that no property's counts carry: a coverage gap per bin, a run
+/// that did not finish, a run that certified nothing.
+std::vector<VerdictCase> verdictCases(const CertifyResult& r);
+
 }  // namespace
 
 std::string toJson(const CertifyResult& r) {
@@ -288,6 +304,41 @@ std::string toJson(const CertifyResult& r) {
   return j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
 }
 
+namespace {
+
+std::vector<VerdictCase> verdictCases(const CertifyResult& r) {
+  std::vector<VerdictCase> out;
+  for (const FamilyResult& f : r.families) {
+    for (const auto& [bin, hits] : f.coverageGaps) {
+      out.push_back({f.name, "coverage bin " + bin, false,
+                     "coverage gap: bin " + bin + " passed " + std::to_string(hits) +
+                         " time(s), quota " + std::to_string(f.coverageQuota),
+                     "the run never tested what it must: a bin inside the envelope passed fewer "
+                     "times than the level's quota (docs/report.md, Coverage)"});
+    }
+  }
+  // Input errors (a replay's rows it could not use): a CI reading only junit.xml sees them.
+  for (const std::string& e : r.inputErrors) {
+    out.push_back({kInputSuite, e, false, "input error: what it holds was not replayed", e});
+  }
+  if (r.interrupted) {
+    out.push_back({kRunSuite, "run finished", false, partialRun(r),
+                   "a signal stopped the run before its end: not a certificate"});
+  } else if (!r.stoppedEarly.empty() || !r.internalError.empty()) {
+    out.push_back({kRunSuite, "run finished", true, partialRun(r),
+                   "the run did not finish: not a certificate"});
+  }
+  if (r.certifiedFamilies().empty()) {
+    out.push_back({kRunSuite, r.certifies() ? "a family certified" : "a family checked", false,
+                   r.headline(),
+                   "no family passed a case that computes inside the envelope: nothing was "
+                   "shown (docs/report.md)"});
+  }
+  return out;
+}
+
+}  // namespace
+
 std::string toJUnit(const CertifyResult& r) {
   // Waived failures are not counted as failures or errors: each testcase says what it waived.
   auto unwaived = [](Counts c, const Counts& waived) {
@@ -296,35 +347,48 @@ std::string toJUnit(const CertifyResult& r) {
     }
     return c;
   };
+  // What else makes the verdict bad, one failing testcase each, counted in with the cases: JUnit
+  // reports a failure exactly when the exit status is not 0.
+  const std::vector<VerdictCase> extra = verdictCases(r);
+  struct Extra {
+    std::size_t tests = 0, failures = 0, errors = 0;
+  };
+  auto extraOf = [&extra](const std::string& suite) {
+    Extra e;
+    for (const VerdictCase& v : extra) {
+      if (!suite.empty() && v.suite != suite) continue;
+      ++e.tests;
+      ++(v.error ? e.errors : e.failures);
+    }
+    return e;
+  };
+  auto cases = [&extra](std::ostream& out, const std::string& suite) {
+    for (const VerdictCase& v : extra) {
+      if (v.suite != suite) continue;
+      const char* tag = v.error ? "error" : "failure";
+      out << "    <testcase classname=\"" << xmlEscape(v.suite) << "\" name=\"" << xmlEscape(v.name)
+          << "\" time=\"0\">\n      <" << tag << " message=\"" << xmlEscape(v.message) << "\">"
+          << xmlEscape(v.detail) << "</" << tag << ">\n    </testcase>\n";
+    }
+  };
   Counts all;
   for (const FamilyResult& f : r.families) all.add(unwaived(f.counts, f.waived));
   std::ostringstream os;
   os << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-  // Input errors count as failing tests of their own suite: a CI reading only junit.xml sees them.
-  const std::size_t inputs = r.inputErrors.size();
-  auto attrs = [](const Counts& c, std::size_t tests, std::size_t extra = 0) {
+  auto attrs = [](const Counts& c, std::size_t tests, const Extra& e) {
     std::ostringstream a;
-    a << " tests=\"" << tests + extra << "\" failures=\""
-      << c.of(Outcome::Mismatch) + c.of(Outcome::Declined) + c.of(Outcome::Nondeterministic) + extra
-      << "\" errors=\"" << c.of(Outcome::AdapterError) + c.of(Outcome::Timeout) << "\" skipped=\""
-      << c.of(Outcome::NotSupported) << '"';
+    a << " tests=\"" << tests + e.tests << "\" failures=\""
+      << c.of(Outcome::Mismatch) + c.of(Outcome::Declined) + c.of(Outcome::Nondeterministic) +
+             e.failures
+      << "\" errors=\"" << c.of(Outcome::AdapterError) + c.of(Outcome::Timeout) + e.errors
+      << "\" skipped=\"" << c.of(Outcome::NotSupported) << '"';
     return a.str();
   };
   os << "<testsuites name=\"cubecheck " << xmlEscape(r.dutSpec) << ' '
-     << xmlEscape(r.profilesText()) << "\"" << attrs(all, all.total(), inputs) << ">\n";
-  if (inputs > 0) {
-    os << "  <testsuite name=\"input errors\"" << attrs({}, 0, inputs) << ">\n";
-    for (const std::string& e : r.inputErrors) {
-      os << "    <testcase classname=\"input errors\" name=\"" << xmlEscape(e)
-         << "\" time=\"0\">\n      <failure message=\"input error: what it holds was not "
-            "replayed\">"
-         << xmlEscape(e) << "</failure>\n    </testcase>\n";
-    }
-    os << "  </testsuite>\n";
-  }
+     << xmlEscape(r.profilesText()) << "\"" << attrs(all, all.total(), extraOf({})) << ">\n";
   for (const FamilyResult& f : r.families) {
     os << "  <testsuite name=\"" << xmlEscape(f.name) << "\""
-       << attrs(unwaived(f.counts, f.waived), f.counts.total()) << ">\n";
+       << attrs(unwaived(f.counts, f.waived), f.counts.total(), extraOf(f.name)) << ">\n";
     for (const PropertyResult& p : f.properties) {
       os << "    <testcase classname=\"" << xmlEscape(f.name) << "\" name=\"" << xmlEscape(p.name)
          << "\" time=\"" << p.seconds << "\">\n";
@@ -361,7 +425,15 @@ std::string toJUnit(const CertifyResult& r) {
       }
       os << "    </testcase>\n";
     }
+    cases(os, f.name);
     os << "  </testsuite>\n";
+  }
+  for (const char* suite : {kInputSuite, kRunSuite}) {
+    if (const Extra e = extraOf(suite); e.tests > 0) {
+      os << "  <testsuite name=\"" << suite << "\"" << attrs({}, 0, e) << ">\n";
+      cases(os, suite);
+      os << "  </testsuite>\n";
+    }
   }
   os << "</testsuites>\n";
   return os.str();
@@ -391,16 +463,33 @@ void writeReports(const std::filesystem::path& dir, const CertifyResult& r) {
 
 namespace {
 
-/// The document title: a certificate only for a complete run.
+/// Whether the run is a certificate: a command that certifies, a complete run that finished.
+bool isCertificate(const CertifyResult& r) {
+  return r.certifies() && r.scope.complete && r.unfinished().empty();
+}
+
+/// The document title: a certificate only for a complete run that finished; a fuzz report never.
 std::string title(const CertifyResult& r) {
-  return r.scope.complete ? "cubecheck certificate: " + r.headline() : "cubecheck " + r.headline();
+  if (!r.certifies()) return "cubecheck fuzz report: " + r.headline();
+  return isCertificate(r) ? "cubecheck certificate: " + r.headline() : "cubecheck " + r.headline();
 }
 
 std::string scopeLine(const CertifyResult& r) {
-  if (r.scope.complete) return "complete run";
-  // Filters as typed ("--family load2d") or, for a replay, what the set lacks ("no manifest ...").
-  std::string s = "PARTIAL RUN:";
-  for (const std::string& f : r.scope.filters) s += (s.back() == ':' ? " " : "; ") + f;
+  std::string s;
+  if (!r.unfinished().empty()) s = partialRun(r) + "; ";
+  if (!r.scope.complete) {
+    // Filters as typed ("--family load2d") or, for a replay, what the set lacks ("no manifest
+    // ...").
+    s += "PARTIAL RUN:";
+    for (std::size_t i = 0; i < r.scope.filters.size(); ++i) {
+      s += (i == 0 ? " " : "; ") + r.scope.filters[i];
+    }
+  } else if (!r.certifies()) {
+    s += "every family, for as many cases as the budget allowed";
+  } else {
+    s += r.unfinished().empty() ? "complete run" : "every family was to run";
+  }
+  if (!r.certifies()) s += "; fuzz: coverage not checked, not a certificate";
   return s;
 }
 
@@ -408,13 +497,26 @@ std::string runLine(const CertifyResult& r) {
   std::ostringstream os;
   os << "cubecheck " << r.toolVersion << " " << r.command;
   if (r.vectorSet) {
-    os << ", profiles " << r.profilesText() << ", ";
+    os << ", profiles " << r.profilesText() << ", ";  // a replay has no level and no seed
   } else {
-    os << ", profile " << r.profilesText() << ", level " << nameOf(r.level) << ", seed " << r.seed
-       << ", ";
+    os << ", profile " << r.profilesText();
+    // Only certify has levels: fuzz runs for a time or case budget.
+    if (r.command == "certify") os << ", level " << nameOf(r.level);
+    os << ", seed " << r.seed << ", ";
   }
   os << std::fixed << std::setprecision(1) << r.seconds << " s";
   return os.str();
+}
+
+/// A family's verdict as the reports print it: certify's words, or for fuzz (not a certificate)
+/// what its cases found. report.json keeps the words of FamilyResult::verdict.
+std::string verdictWords(const CertifyResult& r, const FamilyResult& f) {
+  const std::string v = f.verdict();
+  if (r.certifies()) return v;
+  if (v == "nonconformant") return "failures found";
+  if (v == "not certified") return "not checked";
+  if (v == "conformant_with_waivers") return "no unwaived failure found";
+  return f.provisional.empty() ? "no failure found" : "no failure found (provisional)";
 }
 
 }  // namespace
@@ -470,10 +572,10 @@ std::vector<Section> familySections(const CertifyResult& r) {
   std::vector<Section> out;
   for (const FamilyResult& f : r.families) {
     Section s;
-    s.heading = f.name + ": " + f.verdict();
+    s.heading = f.name + ": " + verdictWords(r, f);
     if (!f.provisional.empty()) s.blocks.push_back(alert("Provisional", f.provisional));
     if (const std::string why = f.notCertifiedWhy(); !why.empty()) {
-      s.blocks.push_back(alert("Not certified", why));
+      s.blocks.push_back(alert(r.certifies() ? "Not certified" : "Not checked", why));
     }
     for (const auto& [bin, hits] : f.coverageGaps) {
       s.blocks.push_back(alert("Coverage gap", "bin " + bin + " passed " + std::to_string(hits) +
@@ -633,7 +735,7 @@ Block summaryTable(const CertifyResult& r) {
   for (const FamilyResult& f : r.families) {
     std::string open;
     for (const std::string& p : f.openPoints) open += (open.empty() ? "" : " ") + p;
-    t.rows.push_back({f.name, f.verdict(), std::to_string(f.counts.total()),
+    t.rows.push_back({f.name, verdictWords(r, f), std::to_string(f.counts.total()),
                       std::to_string(f.counts.of(Outcome::Pass)),
                       std::to_string(f.counts.trivialPasses),
                       std::to_string(f.counts.of(Outcome::Mismatch)),
@@ -659,7 +761,7 @@ std::string vectorSetLine(const CertifyResult& r) {
 std::vector<std::pair<std::string, std::string>> facts(const CertifyResult& r) {
   std::vector<std::pair<std::string, std::string>> out{
       {"DUT", r.dutSpec + " (" + r.capabilities.name + ", " + r.capabilities.version + ")"},
-      {"Certified within", r.capabilities.envelopeText()},
+      {r.certifies() ? "Certified within" : "Declared envelope", r.capabilities.envelopeText()},
       {"Run", runLine(r)},
       {"Scope", scopeLine(r)}};
   if (r.vectorSet) out.push_back({"Vector set", vectorSetLine(r)});
@@ -829,18 +931,23 @@ void printReport(std::ostream& out, const CertifyResult& r) {
        << r.seed;
   } else if (r.vectorSet) {
     os << ", profiles " << r.profilesText() << "\nvector set: " << vectorSetLine(r);
+  } else if (!r.certifies()) {
+    os << ", profile " << isa::profile(r.profile).name << ", seed " << r.seed;
   }
-  os << "\ncertified within: " << r.capabilities.envelopeText() << '\n';
-  if (!r.scope.complete) os << r.headline() << '\n';
+  os << (r.certifies() ? "\ncertified within: " : "\ndeclared envelope: ")
+     << r.capabilities.envelopeText() << '\n';
+  if (!r.scope.complete || !r.certifies()) os << r.headline() << '\n';
   os << '\n';
-  os << "  " << std::left << std::setw(width) << (r.command == "certify" ? "family" : "file")
-     << std::setw(22) << "property" << std::right << std::setw(8) << "cases" << std::setw(9)
-     << "passed" << std::setw(9) << "(no-op)" << std::setw(9) << "failed" << std::setw(9)
-     << "declined" << std::setw(9) << "n/supp" << std::setw(9) << "adapter" << std::setw(9)
-     << "timeout" << std::setw(9) << "nondet" << '\n';
+  // Vector replay reports per file; certify and fuzz per family.
+  const bool perFile = r.command.rfind("vectors", 0) == 0;
+  os << "  " << std::left << std::setw(width) << (perFile ? "file" : "family") << std::setw(22)
+     << "property" << std::right << std::setw(8) << "cases" << std::setw(9) << "passed"
+     << std::setw(9) << "(no-op)" << std::setw(9) << "failed" << std::setw(9) << "declined"
+     << std::setw(9) << "n/supp" << std::setw(9) << "adapter" << std::setw(9) << "timeout"
+     << std::setw(9) << "nondet" << '\n';
   for (const FamilyResult& f : r.families) {
     for (const PropertyResult& p : f.properties) os << row(f.name, p.name, p.counts, width) << '\n';
-    os << row(f.name, "= " + f.verdict(), f.counts, width) << "\n\n";
+    os << row(f.name, "= " + verdictWords(r, f), f.counts, width) << "\n\n";
   }
   const std::vector<Section> sections = familySections(r);
   for (std::size_t fi = 0; fi < r.families.size(); ++fi) {
@@ -942,7 +1049,9 @@ std::string toMarkdown(const CertifyResult& r) {
 std::string toHtml(const CertifyResult& r) {
   std::ostringstream os;
   os << "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"/><title>"
-     << (r.scope.complete ? "cubecheck certificate" : "cubecheck partial run")
+     << (isCertificate(r) ? "cubecheck certificate"
+         : !r.certifies() ? "cubecheck fuzz report"
+                          : "cubecheck partial run")
      << "</title>"
         "<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}"
         "td,th{border:1px solid #999;padding:2px "

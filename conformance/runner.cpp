@@ -171,8 +171,9 @@ void FamilyResult::findCoverageGaps() {
 std::string FamilyResult::notCertifiedWhy() const {
   if (unwaivedFailures() > 0 || !coverageGaps.empty()) return {};
   if (counts.of(Outcome::Pass) == 0) {
-    return waived.failures() > 0 ? "nothing inside the envelope passed; every failure waived"
-                                 : "nothing inside the envelope ran";
+    if (waived.failures() > 0) return "nothing inside the envelope passed; every failure waived";
+    if (!notRunWhy.empty()) return notRunWhy;
+    return counts.total() == 0 ? "no case ran" : "nothing inside the envelope ran";
   }
   if (counts.workPasses() == 0) return "only no-op cases passed";
   // Rejections show that the DUT validates; a family is certified for what it computes.
@@ -248,28 +249,63 @@ std::size_t CertifyResult::waivedCases() const {
   return n;
 }
 
+std::string CertifyResult::unfinished() const {
+  if (interrupted) return "INTERRUPTED";
+  if (!stoppedEarly.empty()) return "RUN STOPPED";
+  if (!internalError.empty()) return "INTERNAL ERROR";
+  return {};
+}
+
 std::string CertifyResult::headline() const {
   auto join = [](const std::vector<std::string>& names) {
     std::string s;
     for (const std::string& n : names) s += (s.empty() ? "" : ", ") + n;
     return s;
   };
+  const bool fuzz = !certifies();
+  const std::string stop = unfinished();
+  std::size_t cases = 0;
+  std::vector<std::string> bad, good;  // good: certified, a provisional one marked so
+  for (const FamilyResult& f : families) {
+    cases += f.counts.total();
+    const std::string v = f.verdict();
+    if (v == "nonconformant") bad.push_back(f.name);
+    if (v.rfind("conformant", 0) == 0) {
+      good.push_back(f.name + (f.provisional.empty() ? "" : " (provisional)"));
+    }
+  }
+  const std::string ran = std::to_string(cases) + " case(s)";
   std::string out;
-  if (!scope.complete) {
-    out = "PARTIAL RUN (" + join(scope.filters) + "), not a certificate; what ran is " + verdict();
+  if (!stop.empty() || !scope.complete) {
+    // What did not finish or was filtered leads; then what the cases that ran showed.
+    std::vector<std::string> lead;
+    if (!stop.empty()) lead.push_back(stop);
+    if (!scope.complete) lead.push_back("PARTIAL RUN (" + join(scope.filters) + ")");
+    out = join(lead) + ", not a certificate; what ran ";
+    if (fuzz || !stop.empty()) {
+      out += (bad.empty() ? "found no failure in " : "found failures in ") + ran;
+    } else {
+      out += "is " + verdict();
+    }
+  } else if (fuzz) {
+    if (!bad.empty()) {
+      out = "FAILURES FOUND in " + ran + " (not a certificate)";
+    } else if (conformant()) {
+      out = "NO FAILURE FOUND in " + ran + " (coverage not checked: not a certificate)";
+    } else {
+      out = "NOTHING CHECKED in " + ran + " (not a certificate)";
+    }
   } else if (verdict() == "nonconformant") {
     out = "NONCONFORMANT";
   } else if (conformant()) {
-    out = (waivedCases() > 0 ? "CONFORMANT WITH WAIVERS for " : "CONFORMANT for ") +
-          join(certifiedFamilies());
+    out = (waivedCases() > 0 ? "CONFORMANT WITH WAIVERS for " : "CONFORMANT for ") + join(good);
+    std::vector<std::string> limits;
+    for (const dut::FieldLimit& l : capabilities.limits) limits.push_back(l.text);
+    if (!limits.empty()) out += " within the declared limits (" + join(limits) + ")";
   } else {
     out = "NOT CERTIFIED";
   }
-  std::vector<std::string> bad;
-  for (const FamilyResult& f : families) {
-    if (f.verdict() == "nonconformant") bad.push_back(f.name);
-  }
-  if (!bad.empty()) out += "; nonconformant: " + join(bad);
+  if (!bad.empty()) out += (fuzz ? "; failures in: " : "; nonconformant: ") + join(bad);
   if (const std::size_t waived = waivedCases(); waived > 0) {
     std::vector<std::string> names;
     for (const FamilyResult& f : families) {
@@ -277,8 +313,9 @@ std::string CertifyResult::headline() const {
     }
     out += "; " + std::to_string(waived) + " failing case(s) waived in " + join(names);
   }
-  if (scope.complete && verdict() == "nonconformant" && !certifiedFamilies().empty()) {
-    out += "; conformant: " + join(certifiedFamilies());
+  if (!fuzz && scope.complete && verdict() == "nonconformant" && !good.empty()) {
+    // A run that did not finish certifies nothing: its families only failed nowhere so far.
+    out += (stop.empty() ? "; conformant: " : "; no failure so far in: ") + join(good);
   }
   // Not-certified families grouped by why, in the order the reasons first appear.
   std::vector<std::pair<std::string, std::vector<std::string>>> byWhy;
@@ -292,7 +329,8 @@ std::string CertifyResult::headline() const {
     if (const std::string why = f.notCertifiedWhy(); !why.empty()) add(why, f.name);
   }
   for (const std::string& n : notImplemented) add("not in this version", n);
-  for (const auto& [why, names] : byWhy) out += "; not certified (" + why + "): " + join(names);
+  const char* notDone = fuzz ? "; not checked (" : "; not certified (";
+  for (const auto& [why, names] : byWhy) out += notDone + why + "): " + join(names);
   if (!inputErrors.empty()) {
     out += "; not certified: " + std::to_string(inputErrors.size()) +
            " input error(s), the rows they hold were not replayed as published";
@@ -404,6 +442,7 @@ CertifyResult certify(dut::Dut& dut, const RunOptions& o) {
     fr.name = family->name;
     fr.openPoints = family->openPoints;
     fr.provisional = family->provisional;
+    fr.notRunWhy = family->unsupported;  // the profile lacks the family: why, and which profile
     ReachRecorder recorder(view, fr.reach, o.profile);
     for (const auto& prop : family->properties) {
       if (halt) break;

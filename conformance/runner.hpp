@@ -145,6 +145,9 @@ struct FamilyResult {
   /// conformant / conformant (provisional) / conformant_with_waivers (every failure waived) /
   /// nonconformant / not certified (nothing inside the envelope passed, or only no-op cases did)
   std::string verdict() const;
+  /// Why no case of the family ran inside the envelope, when its runner knows better than the
+  /// counts: the profile lacks the family, a fuzz budget ran out first. Empty otherwise.
+  std::string notRunWhy;
   /// Why the family is "not certified"; empty when it is not.
   std::string notCertifiedWhy() const;
   /// Cases run per second of the family's properties; nullopt when nothing ran for a measurable
@@ -230,8 +233,17 @@ struct CertifyResult {
   std::string verdict() const;
   std::vector<std::string> certifiedFamilies() const;
   std::vector<std::string> notCertifiedFamilies() const;
+  /// Whether the run can be a certificate at all: certify and vector replay can, fuzz cannot (it
+  /// checks no coverage). A certificate also needs a complete run that finished (see partial()).
+  bool certifies() const { return command != "fuzz"; }
+  /// Why the run did not finish (interrupted, stopped early, an internal error), in capitals as
+  /// every format leads with it; empty for a run that finished.
+  std::string unfinished() const;
   /// The one line every format leads with: CONFORMANT / NONCONFORMANT / NOT CERTIFIED naming the
-  /// certified and not-certified families, or "PARTIAL RUN (filters)" with what ran.
+  /// certified (provisional ones marked) and not-certified families and the declared limits; or
+  /// "PARTIAL RUN (filters)" with what ran; or INTERRUPTED / RUN STOPPED / INTERNAL ERROR for a run
+  /// that did not finish. A fuzz run says NO FAILURE FOUND / FAILURES FOUND / NOTHING CHECKED
+  /// instead, never CONFORMANT: it is not a certificate.
   std::string headline() const;
 };
 

@@ -45,6 +45,20 @@ TEST(Cli, CertifyReferenceExitsZeroAndWritesReports) {
   std::filesystem::remove_all(dir);
 }
 
+// --level lists every level it takes, in its help and in its error.
+TEST(Cli, LevelNamesEveryLevel) {
+  const CliRun bad = runCli("certify --level bogus --seed 1 --report-dir ''");
+  EXPECT_EQ(bad.status, 2) << bad.out;
+  EXPECT_NE(bad.out.find("use smoke, full or nightly"), std::string::npos) << bad.out;
+  const CliRun help = runCli("certify --help");
+  const std::size_t at = help.out.find("--level");
+  ASSERT_NE(at, std::string::npos) << help.out;
+  const std::string line = help.out.substr(at, help.out.find('\n', at) - at);
+  for (const char* level : {"smoke", "full", "nightly"}) {
+    EXPECT_NE(line.find(level), std::string::npos) << level << " in " << line;
+  }
+}
+
 TEST(Cli, MutantExitsOneAndPrintsReproduce) {
   const auto dir = tempDir("mutant");
   const CliRun r = runCli(
@@ -117,8 +131,9 @@ TEST(Cli, CertifyEndsWithTheCertificatePaths) {
       "load2d --report-dir " +
       dir.string());
   EXPECT_EQ(r.status, 0) << r.out;
-  const std::string last =
-      "certificate: " + dir.string() + "/report.md, " + dir.string() + "/report.html\n";
+  // A --family run is partial: the files are named, never called a certificate.
+  const std::string last = "report for people (not a certificate): " + dir.string() +
+                           "/report.md, " + dir.string() + "/report.html\n";
   ASSERT_GE(r.out.size(), last.size());
   EXPECT_EQ(r.out.substr(r.out.size() - last.size()), last) << r.out;
   EXPECT_TRUE(std::filesystem::exists(dir / "report.md"));
@@ -257,7 +272,9 @@ struct Row {
 TEST_F(MergeReports, ExitStatusComesFromTheMergedVerdictAndBadInputsAreNamed) {
   auto family = [](Json& j) -> Json& { return j["families"][0]; };
   const std::vector<Row> rows{
-      {"two passing shards", [](Json&, Json&) {}, 0, "CONFORMANT"},
+      // The shards are --family load2d fuzz runs: the merge line says what the report says.
+      {"two passing shards", [](Json&, Json&) {}, 0,
+       ": PARTIAL RUN (--family load2d), not a certificate; what ran found no failure in "},
       // The case: every passing family says "conformant", so searching the text for it
       // passed a run with a failing shard.
       {"a failing shard",
@@ -266,11 +283,12 @@ TEST_F(MergeReports, ExitStatusComesFromTheMergedVerdictAndBadInputsAreNamed) {
          family(b)["verdict"] = "nonconformant";
          b["verdict"] = "nonconformant";
        },
-       1, "NONCONFORMANT"},
+       1, "; what ran found failures in "},
       {"a failure count under a conformant verdict",
-       [&](Json&, Json& b) { family(b)["adapter_errors"] = 2; }, 1, "NONCONFORMANT"},
+       [&](Json&, Json& b) { family(b)["adapter_errors"] = 2; }, 1,
+       "; what ran found failures in "},
       {"declined cases (a count the verdict helper adds)",
-       [&](Json&, Json& b) { family(b)["declined"] = 3; }, 1, "NONCONFORMANT"},
+       [&](Json&, Json& b) { family(b)["declined"] = 3; }, 1, "; what ran found failures in "},
       // A written verdict worse than the shard's fields (or unknown) is something the report
       // model cannot reproduce: refused, never read as better than it says.
       {"a family verdict this version does not know",
@@ -335,6 +353,23 @@ TEST_F(MergeReports, ExitStatusComesFromTheMergedVerdictAndBadInputsAreNamed) {
   }
 }
 
+// The line merge-reports ends its text with says the merged verdict as the report does: the
+// shards are --family load2d fuzz runs, so PARTIAL RUN and no failure found, never a bare
+// CONFORMANT; and the exit status is the shards' own (0: what ran found no failure).
+TEST_F(MergeReports, SaysTheMergedVerdictAsTheReportDoes) {
+  const fs::path out = dir_ / "merged_line.json";
+  const CliRun r = runCli("merge-reports --out " + out.string() + " " + (dir_ / "shard0").string() +
+                          " " + (dir_ / "shard1").string());
+  ASSERT_EQ(r.status, 0) << r.out;
+  const std::string headline = readJson(out)["headline"].get<std::string>();
+  EXPECT_EQ(headline.rfind("PARTIAL RUN (--family load2d), not a certificate", 0), 0u) << headline;
+  EXPECT_NE(r.out.find("\nmerged 2 reports into " + out.string() + ": " + headline + "\n"),
+            std::string::npos)
+      << r.out;
+  EXPECT_EQ(r.out.find("CONFORMANT"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("  family "), std::string::npos) << "per family, not per file\n" << r.out;
+}
+
 // --report-dir writes every format through the writers certify uses, from the merged model: the
 // same report.json as --out, and a certificate for the whole run.
 TEST_F(MergeReports, ReportDirHoldsEveryFormatOfTheMergedRun) {
@@ -353,8 +388,10 @@ TEST_F(MergeReports, ReportDirHoldsEveryFormatOfTheMergedRun) {
   };
   EXPECT_EQ(text(reports / "report.json"), text(out));
   // The certificate is the last thing printed, as certify prints it.
-  const std::string last = "certificate: " + (reports / "report.md").string() + ", " +
-                           (reports / "report.html").string() + "\n";
+  // The shards are --family load2d fuzz runs: the merge is no certificate.
+  const std::string last =
+      "report for people (not a certificate): " + (reports / "report.md").string() + ", " +
+      (reports / "report.html").string() + "\n";
   ASSERT_GE(r.out.size(), last.size());
   EXPECT_EQ(r.out.substr(r.out.size() - last.size()), last) << r.out;
   const Json m = readJson(reports / "report.json");
@@ -473,8 +510,11 @@ TEST(Cli, InterruptedCertifyWritesWhatItHas) {
   const int st = pclose(p);
   ASSERT_TRUE(WIFEXITED(st));
   EXPECT_EQ(WEXITSTATUS(st), 130) << text;
-  EXPECT_NE(text.find("INTERRUPTED"), std::string::npos) << text;
-  EXPECT_NE(text.find("verdict: NONCONFORMANT"), std::string::npos) << text;
+  // The headline leads with what stopped the run, never NONCONFORMANT with "conformant: ...".
+  EXPECT_NE(text.find("verdict: INTERRUPTED, not a certificate; what ran found "),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("conformant:"), std::string::npos) << text;
   std::ifstream in(dir / "report.json");
   const auto j = nlohmann::json::parse(in);
   EXPECT_TRUE(j["interrupted"].get<bool>());
@@ -484,6 +524,18 @@ TEST(Cli, InterruptedCertifyWritesWhatItHas) {
   std::ifstream md(dir / "report.md");
   const std::string mdText{std::istreambuf_iterator<char>(md), {}};
   EXPECT_NE(mdText.find("INTERRUPTED"), std::string::npos);
+  EXPECT_EQ(mdText.find("Scope: complete run"), std::string::npos) << mdText;
+  // junit.xml fails the run: its exit status is not 0.
+  std::ifstream junit(dir / "junit.xml");
+  const std::string junitText{std::istreambuf_iterator<char>(junit), {}};
+  EXPECT_NE(junitText.find("<testcase classname=\"cubecheck run\" name=\"run finished\""),
+            std::string::npos)
+      << junitText;
+  const std::size_t top = junitText.find("<testsuites ");
+  ASSERT_NE(top, std::string::npos) << junitText;
+  EXPECT_EQ(junitText.substr(top, junitText.find('\n', top) - top).find("failures=\"0\""),
+            std::string::npos)
+      << junitText;
   std::filesystem::remove_all(dir);
 }
 

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <regex>
+#include <set>
 #include <sstream>
 
 #include "conformance/fuzz.hpp"
@@ -83,6 +84,11 @@ TEST(Report, ProvisionalFamiliesSaySoEverywhere) {
   EXPECT_NE(j["families"][0]["provisional"].get<std::string>().find("spec 6.4"), std::string::npos);
   EXPECT_NE(toMarkdown(r).find("**Provisional**: "), std::string::npos);
   EXPECT_NE(toHtml(r).find("<b>Provisional:</b>"), std::string::npos);
+  // The headline of a whole run names the family as provisional, not just its row.
+  CertifyResult whole = r;
+  whole.scope = {};
+  EXPECT_EQ(whole.headline().rfind("CONFORMANT for load3d_v1 (provisional)", 0), 0u)
+      << whole.headline();
 }
 
 TEST(ReportJson, MutantIsNonconformantWithFailures) {
@@ -315,6 +321,157 @@ TEST(Certificate, ExplainsEachOpenPointWithALink) {
       EXPECT_NE(html.find("<b>" + id + ":</b>"), std::string::npos) << id;
     }
   }
+}
+
+// ---- what the reports say is what the run backs -------------------------------------------------
+
+/// failures + errors of junit.xml's <testsuites> line.
+std::size_t junitProblems(const std::string& xml) {
+  std::smatch m;
+  const std::regex top(R"re(<testsuites [^>]*failures="(\d+)" errors="(\d+)")re");
+  if (!std::regex_search(xml, m, top)) {
+    ADD_FAILURE() << "no <testsuites> counts in\n" << xml;
+    return 0;
+  }
+  return std::stoul(m[1]) + std::stoul(m[2]);
+}
+
+/// Every text a person reads of the run: the terminal, report.md and report.html.
+std::string everyText(const CertifyResult& r) {
+  std::ostringstream os;
+  printReport(os, r);
+  return os.str() + "\n" + toMarkdown(r) + "\n" + toHtml(r);
+}
+
+FuzzOptions fuzzCases(const std::string& spec, std::uint64_t cases) {
+  FuzzOptions o;
+  o.seed = 1;
+  o.budget = std::chrono::minutes(5);
+  o.maxCases = cases;
+  o.dutSpec = spec;
+  return o;
+}
+
+// A fuzz run checks no coverage and has no level: a mutant certify rejects at smoke passes 3 fuzz
+// cases a property, and its report must not read as a certificate (CONFORMANT, level full).
+TEST(ReportFuzz, IsAFuzzReportNeverACertificate) {
+  const std::string spec = "mutant:load2d-repeat-zero-as-one";
+  auto dut = dut::makeDut(spec);
+  RunOptions smoke;
+  smoke.level = Level::Smoke;
+  smoke.seed = 1;
+  smoke.dutSpec = spec;
+  ASSERT_FALSE(certify(*dut, smoke).conformant()) << "certify must reject the mutant";
+  const CertifyResult r = fuzz(*dut, fuzzCases(spec, 3));
+  ASSERT_TRUE(r.conformant()) << "3 cases must miss the mutant for this test to mean anything";
+  EXPECT_EQ(r.headline().rfind("NO FAILURE FOUND in ", 0), 0u) << r.headline();
+  EXPECT_NE(r.headline().find("coverage not checked: not a certificate"), std::string::npos);
+  const std::string text = everyText(r);
+  EXPECT_EQ(text.find("CONFORMANT"), std::string::npos) << text;
+  EXPECT_EQ(text.find("onformant"), std::string::npos) << "no family row may say conformant";
+  EXPECT_EQ(text.find("certificate:"), std::string::npos) << text;
+  EXPECT_EQ(text.find("level "), std::string::npos) << "fuzz has no level\n" << text;
+  EXPECT_EQ(text.find("complete run"), std::string::npos) << text;
+  EXPECT_EQ(toMarkdown(r).rfind("# cubecheck fuzz report: NO FAILURE FOUND", 0), 0u);
+  // The shards of the same run merge to a fuzz report too.
+  auto shard = [&](unsigned i) {
+    FuzzOptions o = fuzzCases(spec, 3);
+    o.shardIndex = i;
+    o.shardCount = 2;
+    return fromJson(toJson(fuzz(*dut, o)), std::to_string(i) + ".json");
+  };
+  const CertifyResult merged = mergeResults({shard(0), shard(1)});
+  EXPECT_EQ(merged.headline().rfind("NO FAILURE FOUND in ", 0), 0u) << merged.headline();
+  EXPECT_EQ(everyText(merged).find("CONFORMANT"), std::string::npos) << everyText(merged);
+  // A fuzz that finds a failure says so, in its own words.
+  auto bad = dut::makeDut("mutant:load2d-dst-gap-ignored");
+  const CertifyResult found = fuzz(*bad, fuzzCases("mutant:load2d-dst-gap-ignored", 20));
+  EXPECT_EQ(found.headline().rfind("FAILURES FOUND in ", 0), 0u) << found.headline();
+  EXPECT_EQ(everyText(found).find("NONCONFORMANT"), std::string::npos);
+}
+
+// junit.xml has a failure or an error exactly when the exit status is not 0 (cli/main.cpp: 0 only
+// for a conformant() run; an interrupted or internally failed run is never conformant), whatever
+// made the verdict bad: a failing case, a coverage gap, a run that did not finish, a run that
+// certified nothing.
+TEST(ReportJUnit, FailsExactlyWhenTheExitStatusIsNotZero) {
+  auto reference = dut::makeDut("reference");
+  RunOptions o;
+  o.level = Level::Smoke;
+  o.seed = 3;
+  o.dutSpec = "reference";
+  o.families = {"load2d"};
+  const CertifyResult base = certify(*reference, o);
+  ASSERT_TRUE(base.conformant()) << base.headline();
+  ASSERT_FALSE(base.families.at(0).coverageRequired.empty());
+
+  std::vector<std::pair<std::string, CertifyResult>> runs;
+  runs.emplace_back("conformant", base);
+  CertifyResult gap = base;
+  gap.families[0].coverageGaps = {{gap.families[0].coverageRequired.at(0).first, 0}};
+  runs.emplace_back("coverage gap", gap);
+  for (int k = 0; k < 3; ++k) {
+    CertifyResult halted = base;
+    if (k == 0) halted.interrupted = true;
+    if (k == 1) halted.stoppedEarly = "5 consecutive timeouts";
+    if (k == 2) halted.internalError = "a defect";
+    runs.emplace_back("unfinished " + std::to_string(k), halted);
+  }
+  o.families = {"load3d_v1"};  // a2 lacks it: every case NotSupported, nothing certified
+  runs.emplace_back("nothing certified", certify(*reference, o));
+  o.families = {"load2d"};
+  auto mutant = dut::makeDut("mutant:load2d-dst-gap-ignored");
+  runs.emplace_back("failing cases", certify(*mutant, o));
+  FuzzOptions none = fuzzCases("reference", 3);
+  none.budget = std::chrono::milliseconds(0);
+  runs.emplace_back("fuzz out of time", fuzz(*reference, none));
+  runs.emplace_back("fuzz", fuzz(*reference, fuzzCases("reference", 2)));
+
+  std::set<bool> seen;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const auto& [what, r] = runs[i];
+    const std::string xml = toJUnit(r);
+    EXPECT_EQ(junitProblems(xml) == 0, r.conformant()) << what << ": " << r.headline() << "\n"
+                                                       << xml;
+    EXPECT_EQ(xmlParseErrors(xml, "junit" + std::to_string(i)), "") << what;
+    seen.insert(r.conformant());
+  }
+  EXPECT_EQ(seen.size(), 2u) << "both kinds of run";
+  EXPECT_NE(toJUnit(gap).find("coverage gap: bin "), std::string::npos);
+}
+
+// Headlines carry their qualifiers: a run that did not finish leads with what stopped it and
+// calls nothing conformant; the certificate's Scope line does not call it complete.
+TEST(ReportHeadline, AnUnfinishedRunSaysSo) {
+  CertifyResult r = run("reference");
+  ASSERT_TRUE(r.conformant());
+  r.interrupted = true;
+  EXPECT_EQ(r.headline().rfind("INTERRUPTED, not a certificate; what ran found no failure", 0), 0u)
+      << r.headline();
+  EXPECT_EQ(r.headline().find("conformant:"), std::string::npos) << r.headline();
+  EXPECT_EQ(toMarkdown(r).find("Scope: complete run"), std::string::npos);
+  EXPECT_EQ(toMarkdown(r).find("certificate:"), std::string::npos);
+  EXPECT_EQ(toHtml(r).find("<title>cubecheck certificate"), std::string::npos);
+}
+
+// A not-certified family names the real cause: the profile lacks it, the fuzz budget ran out.
+TEST(ReportHeadline, NotCertifiedSaysWhy) {
+  auto dut = dut::makeDut("reference");
+  RunOptions o;
+  o.level = Level::Smoke;
+  o.families = {"load3d_v1"};
+  const CertifyResult lacks = certify(*dut, o);
+  EXPECT_NE(lacks.families.at(0).notCertifiedWhy().find("profile a2 has no LoadData3DParamsV1"),
+            std::string::npos)
+      << lacks.families.at(0).notCertifiedWhy();
+  FuzzOptions f = fuzzCases("reference", 3);
+  f.budget = std::chrono::milliseconds(0);
+  const CertifyResult late = fuzz(*dut, f);
+  ASSERT_FALSE(late.families.empty());
+  for (const FamilyResult& x : late.families) {
+    EXPECT_EQ(x.notCertifiedWhy(), "the time budget (--time) ran out before any of its cases");
+  }
+  EXPECT_EQ(late.headline().rfind("NOTHING CHECKED", 0), 0u) << late.headline();
 }
 
 }  // namespace
