@@ -84,6 +84,8 @@ CertifyResult fuzz(dut::Dut& dut, const FuzzOptions& o) {
   result.profile = o.profile;
   result.level = Level::Full;
   result.seed = o.seed;
+  result.draws = {std::string(gen::nameOf(o.sizes)), o.maxCases,
+                  std::chrono::duration<double>(o.budget).count()};
   for (const std::string& f : o.families) result.scope.filters.push_back("--family " + f);
   if (o.shardCount > 1) {
     result.scope.filters.push_back("--shard " + std::to_string(o.shardIndex) + "/" +

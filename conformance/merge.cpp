@@ -1,7 +1,9 @@
 #include "conformance/merge.hpp"
 
 #include <algorithm>
+#include <iomanip>
 #include <map>
+#include <sstream>
 
 namespace cubecheck::conf {
 namespace {
@@ -22,6 +24,13 @@ std::string joined(const std::vector<std::string>& reasons) {
   std::string out;
   for (const std::string& r : reasons) out += (out.empty() ? "" : "; ") + r;
   return out;
+}
+
+/// `x` as report.json writes a number of seconds, without trailing noise ("3600", "0.5").
+std::string formatted(double x) {
+  std::ostringstream os;
+  os << std::setprecision(15) << x;
+  return os.str();
 }
 
 /// A shard's family added into the merged one (see mergeResults). `gapBins` collects the bins
@@ -89,6 +98,61 @@ Scope mergedScope(const std::vector<CertifyResult>& shards) {
   return out;
 }
 
+/// "a b c", or "(none)" for an empty list.
+template <class T, class Name>
+std::string listed(const std::vector<T>& items, Name name) {
+  std::string out;
+  for (const T& x : items) out += (out.empty() ? "" : " ") + std::string(name(x));
+  return out.empty() ? "(none)" : out;
+}
+
+/// What a shard must share with every other shard of its run, as (report.json field, value):
+/// the run's identity, the DUT as it described itself, and every option that changes what is
+/// drawn. Shards that differ in any of these did not split one run between them.
+std::vector<std::pair<std::string, std::string>> runIdentity(const CertifyResult& s) {
+  const dut::Capabilities& c = s.capabilities;
+  auto same = [](const std::string& x) { return x; };
+  auto profile = [](isa::ProfileId p) { return isa::profile(p).name; };
+  auto memory = [](isa::Memory m) { return isa::nameOf(m); };
+  // The scope's filters but the shard's own --shard I/N: --family and the like must agree.
+  std::vector<std::string> filters;
+  const std::string own =
+      "--shard " + std::to_string(s.shardIndex) + "/" + std::to_string(s.shardCount);
+  for (const std::string& f : s.scope.filters) {
+    if (f != own) filters.push_back(f);
+  }
+  std::sort(filters.begin(), filters.end());
+  std::vector<std::string> limits;
+  for (const dut::FieldLimit& l : c.limits) limits.push_back(l.text);
+  const Draws& d = s.draws;
+  return {
+      {"seed", std::to_string(s.seed)},
+      {"level", std::string(nameOf(s.level))},
+      {"dut", s.dutSpec},
+      {"profile", std::string(isa::profile(s.profile).name)},
+      // Another version may draw other cases for the same seed, or judge by another spec.
+      {"tool_version", s.toolVersion},
+      {"spec_sha256", s.specSha256},
+      // The same --dut string may start another build of the DUT, declaring another envelope:
+      // its shard tested something else.
+      {"dut_capabilities.name", c.name},
+      {"dut_capabilities.version", c.version},
+      {"dut_capabilities.profiles", listed(c.profiles, profile)},
+      {"dut_capabilities.instructions", listed(c.instructions, same)},
+      {"dut_capabilities.dtypes", listed(c.dtypes, [](isa::DType t) { return isa::nameOf(t); })},
+      {"dut_capabilities.observable", listed(c.observable, memory)},
+      {"dut_capabilities.given", listed(c.given, memory)},
+      {"dut_capabilities.rejects_illegal", c.rejectsIllegal ? "true" : "false"},
+      {"envelope.limits", listed(limits, same)},
+      // What is drawn: the sizes, the budgets (shards of a --cases N run split N between them;
+      // shards of a --time run each spend the same time) and the filters.
+      {"draws.sizes", d.sizes.empty() ? "(none)" : d.sizes},
+      {"draws.case_budget", d.caseBudget ? std::to_string(*d.caseBudget) : "(none)"},
+      {"draws.time_budget_seconds",
+       d.timeBudgetSeconds ? formatted(*d.timeBudgetSeconds) : "(none)"},
+      {"scope.filters", listed(filters, same)}};
+}
+
 /// Throws unless `shards` are every shard of one run, each once.
 void checkOneRun(const std::vector<CertifyResult>& shards, const std::vector<std::string>& names) {
   if (shards.empty()) throw MergeError("no reports to merge");
@@ -96,33 +160,22 @@ void checkOneRun(const std::vector<CertifyResult>& shards, const std::vector<std
     return i < names.size() ? names[i] : "report " + std::to_string(i + 1);
   };
   const CertifyResult& first = shards[0];
+  const auto firstIdentity = runIdentity(first);
   std::map<unsigned, std::size_t> seen;  // shard index -> which shard holds it
   for (std::size_t i = 0; i < shards.size(); ++i) {
     const CertifyResult& s = shards[i];
-    const std::pair<std::string, std::string> identity[] = {
-        {"seed", std::to_string(s.seed) + " instead of " + std::to_string(first.seed)},
-        {"level", std::string(nameOf(s.level)) + " instead of " + std::string(nameOf(first.level))},
-        {"dut", s.dutSpec + " instead of " + first.dutSpec},
-        {"profile", std::string(isa::profile(s.profile).name) + " instead of " +
-                        std::string(isa::profile(first.profile).name)},
-        // Another version may draw other cases for the same seed, or judge by another spec.
-        {"tool_version", s.toolVersion + " instead of " + first.toolVersion},
-        {"spec_sha256", s.specSha256 + " instead of " + first.specSha256}};
-    const bool same[] = {s.seed == first.seed,
-                         s.level == first.level,
-                         s.dutSpec == first.dutSpec,
-                         s.profile == first.profile,
-                         s.toolVersion == first.toolVersion,
-                         s.specSha256 == first.specSha256};
-    for (std::size_t k = 0; k < std::size(same); ++k) {
-      if (!same[k]) {
-        throw MergeError(name(i) + ": from another run than " + name(0) + ": " + identity[k].first +
-                         " " + identity[k].second);
-      }
-    }
     if (s.shardCount != first.shardCount) {
       throw MergeError(name(i) + ": shard of " + std::to_string(s.shardCount) + " where " +
                        name(0) + " is a shard of " + std::to_string(first.shardCount));
+    }
+    const auto identity = runIdentity(s);
+    for (std::size_t k = 0; k < identity.size(); ++k) {
+      if (identity[k].second != firstIdentity[k].second) {
+        throw MergeError(name(i) + ": from another run than " + name(0) + ": " + identity[k].first +
+                         " " + identity[k].second + " instead of " + firstIdentity[k].second +
+                         "; merge only the shards of one run: one DUT build, the same --seed, "
+                         "--sizes, --cases, --time and --family, one cubecheck build");
+      }
     }
     if (const auto [it, fresh] = seen.emplace(s.shardIndex, i); !fresh) {
       throw MergeError(name(i) + ": shard " + std::to_string(s.shardIndex) + "/" +
@@ -140,11 +193,42 @@ void checkOneRun(const std::vector<CertifyResult>& shards, const std::vector<std
   }
 }
 
+/// Why the shards that ran no case though they had cases to draw leave a hole in the run: a
+/// shard whose budget ran out before its first case (--time 0.001), or that stopped at once,
+/// adds nothing, and the other shards' passes would otherwise certify the families without it.
+/// A shard with nothing to draw is no hole: a --cases N run of more than N shards leaves shards
+/// N and up nothing, and a run whose families have nothing to fuzz on the profile draws nothing.
+std::vector<std::string> emptyShards(const std::vector<CertifyResult>& shards,
+                                     const std::vector<std::string>& names) {
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < shards.size(); ++i) {
+    const CertifyResult& s = shards[i];
+    std::size_t cases = 0, properties = 0;
+    for (const FamilyResult& f : s.families) {
+      cases += f.counts.total();
+      properties += f.properties.size();
+    }
+    const bool hadCases =
+        properties > 0 && (!s.draws.caseBudget || s.shardIndex < *s.draws.caseBudget);
+    if (cases > 0 || !hadCases) continue;
+    out.push_back("shard " + std::to_string(s.shardIndex) + "/" + std::to_string(s.shardCount) +
+                  " (" + (i < names.size() ? names[i] : "report " + std::to_string(i + 1)) +
+                  ") ran no case though it had cases to draw" +
+                  (s.draws.timeBudgetSeconds
+                       ? " (--time " + formatted(*s.draws.timeBudgetSeconds) + " s)"
+                       : std::string()) +
+                  ": its share of the run is missing; run that shard again with a budget that "
+                  "runs cases");
+  }
+  return out;
+}
+
 }  // namespace
 
 CertifyResult mergeResults(std::vector<CertifyResult> shards,
                            const std::vector<std::string>& names) {
   checkOneRun(shards, names);
+  std::vector<std::string> stoppedEarly = emptyShards(shards, names);
   // Shard order, not argument order: the merge is the same however the files were listed.
   std::stable_sort(
       shards.begin(), shards.end(),
@@ -159,6 +243,7 @@ CertifyResult mergeResults(std::vector<CertifyResult> shards,
   out.profile = first.profile;
   out.level = first.level;
   out.seed = first.seed;
+  out.draws = first.draws;
   out.scope = mergedScope(shards);
   // A replay's set and its input errors are never dropped: any error keeps the merge uncertified.
   out.vectorSet = first.vectorSet;
@@ -166,7 +251,7 @@ CertifyResult mergeResults(std::vector<CertifyResult> shards,
     out.inputErrors.insert(out.inputErrors.end(), s.inputErrors.begin(), s.inputErrors.end());
   }
   std::map<std::string, std::vector<std::string>> gapBins;  // family -> bins listed as gaps
-  std::vector<std::string> stoppedEarly, internalErrors;
+  std::vector<std::string> internalErrors;
   for (const CertifyResult& s : shards) {
     for (const FamilyResult& f : s.families) {
       auto it = std::find_if(out.families.begin(), out.families.end(),

@@ -24,8 +24,14 @@ namespace cubecheck::conf {
 /// shard's was apart from its own `--shard I/N` filter (the merge is what that filter left out);
 /// the shards' other filters are united. The result is the whole run: shard 0 of 1.
 ///
-/// Throws MergeError for no shards, shards of different runs (seed, level, DUT, profile or shard
-/// count), a shard given twice and a missing shard of I/N. `names` (e.g. the files read) name the
+/// A shard that ran no case though it had cases to draw (it had properties, and its case budget,
+/// if any, left it a case: shard I of a --cases N run draws nothing when I >= N) adds a
+/// stopped-early reason naming it: the merged run is not conformant without its share.
+///
+/// Throws MergeError for no shards, shards of different runs (seed, level, DUT spec, profile,
+/// shard count, tool version, spec digest, the DUT's capabilities and limits, the draws: sizes
+/// and budgets, or the filters beside each shard's own --shard), a shard given twice and a
+/// missing shard of I/N. `names` (e.g. the files read) name the
 /// shards in those errors, in the order of `shards`; "report N" where it is short.
 CertifyResult mergeResults(std::vector<CertifyResult> shards,
                            const std::vector<std::string>& names = {});

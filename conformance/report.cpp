@@ -173,6 +173,16 @@ constexpr const char* kInputSuite = "input errors";
 /// that did not finish, a run that certified nothing.
 std::vector<VerdictCase> verdictCases(const CertifyResult& r);
 
+/// report.json's "draws": the options besides seed, level and profile that decide the cases.
+nlohmann::ordered_json drawsJson(const Draws& d) {
+  nlohmann::ordered_json j;
+  j["sizes"] = d.sizes;
+  j["case_budget"] = d.caseBudget ? nlohmann::ordered_json(*d.caseBudget) : nullptr;
+  j["time_budget_seconds"] =
+      d.timeBudgetSeconds ? nlohmann::ordered_json(*d.timeBudgetSeconds) : nullptr;
+  return j;
+}
+
 }  // namespace
 
 std::string toJson(const CertifyResult& r) {
@@ -210,6 +220,7 @@ std::string toJson(const CertifyResult& r) {
     j["seed"] = r.seed;
   }
   j["shard"] = {{"index", r.shardIndex}, {"count", r.shardCount}};
+  j["draws"] = drawsJson(r.draws);
   j["families"] = nlohmann::ordered_json::array();
   for (const FamilyResult& f : r.families) {
     nlohmann::ordered_json fj;

@@ -385,6 +385,13 @@ class Reader {
     }
     r.shardIndex = static_cast<unsigned>(index);
     r.shardCount = static_cast<unsigned>(total);
+    const Field draws = at(root, "draws");
+    r.draws.sizes = text(draws, "sizes");
+    if (const Field n = at(draws, "case_budget"); !n.value.is_null()) r.draws.caseBudget = count(n);
+    if (const Field t = at(draws, "time_budget_seconds"); !t.value.is_null()) {
+      expect(t, t.value.is_number() && t.value.get<double>() >= 0, "null or a number >= 0");
+      r.draws.timeBudgetSeconds = t.value.get<double>();
+    }
     for (const Field& f : elements(root, "families")) r.families.push_back(family(f));
     r.notImplemented = texts(root, "not_implemented");
     r.interrupted = flag(root, "interrupted");

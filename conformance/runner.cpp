@@ -418,6 +418,7 @@ CertifyResult certify(dut::Dut& dut, const RunOptions& o) {
   result.profile = o.profile;
   result.level = o.level;
   result.seed = o.seed;
+  result.draws.sizes = gen::nameOf(o.sizes);
   for (const std::string& f : o.families) result.scope.filters.push_back("--family " + f);
   if (o.property) result.scope.filters.push_back("--property " + *o.property);
   if (o.caseIndex) result.scope.filters.push_back("--case " + std::to_string(*o.caseIndex));

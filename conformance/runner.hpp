@@ -175,6 +175,15 @@ struct Scope {
   std::vector<std::string> filters;  ///< as typed, e.g. "--family load2d"
 };
 
+/// The run options that decide which cases a run draws beyond seed, level, profile and scope:
+/// merge-reports merges only shards whose draws agree (docs/report.md, "merge-reports").
+struct Draws {
+  std::string sizes;  ///< --sizes (gen::nameOf); empty where no case is drawn (vector replays)
+  std::optional<std::uint64_t> caseBudget;  ///< fuzz --cases: cases per property over all shards
+  std::optional<double> timeBudgetSeconds;  ///< fuzz --time: each shard's budget
+  bool operator==(const Draws&) const = default;
+};
+
 struct CertifyResult {
   std::string command = "certify";  ///< what produced it: certify, vectors check, vectors verify
   /// The cubecheck that produced it and the SHA-256 of its docs/spec.md (build_info.hpp): this
@@ -188,6 +197,7 @@ struct CertifyResult {
   std::uint64_t seed = 0;
   unsigned shardIndex = 0;  ///< this run is shard shardIndex of shardCount (fuzz --shard I/N)
   unsigned shardCount = 1;
+  Draws draws;
   std::vector<FamilyResult> families;
   std::vector<std::string> notImplemented;  ///< families this version does not certify yet
   Scope scope;

@@ -308,6 +308,43 @@ TEST_F(MergeReports, ExitStatusComesFromTheMergedVerdictAndBadInputsAreNamed) {
        ": tool_version 0.0.9 instead of "},
       {"another spec", [](Json&, Json& b) { b["spec_sha256"] = std::string(64, '0'); }, 2,
        ": spec_sha256 00000000"},
+      // The red team's case: the same --dut string, but the DUT now another build declaring
+      // less; the merge would name the first shard's DUT and envelope for cases never run.
+      {"another DUT version", [](Json&, Json& b) { b["dut_capabilities"]["version"] = "0.9"; }, 2,
+       "{B}: from another run than "},
+      {"another DUT version, named",
+       [](Json&, Json& b) { b["dut_capabilities"]["version"] = "0.9"; }, 2,
+       ": dut_capabilities.version 0.9 instead of "},
+      {"a narrower envelope",
+       [](Json&, Json& b) { b["dut_capabilities"]["instructions"] = Json::array({"load2d"}); }, 2,
+       ": dut_capabilities.instructions load2d instead of "},
+      {"other sizes", [](Json&, Json& b) { b["draws"]["sizes"] = "small"; }, 2,
+       ": draws.sizes small instead of mixed"},
+      {"another case budget", [](Json&, Json& b) { b["draws"]["case_budget"] = 400; }, 2,
+       ": draws.case_budget 400 instead of 4"},
+      {"another time budget", [](Json&, Json& b) { b["draws"]["time_budget_seconds"] = 0.001; }, 2,
+       ": draws.time_budget_seconds 0.001 instead of 20"},
+      {"another family filter",
+       [](Json&, Json& b) {
+         b["scope"]["filters"] = Json::array({"--family mmad", "--shard 1/2"});
+       },
+       2, ": scope.filters --family mmad instead of --family load2d"},
+      {"a shard that ran no case",
+       [&](Json&, Json& b) {
+         const char* counts[] = {"passed",        "passed_no_op",   "failed",   "declined",
+                                 "not_supported", "adapter_errors", "timeouts", "nondeterministic"};
+         for (Json& p : family(b)["properties"]) {
+           for (const char* key : counts) p[key] = 0;
+           p["seconds"] = 0;
+         }
+         for (const char* key : counts) family(b)[key] = 0;
+         for (const char* key : {"coverage", "coverage_passed"}) family(b)[key] = Json::object();
+         family(b)["reach"] = Json::array();
+         family(b)["verdict"] = "not certified";
+         b["verdict"] = "not certified";
+         b["headline"] = "";
+       },
+       1, "shard 1/2 ({B}) ran no case though it had cases to draw"},
       {"another shard count", [](Json&, Json& b) { b["shard"]["count"] = 3; }, 2,
        "{B}: shard of 3"},
       {"a shard index out of range", [](Json&, Json& b) { b["shard"]["index"] = 2; }, 2,

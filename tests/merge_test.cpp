@@ -2,6 +2,8 @@
 // merged (mergeResults) into the whole run, whose own verdict() is the merged verdict.
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <functional>
 #include <nlohmann/json.hpp>
 
 #include "conformance/dut_health.hpp"
@@ -17,19 +19,29 @@ namespace {
 using Json = nlohmann::ordered_json;
 
 /// Fuzz shard `index` of `count` of a run of `spec` on load2d, `perProperty` cases per property
-/// over all shards (a case budget: deterministic). count 1 is the unsharded run.
-CertifyResult fuzzShard(const std::string& spec, unsigned index, unsigned count,
-                        std::uint64_t perProperty, std::vector<std::string> families = {"load2d"}) {
+/// over all shards (a case budget: deterministic), with the options edited first (sizes, budgets,
+/// a stop flag). count 1 is the unsharded run.
+CertifyResult fuzzShardWith(const std::string& spec, unsigned index, unsigned count,
+                            std::uint64_t perProperty,
+                            const std::function<void(FuzzOptions&)>& edit) {
   auto dut = dut::makeDut(spec);
   FuzzOptions o;
   o.seed = 3;
   o.budget = std::chrono::minutes(5);
   o.maxCases = perProperty;
   o.dutSpec = spec;
-  o.families = std::move(families);
+  o.families = {"load2d"};
   o.shardIndex = index;
   o.shardCount = count;
+  edit(o);
   return fuzz(*dut, o);
+}
+
+/// As fuzzShardWith, on `families` (all of them when empty).
+CertifyResult fuzzShard(const std::string& spec, unsigned index, unsigned count,
+                        std::uint64_t perProperty, std::vector<std::string> families = {"load2d"}) {
+  return fuzzShardWith(spec, index, count, perProperty,
+                       [&families](FuzzOptions& o) { o.families = std::move(families); });
 }
 
 /// Written and read back, as merge-reports reads a shard's report.json.
@@ -135,6 +147,93 @@ TEST(Merge, AShardThatDidNotFinishKeepsTheMergeFromBeingGreen) {
   }
 }
 
+// The same --dut string may start another build of the DUT (another version, a narrower
+// envelope), and options other than the seed change what a shard draws: such shards did not split
+// one run, and their merge would certify what no shard tested. Each is refused naming the file
+// and the field.
+TEST(Merge, ShardsOfAnotherDutBuildOrOtherDrawsAreRefused) {
+  const std::string spec = "reference";
+  const CertifyResult a = fuzzShard(spec, 0, 2, 4), b = fuzzShard(spec, 1, 2, 4);
+  ASSERT_EQ(mergeResults({viaJson(a), viaJson(b)}).verdict(), "conformant");
+  auto edited = [&b](const std::function<void(CertifyResult&)>& edit) {
+    CertifyResult r = b;
+    edit(r);
+    return r;
+  };
+  auto optioned = [&spec](const std::function<void(FuzzOptions&)>& edit) {
+    return fuzzShardWith(spec, 1, 2, 4, edit);
+  };
+  const std::vector<std::pair<std::string, CertifyResult>> rows{
+      {"dut_capabilities.version 0.9 instead of " + a.capabilities.version,
+       edited([](CertifyResult& r) { r.capabilities.version = "0.9"; })},
+      {"dut_capabilities.name other instead of " + a.capabilities.name,
+       edited([](CertifyResult& r) { r.capabilities.name = "other"; })},
+      {"dut_capabilities.instructions load2d instead of ",
+       edited([](CertifyResult& r) { r.capabilities.instructions = {"load2d"}; })},
+      {"dut_capabilities.rejects_illegal ", edited([](CertifyResult& r) {
+         r.capabilities.rejectsIllegal = !r.capabilities.rejectsIllegal;
+       })},
+      {"envelope.limits load2d repeat_times <= 100 instead of (none)", edited([](CertifyResult& r) {
+         std::string error;
+         r.capabilities.limits.push_back(
+             *dut::parseFieldLimit("load2d repeat_times <= 100", error));
+       })},
+      {"draws.sizes small instead of mixed",
+       optioned([](FuzzOptions& o) { o.sizes = gen::Sizes::Small; })},
+      {"draws.case_budget 40 instead of 4", optioned([](FuzzOptions& o) { o.maxCases = 40; })},
+      {"draws.case_budget (none) instead of 4", optioned([](FuzzOptions& o) {
+         o.maxCases.reset();
+         o.budget = std::chrono::milliseconds(200);
+       })},
+      {"draws.time_budget_seconds 3600 instead of 300",
+       optioned([](FuzzOptions& o) { o.budget = std::chrono::hours(1); })},
+      {"scope.filters --family load2d --family mmad instead of --family load2d",
+       optioned([](FuzzOptions& o) {
+         o.families = {"load2d", "mmad"};
+       })},
+  };
+  ASSERT_EQ(a.capabilities.limits.size(), 0u);
+  ASSERT_EQ(a.draws.timeBudgetSeconds, 300.0) << "the budget fuzzShard gives";
+  for (const auto& [says, shard] : rows) {
+    SCOPED_TRACE(says);
+    try {
+      (void)mergeResults({viaJson(a), viaJson(shard)}, {"a.json", "b.json"});
+      ADD_FAILURE() << "merged";
+    } catch (const MergeError& e) {
+      const std::string what = e.what();
+      EXPECT_EQ(what.rfind("b.json: from another run than a.json: " + says, 0), 0u) << what;
+    }
+  }
+}
+
+// A shard that ran no case though it had cases to draw (its time ran out before its first case,
+// or it stopped at once) adds nothing: the others' passes must not certify the run without it.
+// A shard with nothing to draw (a --cases N run of more than N shards) is no hole.
+TEST(Merge, AShardThatRanNothingKeepsTheMergeFromBeingGreen) {
+  const CertifyResult a = fuzzShard("reference", 0, 2, 4);
+  const std::atomic<bool> stopAtOnce{true};
+  const CertifyResult empty =
+      fuzzShardWith("reference", 1, 2, 4, [&stopAtOnce](FuzzOptions& o) { o.stop = &stopAtOnce; });
+  ASSERT_EQ(empty.families.at(0).counts.total(), 0u);
+  ASSERT_EQ(empty.draws, a.draws) << "the same options: only the empty shard tells them apart";
+  const CertifyResult merged = mergeResults({viaJson(a), viaJson(empty)}, {"a.json", "b.json"});
+  EXPECT_FALSE(merged.conformant()) << merged.headline();
+  EXPECT_NE(merged.verdict(), "conformant");
+  EXPECT_NE(merged.stoppedEarly.find("shard 1/2 (b.json) ran no case"), std::string::npos)
+      << merged.stoppedEarly;
+  EXPECT_NE(toJson(merged).find("ran no case"), std::string::npos) << "the report says why";
+
+  // Two cases per property over three shards: shard 2 draws nothing, and the merge is the run.
+  std::vector<CertifyResult> shards;
+  for (unsigned i = 0; i < 3; ++i) shards.push_back(viaJson(fuzzShard("reference", i, 3, 2)));
+  ASSERT_EQ(shards[2].families.at(0).counts.total(), 0u);
+  const CertifyResult whole = fuzzShard("reference", 0, 1, 2);
+  const CertifyResult all = mergeResults(shards);
+  EXPECT_EQ(all.stoppedEarly, "");
+  EXPECT_EQ(all.verdict(), whole.verdict());
+  EXPECT_EQ(toJson(untimed(all)), toJson(untimed(whole)));
+}
+
 // Coverage is the whole run's: a required bin that each shard passed too few times is a gap in
 // each shard and none in the merge when the passes add up to the quota, and a gap when they do
 // not. A bin a shard lists as a gap stays required though no shard's list names it.
@@ -230,6 +329,12 @@ TEST(ReadReport, MalformedFieldsAreNamed) {
       {"an unknown level", [](Json& j) { j["level"] = "weekly"; }, "field 'level' names a level"},
       {"a limit that is no clause", [](Json& j) { j["envelope"]["limits"] = {"load2d nonsense"}; },
        "field 'envelope.limits[0]' is not a limit clause"},
+      {"no draws (a report of an earlier version)", [](Json& j) { j.erase("draws"); },
+       "field 'draws' is missing"},
+      {"a negative time budget", [](Json& j) { j["draws"]["time_budget_seconds"] = -1; },
+       "field 'draws.time_budget_seconds' is not null or a number >= 0"},
+      {"a case budget of the wrong type", [](Json& j) { j["draws"]["case_budget"] = "4"; },
+       "field 'draws.case_budget' is not a count"},
       {"a shard past the count", [](Json& j) { j["shard"]["index"] = 1; }, "shard 1/1 is not I/N"},
       // A written verdict worse than its fields: the model cannot see why, so it is not read.
       {"a family verdict worse than its fields",
