@@ -26,6 +26,7 @@
 #include "cli/ascendc_export_cmd.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/fingerprint_cmd.hpp"
+#include "cli/run_marker.hpp"
 #include "cli/sparse_check_cmd.hpp"
 #include "conformance/build_info.hpp"
 #include "conformance/dut_health.hpp"
@@ -71,6 +72,18 @@ int exitCodeOf(const conf::CertifyResult& r) {
   if (r.interrupted) return kExitInterrupted;
   if (!r.internalError.empty()) return kExitInternal;
   return r.conformant() ? kExitConformant : kExitNonconformant;
+}
+
+/// The command line as typed (cli::commandLine), for the report a run writes as it starts.
+std::string gCommandLine;
+
+/// Before any case runs: the report directory's previous verdict replaced by "run in progress"
+/// and an earlier run's regressions moved aside (cli/run_marker.hpp). No directory: nothing.
+void startReports(const std::string& reportDir, const std::string& command,
+                  const std::vector<std::filesystem::path>& inputs = {}) {
+  if (reportDir.empty()) return;
+  const std::string moved = cli::startReportDir(reportDir, command, gCommandLine, inputs);
+  if (!moved.empty()) std::cerr << "cubecheck " << command << ": " << moved << '\n';
 }
 
 std::atomic<bool> gStop{false};
@@ -223,6 +236,7 @@ int runCertify(const std::string& dutSpec, conf::RunOptions o, const std::string
     narrowed = std::make_unique<conf::NarrowedDut>(*dut, observable, given);
   }
   o.dutSpec = dutSpec;
+  startReports(reportDir, "certify");
   conf::WaiverSet waiverSet(std::move(waivers), conf::todayUtc(), dutSpec,
                             dut->capabilities().name);
   if (!waiverSet.empty()) o.waivers = &waiverSet;
@@ -361,6 +375,7 @@ int replayVectors(dut::Dut& dut, const std::string& dutSpec, Replay in,
   conf::CertifyResult r;
   r.command =
       in.reproducePrefix.find("verify") != std::string::npos ? "vectors verify" : "vectors check";
+  startReports(in.reportDir, r.command, in.files);
   r.dutSpec = dutSpec;
   r.capabilities = dut.capabilities();
   const vec::SetCheck set = vec::checkSet(in.files, in.wholeDir);
@@ -488,6 +503,7 @@ int runFuzz(const std::string& dutSpec, const conf::RunOptions& base, double sec
     std::cerr << "cubecheck fuzz: " << e.what() << '\n';
     return kExitUsage;
   }
+  startReports(reportDir, "fuzz");
   conf::WaiverSet waiverSet(std::move(waivers), conf::todayUtc(), dutSpec,
                             dut->capabilities().name);
   if (!waiverSet.empty()) o.waivers = &waiverSet;
@@ -660,6 +676,7 @@ int runMerge(const std::vector<std::string>& named, const std::string& out,
 
 int main(int argc, char** argv) {
   conf::keepFreedMemoryForReuse();
+  gCommandLine = cli::commandLine(argc, argv);
   CLI::App app{
       "cubecheck: conformance and differential tests for the Ascend cube pipeline\n"
       "(LoadData 2D/3D, LoadDataWithSparse, Mmad, MmadWithSparse).\n"

@@ -355,6 +355,10 @@ class Reader {
   CertifyResult result(const Json& j) const {
     const Field root{j, ""};
     if (text(root, "tool") != "cubecheck") fail("tool", "is not \"cubecheck\"");
+    if (has(root, "verdict") && j["verdict"] == kVerdictInProgress) {
+      throw MergeError(path_ + ": no verdict: " + optionalText(root, "headline") +
+                       "; merge only finished runs: wait for this one, or run it again");
+    }
     CertifyResult r;
     r.toolVersion = text(root, "tool_version");
     r.specSha256 = text(root, "spec_sha256");

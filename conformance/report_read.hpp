@@ -9,6 +9,11 @@
 
 namespace cubecheck::conf {
 
+/// report.json's verdict while a run is going on: written when a run that writes a report
+/// directory starts (docs/report.md, "A run in progress"), replaced by the run's verdict when it
+/// ends. Found after the run has ended, the run was killed: there is no verdict.
+inline constexpr const char* kVerdictInProgress = "in progress";
+
 /// A report that cannot be read or merged: the message names the file and what is wrong with it.
 struct MergeError : std::runtime_error {
   using std::runtime_error::runtime_error;
@@ -21,13 +26,14 @@ struct MergeError : std::runtime_error {
 /// model computes it again. What toJson does not write is not there either: a failure's vector,
 /// casesToFirstFailure, how many instructions a reach row counted, observesUnlistedRegions.
 ///
-/// Throws MergeError naming `path` and the field (e.g. "families[0].properties[2].passed") for
-/// text that is not JSON, a field missing or of the wrong type, a name this version does not know
-/// (an outcome, level, profile, dtype, memory, instruction or field, a limit clause), and for a
-/// written verdict, a family's or the run's, worse than the one its fields give (or one this
-/// version does not know): the model could not see what made it so, so the report is refused
-/// rather than read greener than it says. A written verdict better than the fields give is not an
-/// error: the fields' failures stand.
+/// Throws MergeError naming `path` for a report whose verdict is kVerdictInProgress (a run not
+/// finished, or killed: no verdict); naming `path` and the field (e.g.
+/// "families[0].properties[2].passed") for text that is not JSON, a field missing or of the wrong
+/// type, a name this version does not know (an outcome, level, profile, dtype, memory, instruction
+/// or field, a limit clause), and for a written verdict, a family's or the run's, worse than the
+/// one its fields give (or one this version does not know): the model could not see what made it
+/// so, so the report is refused rather than read greener than it says. A written verdict better
+/// than the fields give is not an error: the fields' failures stand.
 CertifyResult fromJson(const std::string& text, const std::string& path);
 
 }  // namespace cubecheck::conf

@@ -345,6 +345,13 @@ TEST_F(MergeReports, ExitStatusComesFromTheMergedVerdictAndBadInputsAreNamed) {
          b["headline"] = "";
        },
        1, "shard 1/2 ({B}) ran no case though it had cases to draw"},
+      {"a run in progress, or killed",
+       [](Json&, Json& b) {
+         b = {{"tool", "cubecheck"},
+              {"verdict", "in progress"},
+              {"headline", "RUN IN PROGRESS (started x, pid 1, command y)"}};
+       },
+       2, "{B}: no verdict: RUN IN PROGRESS"},
       {"another shard count", [](Json&, Json& b) { b["shard"]["count"] = 3; }, 2,
        "{B}: shard of 3"},
       {"a shard index out of range", [](Json&, Json& b) { b["shard"]["index"] = 2; }, 2,
@@ -530,6 +537,60 @@ TEST(Cli, HostileArgumentsAreUsageErrorsUpFront) {
   }
   EXPECT_FALSE(std::filesystem::exists(out)) << "a rejected command wrote output";
   std::filesystem::remove_all(dir);
+}
+
+// A run killed outright (SIGKILL: the OOM killer, a lost node, a CI hard timeout) cannot write
+// its reports. The report directory held an earlier CONFORMANT certificate and an earlier fuzz's
+// regressions: once the new run has started, neither reads as this run's. Every format says the
+// run is in progress with no verdict, junit fails, merge-reports refuses the report, and the old
+// regressions are kept, moved aside.
+TEST(Cli, AKilledRunLeavesNoEarlierVerdictBehind) {
+  const auto dir = tempDir("killed");
+  const CliRun first =
+      runCli("certify --dut reference --level smoke --seed 1 --quiet --report-dir " + dir.string());
+  ASSERT_EQ(first.status, 0) << first.out;
+  const auto text = [](const fs::path& p) {
+    std::ifstream in(p);
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  };
+  ASSERT_EQ(readJson(dir / "report.json")["verdict"], "conformant");
+  fs::create_directories(dir / "regressions");
+  writeFile(dir / "regressions" / "load2d.a2.csv", "# fuzz regressions of an earlier run\n");
+  // Started, then killed as soon as its start is on disk (or after 60 s: the test then fails).
+  const std::string cmd =
+      "sh -c '\"" + std::string(CUBECHECK_BINARY) +
+      "\" certify --dut mutant:mmad-init-ignored --level full --seed 1 --quiet --report-dir " +
+      dir.string() + " >/dev/null 2>&1 & pid=$!; i=0; while [ $i -lt 600 ] && ! grep -q " +
+      "\"in progress\" " + (dir / "report.json").string() +
+      "; do sleep 0.1; i=$((i+1)); done; kill -KILL $pid; wait $pid; echo killed $?'";
+  const CliRun killed = cubecheck::test::runCommand(cmd);
+  EXPECT_NE(killed.out.find("killed 137"), std::string::npos)
+      << "SIGKILLed mid-run: " << killed.out;
+  const Json j = readJson(dir / "report.json");
+  EXPECT_EQ(j["verdict"], "in progress");
+  EXPECT_NE(j["headline"].get<std::string>().find("RUN IN PROGRESS (started "), std::string::npos);
+  EXPECT_NE(j["headline"].get<std::string>().find("mutant:mmad-init-ignored"), std::string::npos)
+      << "names the command";
+  for (const char* file : {"report.json", "report.md", "report.html", "junit.xml"}) {
+    const std::string t = text(dir / file);
+    EXPECT_EQ(t.find("CONFORMANT"), std::string::npos) << file << ":\n" << t;
+    EXPECT_EQ(t.find("\"conformant\""), std::string::npos) << file << ":\n" << t;
+  }
+  EXPECT_NE(text(dir / "report.md").find("RUN IN PROGRESS"), std::string::npos);
+  EXPECT_NE(text(dir / "junit.xml").find("failures=\"1\""), std::string::npos);
+  const CliRun merge = runCli("merge-reports --out " + (dir / "m.json").string() + " " +
+                              (dir / "report.json").string());
+  EXPECT_EQ(merge.status, 2) << merge.out;
+  EXPECT_NE(merge.out.find("no verdict"), std::string::npos) << merge.out;
+  // The earlier regressions: not beside the new report, not lost.
+  EXPECT_FALSE(fs::exists(dir / "regressions")) << "an earlier run's corpus as if this run's";
+  std::vector<fs::path> aside;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    if (e.path().filename().string().rfind("regressions.earlier-", 0) == 0) aside.push_back(e);
+  }
+  ASSERT_EQ(aside.size(), 1u);
+  EXPECT_EQ(text(aside[0] / "load2d.a2.csv"), "# fuzz regressions of an earlier run\n");
+  fs::remove_all(dir);
 }
 
 // Ctrl-C during certify: the run stops before its next case, writes every report of what ran,

@@ -1,0 +1,147 @@
+#include "cli/run_marker.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <ctime>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+
+#include "conformance/build_info.hpp"
+#include "conformance/report_read.hpp"
+#include "dut_adapters/sanitise.hpp"
+
+namespace cubecheck::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+/// `t` in UTC as `format` (strftime) gives it.
+std::string utc(std::chrono::system_clock::time_point t, const char* format) {
+  const std::time_t s = std::chrono::system_clock::to_time_t(t);
+  std::tm tm{};
+  ::gmtime_r(&s, &tm);
+  char buf[64];
+  return std::string(buf, std::strftime(buf, sizeof buf, format, &tm));
+}
+
+/// `s` safe inside an XML or HTML attribute or element (it is printable already).
+std::string markupSafe(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '&' || c == '<' || c == '>' || c == '"' || c == '\'') {
+      out += "&#" + std::to_string(static_cast<int>(c)) + ';';
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+/// Written beside, then renamed, as the run's own reports are.
+void replace(const fs::path& p, const std::string& text) {
+  const fs::path tmp = p.string() + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary);
+    out << text;
+    if (!out.flush()) throw std::runtime_error("cannot write " + tmp.string());
+  }
+  std::error_code ec;
+  fs::rename(tmp, p, ec);
+  if (ec) throw std::runtime_error("cannot replace " + p.string() + ": " + ec.message());
+}
+
+bool inside(const fs::path& file, const fs::path& dir) {
+  std::error_code ec;
+  const fs::path f = fs::weakly_canonical(file, ec), d = fs::weakly_canonical(dir, ec);
+  const auto [end, _] = std::mismatch(d.begin(), d.end(), f.begin(), f.end());
+  return end == d.end();
+}
+
+/// DIR/regressions moved to DIR/regressions.earlier-<its last change>: see startReportDir.
+std::string setAsideRegressions(const fs::path& dir, const std::vector<fs::path>& inputs) {
+  const fs::path old = dir / "regressions";
+  std::error_code ec;
+  if (!fs::is_directory(old, ec)) return {};
+  for (const fs::path& in : inputs) {
+    if (inside(in, old)) return {};  // this run replays them: its report is about them
+  }
+  const auto changed = std::chrono::file_clock::to_sys(fs::last_write_time(old, ec));
+  const std::string stem =
+      "regressions.earlier-" + (ec ? std::string("run") : utc(changed, "%Y%m%dT%H%M%SZ"));
+  fs::path to = dir / stem;
+  for (int n = 2; fs::exists(to, ec); ++n) to = dir / (stem + "-" + std::to_string(n));
+  fs::rename(old, to, ec);
+  if (ec) throw std::runtime_error("cannot move " + old.string() + " aside: " + ec.message());
+  return "an earlier run's " + old.string() + " moved to " + to.string();
+}
+
+}  // namespace
+
+std::string commandLine(int argc, char** argv) {
+  std::string line = "cubecheck";
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    const bool plain = !a.empty() && a.find_first_not_of(
+                                         "abcdefghijklmnopqrstuvwxyz"
+                                         "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                         "0123456789_-./:=,+@%") == std::string::npos;
+    std::string quoted = "'";
+    for (char c : a) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    line += " " + (plain ? a : quoted + "'");
+  }
+  return dut::printable(line, 2000);
+}
+
+std::string startReportDir(const fs::path& dir, const std::string& command,
+                           const std::string& commandLine, const std::vector<fs::path>& inputs) {
+  const std::string started = utc(std::chrono::system_clock::now(), "%Y-%m-%dT%H:%M:%SZ");
+  const long pid = static_cast<long>(::getpid());
+  const std::string line = dut::printable(commandLine, 2000);
+  const std::string headline = "RUN IN PROGRESS (started " + started + ", pid " +
+                               std::to_string(pid) + ", command " + line + ")";
+  const std::string meaning =
+      "No verdict yet: this report replaced the previous one when the run started, and the "
+      "run's own reports replace it when it ends. If no cubecheck with that pid is running, the "
+      "run was killed before it finished (out of memory, a lost node, a hard timeout): it has "
+      "no verdict; run it again.";
+  nlohmann::ordered_json j;
+  j["tool"] = "cubecheck";
+  j["tool_version"] = conf::kToolVersion;
+  j["spec_sha256"] = conf::kSpecSha256;
+  j["command"] = command;
+  j["verdict"] = conf::kVerdictInProgress;
+  j["headline"] = headline;
+  j["in_progress"] = {{"started", started}, {"pid", pid}, {"command_line", line}};
+  j["meaning"] = meaning;
+  // The earlier corpus first and report.json, what readers go by, last: once report.json says
+  // "in progress", nothing of the earlier run is left looking current.
+  const std::string moved = setAsideRegressions(dir, inputs);
+  replace(dir / "junit.xml",
+          "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+          "<testsuites name=\"cubecheck run in progress\" tests=\"1\" failures=\"1\" "
+          "errors=\"0\" skipped=\"0\">\n"
+          "  <testsuite name=\"cubecheck\" tests=\"1\" failures=\"1\" errors=\"0\" "
+          "skipped=\"0\">\n"
+          "    <testcase classname=\"cubecheck\" name=\"run\">\n"
+          "      <failure message=\"" +
+              markupSafe(headline) + "\">" + markupSafe(meaning) +
+              "</failure>\n"
+              "    </testcase>\n  </testsuite>\n</testsuites>\n");
+  replace(dir / "report.md", "# cubecheck: RUN IN PROGRESS, no verdict\n\n" + meaning +
+                                 "\n\n* started: " + started + "\n* pid: " + std::to_string(pid) +
+                                 "\n* command:\n\n      " + line + "\n");
+  replace(dir / "report.html",
+          "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>cubecheck: RUN IN "
+          "PROGRESS, no verdict</title></head>\n<body>\n<h1>cubecheck: RUN IN PROGRESS, no "
+          "verdict</h1>\n<p>" +
+              markupSafe(meaning) + "</p>\n<ul><li>started: " + started +
+              "</li><li>pid: " + std::to_string(pid) + "</li><li>command: <code>" +
+              markupSafe(line) + "</code></li></ul>\n</body></html>\n");
+  replace(dir / "report.json", j.dump(2) + "\n");
+  return moved;
+}
+
+}  // namespace cubecheck::cli
