@@ -447,6 +447,12 @@ int replayVectors(dut::Dut& dut, const std::string& dutSpec, Replay in,
     }
     r.families.push_back(std::move(fr));
   }
+  const bool finished = !r.interrupted && r.stoppedEarly.empty() && r.internalError.empty();
+  if (finished && !in.caseFilter.empty() && !firstAt.contains(in.caseFilter)) {
+    r.inputErrors.push_back("--case " + dut::printable(in.caseFilter, 100) +
+                            ": no row of the replayed files has this case_id (the first column); "
+                            "nothing was replayed");
+  }
   waiverSet.report(r);
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   conf::printReport(std::cout, r);

@@ -397,6 +397,17 @@ TEST(VectorSet, AnEditedCaseIdIsAnInputErrorInEveryReport) {
   EXPECT_EQ(r.json["scope"]["complete"], true);
 }
 
+// A --case naming no row replays nothing: an input error in every report, never a run that
+// merely had nothing to do (which used to say "no case ran").
+TEST(VectorSet, ACaseIdNamingNoRowIsAnInputError) {
+  const fs::path d = fresh("set_no_such_case");
+  smallSet(d);
+  const Reports r =
+      replay("vectors check --dut reference --dir " + d.string() + " --case 0123456789abcdef",
+             d / "report");
+  expectInputError(r, "--case 0123456789abcdef: no row of the replayed files has this case_id");
+}
+
 // F1: a line the CSV parser refuses mid-file is reported and the rows after it are read.
 TEST(VectorSet, ABadLineMidFileIsReportedAndTheRestIsRead) {
   const fs::path d = fresh("set_bad_line");
