@@ -13,6 +13,16 @@
 #include "dut_adapters/wire.hpp"
 
 namespace cubecheck::dut {
+namespace {
+
+/// The most bytes an answer to a program observing regions of these sizes can take: the regions
+/// plus a line each, and two more lines (`ok`, `end`), each at most kMaxLine.
+struct ResponseBound {
+  std::uint64_t most = 2 * (wire::kMaxLine + 1);
+  void observe(std::uint64_t size) { most += size + 1 + wire::kMaxLine + 1; }
+};
+
+}  // namespace
 
 PluginDut::PluginDut(const std::string& path) {
   caps_.name = path;
@@ -85,9 +95,9 @@ std::string PluginDut::runRequest(const std::string& request, std::uint64_t seq,
 RunResult PluginDut::run(const isa::Program& program) {
   if (!broken_.empty()) return {RunStatus::AdapterError, {}, std::nullopt, broken_};
   const std::uint64_t seq = ++seq_;
-  std::uint64_t most = (program.observe.size() + 2) * (wire::kMaxLine + 1);
-  for (const isa::Region& r : program.observe) most += r.size + 1;
-  wire::BufferSource src(runRequest(wire::encodeRequest(seq, program), seq, most));
+  ResponseBound bound;
+  for (const isa::Region& r : program.observe) bound.observe(r.size);
+  wire::BufferSource src(runRequest(wire::encodeRequest(seq, program), seq, bound.most));
   bool desync = false;
   return wire::readResponse(src, seq, program, desync);
 }
@@ -164,16 +174,16 @@ int servePlugin(const std::string& path, int in, int out) {
     std::uint64_t seq = 0;
     std::istringstream(line.substr(line.find(' ') + 1)) >> seq;  // "program <seq> <profile>"
     std::string request = line + "\n";
-    std::uint64_t most = 2 * (wire::kMaxLine + 1);
+    ResponseBound bound;
     do {
       if (!reader.line(line)) return 0;
       request += line + "\n";
       if (line.rfind("segment ", 0) == 0 && !reader.bytes(lastNumber(line) + 1, request)) {
         return 0;
       }
-      if (line.rfind("observe ", 0) == 0) most += lastNumber(line) + 1 + wire::kMaxLine + 1;
+      if (line.rfind("observe ", 0) == 0) bound.observe(lastNumber(line));
     } while (line != "run");
-    if (!writeAll(out, plugin.runRequest(request, seq, most))) return 4;
+    if (!writeAll(out, plugin.runRequest(request, seq, bound.most))) return 4;
   }
   return 0;
 }
