@@ -151,26 +151,24 @@ std::optional<Verdict> runLegal(dut::Dut& dut, const isa::Program& program,
   // The unwritten segments are observed too, after the program's own regions, compared with
   // their initial images here and stripped before the family compares its regions.
   const std::vector<const isa::Segment*> sources = unwrittenSegments(dut.capabilities(), program);
-  std::optional<isa::Program> extended;
-  if (!sources.empty()) {
-    extended = program;
-    for (const isa::Segment* s : sources) {
-      extended->observe.push_back({s->memory, s->addr, s->bytes.size()});
-    }
-  }
-  const isa::Program& asked = extended ? *extended : program;
-  dut::RunResult r = dut.run(asked);
+  std::vector<isa::Region> also;
+  also.reserve(sources.size());
+  for (const isa::Segment* s : sources) also.push_back({s->memory, s->addr, s->bytes.size()});
+  dut::RunResult r = dut.runObserving(program, also);
   if (auto v = fromStatus(r, "a legal program")) return v;
-  if (r.observed.size() != asked.observe.size()) {
+  const std::size_t asked = program.observe.size() + also.size();
+  if (r.observed.size() != asked) {
     return Verdict{Outcome::AdapterError, "DUT returned " + std::to_string(r.observed.size()) +
-                                              " regions for " +
-                                              std::to_string(asked.observe.size()) + " observed"};
+                                              " regions for " + std::to_string(asked) +
+                                              " observed"};
   }
   for (std::size_t i = 0; i < r.observed.size(); ++i) {
-    if (r.observed[i].size() != asked.observe[i].size) {
+    const std::uint64_t size = i < program.observe.size() ? program.observe[i].size
+                                                          : also[i - program.observe.size()].size;
+    if (r.observed[i].size() != size) {
       return Verdict{Outcome::AdapterError, "DUT returned " + std::to_string(r.observed[i].size()) +
                                                 " bytes for region " + std::to_string(i) + " of " +
-                                                std::to_string(asked.observe[i].size)};
+                                                std::to_string(size)};
     }
   }
   for (std::size_t i = 0; i < sources.size(); ++i) {

@@ -171,6 +171,13 @@ std::string Capabilities::envelopeText() const {
   return os.str();
 }
 
+RunResult Dut::runObserving(const isa::Program& program, std::span<const isa::Region> alsoObserve) {
+  if (alsoObserve.empty()) return run(program);
+  isa::Program extended = program;
+  extended.observe.insert(extended.observe.end(), alsoObserve.begin(), alsoObserve.end());
+  return run(extended);
+}
+
 std::string_view nameOf(RunStatus s) {
   switch (s) {
     case RunStatus::Ok:

@@ -6,6 +6,7 @@
 #include <limits>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -108,6 +109,11 @@ class Dut {
   /// Runs the whole program from its initial images. Must not throw for any program; adapters
   /// turn their own failures into AdapterError.
   virtual RunResult run(const isa::Program& program) = 0;
+  /// As run(program) with `alsoObserve` observed after the program's own regions (the checks
+  /// observe memories no instruction writes). This default runs a copy of the program with the
+  /// regions added; an adapter that can observe them without that copy overrides it.
+  virtual RunResult runObserving(const isa::Program& program,
+                                 std::span<const isa::Region> alsoObserve);
 };
 
 std::string_view nameOf(RunStatus s);

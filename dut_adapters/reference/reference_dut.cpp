@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstring>
 #include <exception>
+#include <memory>
 #include <optional>
 #include <type_traits>
 #include <variant>
@@ -772,6 +773,29 @@ float pairwiseSum(const std::vector<float>& products, std::size_t lo, std::size_
 /// L0B (Zn), init from zero, L0C, the bias table or the bias tensor; integers accumulated in 64
 /// bits and saturated once (OPEN-7), floats accumulated in f32 in ascending k and saturated to
 /// +-FLT_MAX with NaN as 0 (spec 8's saturation mode); C written as Nz fractals of 16 x 16.
+/// A buffer of values every one of which is written before it is read: sized without being
+/// zeroed (a vector's resize would clear each decoded operand once more before it is filled).
+template <class T>
+class Scratch {
+ public:
+  void resize(std::uint64_t size) {
+    if (size > capacity_) {
+      data_ = std::make_unique_for_overwrite<T[]>(size);
+      capacity_ = size;
+    }
+    size_ = size;
+  }
+  std::uint64_t size() const { return size_; }
+  T* data() { return data_.get(); }
+  const T* data() const { return data_.get(); }
+  T& operator[](std::uint64_t i) { return data_[i]; }
+  const T& operator[](std::uint64_t i) const { return data_[i]; }
+
+ private:
+  std::unique_ptr<T[]> data_;
+  std::uint64_t size_ = 0, capacity_ = 0;
+};
+
 std::optional<isa::Violation> execMmad(State& state, isa::ProfileId profile, const isa::Mmad& x,
                                        Fault fault) {
   if (x.m == 0 || x.k == 0 || x.n == 0) return std::nullopt;
@@ -838,7 +862,7 @@ std::optional<isa::Violation> execMmad(State& state, isa::ProfileId profile, con
     // Each buffer is first decoded whole, in storage order (a loop compilers vectorise), then
     // its elements are put in place.
     using Value = std::decay_t<decltype(aOut[0])>;
-    std::vector<Value> flat;
+    Scratch<Value> flat;
     auto decodeAll = [&](const std::uint8_t* bytes, std::uint64_t size, isa::DType t) {
       flat.resize(size * 8 / static_cast<std::uint64_t>(bits));
       if constexpr (std::is_same_v<Value, float>) {
@@ -896,7 +920,7 @@ std::optional<isa::Violation> execMmad(State& state, isa::ProfileId profile, con
     return start;
   };
   if (integer) {
-    std::vector<float> aVal, bVal;
+    Scratch<float> aVal, bVal;
     decodeOperands(aVal, bVal, [](double v) { return static_cast<float>(v); });
     // Integers accumulate exactly: every product is at most 2^14 in magnitude, so float sums up
     // to 1024 of them exactly (each partial sum an integer of at most 2^24), and such block sums
@@ -962,7 +986,7 @@ std::optional<isa::Violation> execMmad(State& state, isa::ProfileId profile, con
     }
     return std::nullopt;
   }
-  std::vector<float> aF, bF;
+  Scratch<float> aF, bF;
   decodeOperands(aF, bF, [&](double v) {
     const auto f = static_cast<float>(v);
     return hf32 ? toHf32(f, state.hf32Mode) : f;
@@ -1206,6 +1230,11 @@ void corruptSource(State& state, const isa::Instruction& ins) {
 }  // namespace
 
 RunResult ReferenceDut::run(const isa::Program& program) {
+  return runObserving(program, {});
+}
+
+RunResult ReferenceDut::runObserving(const isa::Program& program,
+                                     std::span<const isa::Region> alsoObserve) {
   try {
     if (auto v = isa::validateStructure(program)) return RunResult::rejected(*v);
     const isa::Profile& prof = isa::profile(program.profile);
@@ -1257,10 +1286,21 @@ RunResult ReferenceDut::run(const isa::Program& program) {
       if (fault_ == Fault::LoadSourceCorrupted) corruptSource(state, ins);
     }
     isa::Observed observed;
-    observed.reserve(program.observe.size());
+    observed.reserve(program.observe.size() + alsoObserve.size());
     for (const isa::Region& r : program.observe) {
       const std::uint8_t* p = state.at(r.memory, r.addr, r.size);
       observed.emplace_back(p, p + r.size);  // validateStructure guarantees p
+    }
+    for (const isa::Region& r : alsoObserve) {
+      const std::uint8_t* p = state.at(r.memory, r.addr, r.size);
+      if (p == nullptr) {
+        return {
+            RunStatus::AdapterError,
+            {},
+            std::nullopt,
+            "reference: asked to observe a region outside " + std::string(isa::nameOf(r.memory))};
+      }
+      observed.emplace_back(p, p + r.size);
     }
     return RunResult::ok(std::move(observed));
   } catch (const std::exception& e) {

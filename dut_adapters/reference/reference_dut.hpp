@@ -82,6 +82,8 @@ class ReferenceDut final : public Dut {
   explicit ReferenceDut(Fault fault = Fault::None);
   const Capabilities& capabilities() const override { return caps_; }
   RunResult run(const isa::Program& program) override;
+  RunResult runObserving(const isa::Program& program,
+                         std::span<const isa::Region> alsoObserve) override;
 
  private:
   Fault fault_;
