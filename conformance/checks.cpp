@@ -35,32 +35,39 @@ std::string_view nameOf(Outcome o) {
   return "?";
 }
 
+bool outsideDeclaredEnvelope(std::string_view reason) {
+  for (std::string_view start : {kNotDeclared, kNotValidated, kCannot, kOutsideLimits}) {
+    if (reason.starts_with(start)) return true;
+  }
+  return false;
+}
+
 std::optional<std::string> unsupportedReason(const dut::Capabilities& caps,
                                              const isa::Program& program) {
   const isa::Profile& prof = isa::profile(program.profile);
   if (!caps.hasProfile(program.profile)) {
-    return "DUT does not declare profile " + std::string(prof.name);
+    return std::string(kNotDeclared) + "profile " + std::string(prof.name);
   }
   for (const isa::Instruction& ins : program.instructions) {
     if (!caps.hasInstruction(isa::opcodeOf(ins))) {
-      return "DUT does not declare instruction " + std::string(isa::opcodeOf(ins));
+      return std::string(kNotDeclared) + "instruction " + std::string(isa::opcodeOf(ins));
     }
     if (auto t = isa::dtypeOf(ins); t && !caps.hasDType(*t)) {
-      return "DUT does not declare data type " + std::string(isa::nameOf(*t));
+      return std::string(kNotDeclared) + "data type " + std::string(isa::nameOf(*t));
     }
     if (const dut::FieldLimit* l = caps.breaks(ins)) {
-      return "outside the declared envelope: " + l->text;
+      return std::string(kOutsideLimits) + l->text;
     }
   }
   for (const isa::Region& r : program.observe) {
     if (!caps.canObserve(r.memory)) {
-      return "DUT cannot observe " + std::string(isa::nameOf(r.memory));
+      return std::string(kCannot) + "observe " + std::string(isa::nameOf(r.memory));
     }
   }
   // A DUT handed an image it cannot take would run on whatever that memory held instead.
   for (const isa::Segment& s : program.segments) {
     if (!s.bytes.empty() && !caps.canBeGiven(s.memory)) {
-      return "DUT cannot be given an image of " + std::string(isa::nameOf(s.memory));
+      return std::string(kCannot) + "be given an image of " + std::string(isa::nameOf(s.memory));
     }
   }
   return std::nullopt;
@@ -315,22 +322,22 @@ VectorCase expectationVector(isa::Program program, oracle::Expected expected) {
 Verdict checkRejected(dut::Dut& dut, const isa::Program& program, isa::ViolationCode expected) {
   if (auto broken = dut.broken()) return {Outcome::AdapterError, *broken};
   if (!dut.capabilities().rejectsIllegal) {
-    return {Outcome::NotSupported, "DUT does not validate programs (rejects_illegal is false)"};
+    return {Outcome::NotSupported, std::string(kNotValidated) + " (rejects_illegal is false)"};
   }
   // An illegal dtype or path is exactly what some of these cases test; only the profile and
   // the instructions must be declared.
   const dut::Capabilities& caps = dut.capabilities();
   if (!caps.hasProfile(program.profile)) {
-    return {Outcome::NotSupported,
-            "DUT does not declare profile " + std::string(isa::profile(program.profile).name)};
+    return {Outcome::NotSupported, std::string(kNotDeclared) + "profile " +
+                                       std::string(isa::profile(program.profile).name)};
   }
   for (const isa::Instruction& ins : program.instructions) {
     if (!caps.hasInstruction(isa::opcodeOf(ins))) {
       return {Outcome::NotSupported,
-              "DUT does not declare instruction " + std::string(isa::opcodeOf(ins))};
+              std::string(kNotDeclared) + "instruction " + std::string(isa::opcodeOf(ins))};
     }
     if (const dut::FieldLimit* l = caps.breaks(ins)) {
-      return {Outcome::NotSupported, "outside the declared envelope: " + l->text};
+      return {Outcome::NotSupported, std::string(kOutsideLimits) + l->text};
     }
   }
   dut::RunResult r = dut.run(program);

@@ -26,6 +26,17 @@ inline constexpr int kOutcomeCount = 7;
 
 std::string_view nameOf(Outcome o);
 
+/// How every NotSupported reason that comes from what the DUT declared begins: a profile, an
+/// instruction or a data type it does not declare, a memory it cannot observe or be given, a
+/// field limit, programs it does not validate. Reports, and merges of them, tell by these the
+/// cases outside the DUT's envelope from those the suite or the profile cannot run.
+inline constexpr std::string_view kNotDeclared = "DUT does not declare ";
+inline constexpr std::string_view kNotValidated = "DUT does not validate programs";
+inline constexpr std::string_view kCannot = "DUT cannot ";
+inline constexpr std::string_view kOutsideLimits = "outside the declared envelope: ";
+/// Whether a NotSupported reason is one of those.
+bool outsideDeclaredEnvelope(std::string_view reason);
+
 /// The result of checking one case.
 struct Verdict {
   Verdict() = default;

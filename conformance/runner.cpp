@@ -249,6 +249,14 @@ std::size_t CertifyResult::waivedCases() const {
   return n;
 }
 
+std::size_t FamilyResult::outsideEnvelope() const {
+  std::size_t n = 0;
+  for (const auto& [reason, cases] : notSupportedReasons) {
+    if (outsideDeclaredEnvelope(reason)) n += cases;
+  }
+  return n;
+}
+
 std::string CertifyResult::unfinished() const {
   if (interrupted) return "INTERRUPTED";
   if (!stoppedEarly.empty()) return "RUN STOPPED";
@@ -299,13 +307,43 @@ std::string CertifyResult::headline() const {
     out = "NONCONFORMANT";
   } else if (conformant()) {
     out = (waivedCases() > 0 ? "CONFORMANT WITH WAIVERS for " : "CONFORMANT for ") + join(good);
+    // A family the DUT's declarations narrowed (data types, memories, limits, validation) is
+    // certified only inside them: the headline says how much of it that was.
+    std::vector<std::string> narrowed;
+    for (const FamilyResult& f : families) {
+      const std::size_t outside = f.outsideEnvelope();
+      if (outside == 0 || f.verdict().rfind("conformant", 0) != 0) continue;
+      narrowed.push_back(f.name + " ran " +
+                         std::to_string(f.counts.total() - f.counts.of(Outcome::NotSupported)) +
+                         " of its " + std::to_string(f.counts.total()) + " cases, " +
+                         std::to_string(outside) + " outside the envelope");
+    }
     std::vector<std::string> limits;
     for (const dut::FieldLimit& l : capabilities.limits) limits.push_back(l.text);
-    if (!limits.empty()) out += " within the declared limits (" + join(limits) + ")";
+    if (!limits.empty()) narrowed.push_back("limits: " + join(limits));
+    if (!narrowed.empty()) {
+      out += " within the declared envelope (";
+      for (std::size_t i = 0; i < narrowed.size(); ++i) out += (i == 0 ? "" : "; ") + narrowed[i];
+      out += ")";
+    }
   } else {
     out = "NOT CERTIFIED";
   }
   if (!bad.empty()) out += (fuzz ? "; failures in: " : "; nonconformant: ") + join(bad);
+  // A certificate of a lighter draw than certify's default (level full, sizes mixed) rests on
+  // less: said here, not only in the run's options.
+  if (command == "certify" && stop.empty() && scope.complete && conformant()) {
+    std::vector<std::string> lighter;
+    if (level == Level::Smoke) lighter.push_back("level smoke");
+    if (!draws.sizes.empty() && draws.sizes != gen::nameOf(gen::Sizes::Mixed)) {
+      lighter.push_back("sizes " + draws.sizes);
+    }
+    if (!lighter.empty()) {
+      out += "; drawn at " + join(lighter) +
+             " (certify's default, level full with sizes mixed, "
+             "draws more)";
+    }
+  }
   if (const std::size_t waived = waivedCases(); waived > 0) {
     std::vector<std::string> names;
     for (const FamilyResult& f : families) {

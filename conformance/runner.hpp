@@ -124,6 +124,9 @@ struct FamilyResult {
   /// tag -> waived failing cases: they count toward a bin's quota, as passes do (a known,
   /// waived failure is not a hole in what the run tested).
   std::map<std::string, std::size_t> coverageWaived;
+  /// NotSupported cases whose reason is what the DUT declared (outsideDeclaredEnvelope): a
+  /// certificate of the family covers only the cases inside that envelope.
+  std::size_t outsideEnvelope() const;
   /// counts.failures() less the waived ones: what makes the family nonconformant.
   std::size_t unwaivedFailures() const { return counts.failures() - waived.failures(); }
   /// Cases run up to and including the first failure; 0 when nothing failed.

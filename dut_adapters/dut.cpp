@@ -166,7 +166,7 @@ std::string Capabilities::envelopeText() const {
     for (isa::Memory m : given) os << ' ' << isa::nameOf(m);
   }
   os << "; validates programs: " << (rejectsIllegal ? "yes" : "no") << "; limits:";
-  if (limits.empty()) os << " none (every legal value of every field)";
+  if (limits.empty()) os << " none on fields";
   for (std::size_t i = 0; i < limits.size(); ++i) os << (i == 0 ? " " : ", ") << limits[i].text;
   return os.str();
 }

@@ -5,6 +5,8 @@
  *   limit100           the correct example, answering `unsupported` when repeat_times > 100
  *                      without declaring it
  *   limit100-declared  the same, declaring `limit load2d repeat_times <= 100` (protocol 2)
+ *   s4-only            the correct example, declaring only data type s4 and only GM L1 L0B
+ *                      observable: its declarations, not a limit, keep most cases out
  *   nothing            declares nothing at all */
 #include <stdio.h>
 #include <string.h>
@@ -19,6 +21,7 @@ static int envelope_hook(unsigned long long seq, FILE* out);
 
 /* Runs after the example has run the loads, before it answers: 1 when it answered instead. */
 static int envelope_hook(unsigned long long seq, FILE* out) {
+  if (strcmp(mode, "s4-only") == 0) return 0;
   const unsigned most = strcmp(mode, "echo") == 0 ? 0 : 100;
   for (int i = 0; i < nload; ++i) {
     if (loads[i].repeat > most) {
@@ -51,6 +54,11 @@ int main(int argc, char** argv) {
         "dut 2\nname load2d-up-to-100\nversion 1.0\nprofiles a2 950 legacy\n"
         "instructions load2d\n" DTYPES
         "observable GM L1 L0A L0B\nrejects_illegal 0\nlimit load2d repeat_times <= 100\nend\n",
+        stdout);
+  } else if (!strcmp(mode, "s4-only")) {
+    fputs(
+        "dut 1\nname s4-only\nversion 1.0\nprofiles a2 950 legacy\ninstructions load2d\n"
+        "dtypes s4\nobservable GM L1 L0B\nrejects_illegal 0\nend\n",
         stdout);
   } else {
     fputs("dut 1\nname declares-nothing\nversion 0\nend\n", stdout);

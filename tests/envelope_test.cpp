@@ -270,15 +270,28 @@ TEST(Load2DUpTo100, DeclaredLimitIsConformantWithinIt) {
   for (const auto& [bin, passes] : f.coverageGaps) ADD_FAILURE() << bin << " " << passes;
   EXPECT_EQ(f.verdict(), "conformant");
   EXPECT_TRUE(r.conformant());
-  // The headline carries the limits: conformant only within them.
-  EXPECT_EQ(
-      r.headline().rfind(
-          "CONFORMANT for load2d within the declared limits (load2d repeat_times <= 100);", 0),
-      0u)
-      << r.headline();
   // Reasons are grouped by a key with numbers as N; the example keeps the clause whole.
   const std::string key = reasonKey("outside the declared envelope: load2d repeat_times <= 100");
   EXPECT_GT(f.notSupportedReasons.count(key), 0u);
+  // The headline carries the limits and how much of the family ran inside them. Every case
+  // outside is the limit's (the DUT declares every data type and validates nothing).
+  const std::size_t notValidated =
+      f.notSupportedReasons.count(reasonKey("DUT does not validate programs (rejects_illegal is "
+                                            "false)")) > 0
+          ? f.notSupportedReasons.at(
+                reasonKey("DUT does not validate programs (rejects_illegal is false)"))
+          : 0;
+  const std::size_t outside = f.notSupportedReasons.at(key) + notValidated;
+  EXPECT_EQ(f.outsideEnvelope(), outside);
+  const std::size_t total = f.counts.total();
+  EXPECT_EQ(r.headline().rfind("CONFORMANT for load2d within the declared envelope (load2d ran " +
+                                   std::to_string(total - f.counts.of(Outcome::NotSupported)) +
+                                   " of its " + std::to_string(total) + " cases, " +
+                                   std::to_string(outside) +
+                                   " outside the envelope; limits: load2d repeat_times <= 100)",
+                               0),
+            0u)
+      << r.headline();
   EXPECT_EQ(f.notSupportedExamples.at(key),
             "outside the declared envelope: load2d repeat_times <= 100");
   const std::string clause = "load2d repeat_times <= 100";
@@ -294,6 +307,41 @@ TEST(Load2DUpTo100, DeclaredLimitIsConformantWithinIt) {
   EXPECT_NE(toMarkdown(r).find("load2d repeat\\_times &lt;= 100"), std::string::npos);
   EXPECT_NE(toHtml(r).find("Certified within: "), std::string::npos);
   EXPECT_NE(toHtml(r).find("load2d repeat_times &lt;= 100"), std::string::npos);
+}
+
+// (d) A DUT whose declared data types and memories, with no limit at all, keep most of the family
+// out: the headline says the family is certified only within that envelope, and how much of it
+// ran; the certificate names the smoke level it was drawn at.
+TEST(S4Only, NarrowDeclarationsQualifyTheHeadline) {
+  const std::string spec = envelopeDut("s4-only");
+  auto dut = dut::makeDut(spec);
+  ASSERT_FALSE(dut->broken().has_value()) << *dut->broken();
+  const CertifyResult r = certify(*dut, options(isa::ProfileId::A2, Level::Smoke, {}, spec));
+  const FamilyResult& f = r.families.at(0);
+  ASSERT_EQ(f.name, "load2d");
+  for (const Failure& x : f.failures) ADD_FAILURE() << x.property << ": " << x.detail;
+  ASSERT_EQ(f.verdict(), "conformant");
+  std::size_t undeclared = 0;
+  for (const auto& [reason, cases] : f.notSupportedReasons) {
+    if (reason.rfind("DUT ", 0) == 0) undeclared += cases;
+  }
+  ASSERT_GT(undeclared, f.counts.total() / 2) << "most cases are outside what it declares";
+  const std::string ran = std::to_string(f.counts.total() - f.counts.of(Outcome::NotSupported));
+  EXPECT_EQ(
+      r.headline().rfind("CONFORMANT for load2d within the declared envelope (load2d ran " + ran +
+                             " of its " + std::to_string(f.counts.total()) + " cases, " +
+                             std::to_string(undeclared) + " outside the envelope)",
+                         0),
+      0u)
+      << r.headline();
+  EXPECT_NE(r.headline().find("; drawn at level smoke (certify's default, level full with sizes "
+                              "mixed, draws more)"),
+            std::string::npos)
+      << r.headline();
+  EXPECT_EQ(r.capabilities.envelopeText().find("every legal value"), std::string::npos);
+  for (const std::string& text : {toMarkdown(r), toHtml(r), toJson(r)}) {
+    EXPECT_NE(text.find("within the declared envelope (load2d ran " + ran), std::string::npos);
+  }
 }
 
 // (e) A DUT that declares nothing is never conformant.
