@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <thread>
@@ -21,6 +22,32 @@ namespace {
 int remainingMs(Clock::time_point deadline) {
   const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
   return left.count() < 0 ? 0 : static_cast<int>(left.count());
+}
+
+/// Closes descriptors first..last (last may be ~0u: to the end), with system calls only.
+void closeRange(unsigned first, unsigned last) {
+  if (first > last) return;
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 34))
+  if (::close_range(first, last, 0) == 0) return;
+#endif
+  // No close_range (an older kernel or C library): each descriptor up to the process's limit.
+  const long limit = ::sysconf(_SC_OPEN_MAX);
+  const unsigned end = limit < 0 ? 65536u : static_cast<unsigned>(std::min(limit, 1L << 20));
+  for (unsigned fd = first; fd <= last && fd < end; ++fd) ::close(static_cast<int>(fd));
+}
+
+/// In a forked child: every descriptor from 3 up closed but `keepA` and `keepB` (its own pipe
+/// ends; -1 for none). Descriptors cubecheck opened without O_CLOEXEC (report files, another
+/// DUT's pipes) would otherwise stay open in the DUT: a file it could write, a pipe whose
+/// reader would never see end-of-file while this child lives.
+void closeInheritedFds(int keepA = -1, int keepB = -1) {
+  unsigned from = 3;
+  for (const int keep : {std::min(keepA, keepB), std::max(keepA, keepB)}) {
+    if (keep < static_cast<int>(from)) continue;
+    closeRange(from, static_cast<unsigned>(keep) - 1);
+    from = static_cast<unsigned>(keep) + 1;
+  }
+  closeRange(from, ~0u);
 }
 
 }  // namespace
@@ -156,6 +183,7 @@ bool ExecDut::start(std::string& error) {
       // and whatever the served code prints goes to stderr, never into the protocol.
       ::close(in[1]);
       ::close(out[0]);
+      closeInheritedFds(in[0], out[1]);
       ::dup2(STDERR_FILENO, STDOUT_FILENO);
       ::signal(SIGINT, SIG_DFL);  // as exec would: cubecheck's own handlers are not the child's
       ::signal(SIGTERM, SIG_DFL);
@@ -163,6 +191,7 @@ bool ExecDut::start(std::string& error) {
     }
     ::dup2(in[0], STDIN_FILENO);
     ::dup2(out[1], STDOUT_FILENO);
+    closeInheritedFds();  // the pipes are stdin and stdout now
     ::execvp(args[0], args.data());
     _exit(127);
   }

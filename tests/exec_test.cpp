@@ -1,6 +1,7 @@
 // Pluggable DUTs: the examples certified through exec: and plugin:, and hostile DUTs isolated.
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -83,6 +84,32 @@ INSTANTIATE_TEST_SUITE_P(
                       Hostile{"oversized", Outcome::AdapterError, "announced as 99999999999 bytes"},
                       Hostile{"noise", Outcome::AdapterError, "simulator: tick 42"}),
     [](const auto& i) { return std::string(i.param.mode); });
+
+// A DUT's process holds no descriptor of cubecheck's: not a file cubecheck opened without
+// O_CLOEXEC (a report being written), not another DUT's pipes (a plugin: child is forked without
+// exec, so O_CLOEXEC does not close them). The plugin's fds mode fails every program unless its
+// child holds exactly its own two pipes from descriptor 3 up; the exec: DUT's unless it holds
+// none (its pipes are its stdin and stdout).
+TEST(DutProcess, InheritsNoDescriptorOfCubecheck) {
+  const int file = ::open("/dev/null", O_RDONLY);  // as std::ofstream opens: no O_CLOEXEC
+  ASSERT_GE(file, 3);
+  auto other = dut::makeDut(std::string("plugin:") + EXAMPLE_PLUGIN_DUT);  // its pipes stay open
+  ASSERT_FALSE(other->broken().has_value()) << *other->broken();
+  ::setenv("HOSTILE_PLUGIN_MODE", "fds", 1);
+  for (const std::string& spec :
+       {std::string("plugin:") + HOSTILE_PLUGIN, std::string("exec:") + HOSTILE_DUT + " fds"}) {
+    SCOPED_TRACE(spec);
+    auto dut = dut::makeDut(spec);
+    ASSERT_FALSE(dut->broken().has_value()) << *dut->broken();
+    const CertifyResult r = certify(*dut, load2dSmoke(spec, "MatchesOracle"));
+    const FamilyResult& f = r.families.at(0);
+    EXPECT_EQ(f.counts.of(Outcome::AdapterError), 0u)
+        << (f.failures.empty() ? "" : f.failures[0].detail);
+    EXPECT_GT(f.counts.of(Outcome::Pass), 100u);
+  }
+  ::unsetenv("HOSTILE_PLUGIN_MODE");
+  ::close(file);
+}
 
 // plugin: loads the library in a forked child: its crash or hang is that case's failure, the
 // child is restarted and the run goes on, as with exec: (inprocess: would die with it).

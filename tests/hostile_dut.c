@@ -3,17 +3,39 @@
  * wrong protocol version (version). The other programs are answered correctly, so a test can
  * show that the run goes on and the DUT is restarted. Two modes never recover: mute answers the
  * handshake and then no program at all; restall MARKER crashes on its first program and every
- * restart (MARKER exists by then) stalls before its handshake. */
+ * restart (MARKER exists by then) stalls before its handshake. Mode fds answers every program
+ * with garbage naming the count while the process holds any descriptor from 3 up (one inherited
+ * from cubecheck). */
+#include <dirent.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 static const char* mode = "";
 static unsigned long long served = 0;
 
+/* Open descriptors from 3 up, the directory's own left out; -1 without /proc. */
+static int descriptorsFrom3(void) {
+  DIR* dir = opendir("/proc/self/fd");
+  int n = 0;
+  if (dir == NULL) return -1;
+  for (struct dirent* e; (e = readdir(dir)) != NULL;) {
+    const int fd = atoi(e->d_name);
+    if (e->d_name[0] != '.' && fd >= 3 && fd != dirfd(dir)) ++n;
+  }
+  closedir(dir);
+  return n;
+}
+
 /* Returns 1 when it has answered (badly) in place of the DUT, 0 to let the DUT answer. */
 static int hostile(unsigned long long seq, FILE* out) {
+  if (!strcmp(mode, "fds")) {
+    const int open = descriptorsFrom3();
+    if (open != 0) return fprintf(out, "inherited %d descriptor(s) from 3 up\n", open), 1;
+    return 0;
+  }
   if (!strcmp(mode, "mute")) pause();
   if (!strcmp(mode, "restall")) { /* the first program: crash, so that cubecheck restarts us */
     signal(SIGSEGV, SIG_DFL);

@@ -2,7 +2,10 @@
  * its handshake name carries a terminal escape, a carriage return and Markdown/HTML markup that
  * try to forge a CONFORMANT verdict, and every fifth program goes wrong in the way the variable
  * HOSTILE_PLUGIN_MODE names: crash (SIGSEGV), hang (the fifth program only), or, unset, a
- * response that claims an absurd size. */
+ * response that claims an absurd size. Mode fds fails every program (cubecheck_dut_run returns
+ * 100 + the count) unless the process holds exactly two descriptors from 3 up: the request and
+ * response pipes of the child that serves it, none inherited from cubecheck. */
+#include <dirent.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,10 +27,27 @@ const char* cubecheck_dut_hello(void) {
          "observable GM L1 L0A L0B\nrejects_illegal 0\nend\n";
 }
 
+/* Open descriptors from 3 up, the directory's own left out; -1 without /proc. */
+static int descriptorsFrom3(void) {
+  DIR* dir = opendir("/proc/self/fd");
+  int n = 0;
+  if (dir == NULL) return -1;
+  for (struct dirent* e; (e = readdir(dir)) != NULL;) {
+    const int fd = atoi(e->d_name);
+    if (e->d_name[0] != '.' && fd >= 3 && fd != dirfd(dir)) ++n;
+  }
+  closedir(dir);
+  return n;
+}
+
 int cubecheck_dut_run(const unsigned char* request, unsigned long size, unsigned char** response,
                       unsigned long* response_size) {
   static unsigned long calls = 0;
   const char* mode = getenv("HOSTILE_PLUGIN_MODE");
+  if (mode != NULL && !strcmp(mode, "fds")) {
+    const int open = descriptorsFrom3();
+    return open != 2 ? 100 + open : example_run(request, size, response, response_size);
+  }
   const int rc = example_run(request, size, response, response_size);
   if (rc != 0 || ++calls % 5 != 0) return rc;
   if (mode != NULL && !strcmp(mode, "crash")) { /* default action, even under a sanitizer */
