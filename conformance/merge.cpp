@@ -144,6 +144,7 @@ std::vector<std::pair<std::string, std::string>> runIdentity(const CertifyResult
       {"dut_capabilities.given", listed(c.given, memory)},
       {"dut_capabilities.rejects_illegal", c.rejectsIllegal ? "true" : "false"},
       {"envelope.limits", listed(limits, same)},
+      {"envelope.not_declared", c.notDeclared.empty() ? "(none)" : c.notDeclared},
       // What is drawn: the sizes, the budgets (shards of a --cases N run split N between them;
       // shards of a --time run each spend the same time) and the filters.
       {"draws.sizes", d.sizes.empty() ? "(none)" : d.sizes},

@@ -198,18 +198,32 @@ std::string toJson(const CertifyResult& r) {
   j["not_certified_families"] = r.notCertifiedFamilies();
   j["dut"] = r.dutSpec;
   nlohmann::ordered_json caps;
+  const bool declared = r.capabilities.notDeclared.empty();
   caps["name"] = r.capabilities.name;
   caps["version"] = r.capabilities.version;
-  for (isa::ProfileId p : r.capabilities.profiles) caps["profiles"].push_back(isa::profile(p).name);
-  caps["instructions"] = r.capabilities.instructions;
-  for (isa::DType t : r.capabilities.dtypes) caps["dtypes"].push_back(isa::nameOf(t));
-  for (isa::Memory m : r.capabilities.observable) caps["observable"].push_back(isa::nameOf(m));
-  for (isa::Memory m : r.capabilities.given) caps["given"].push_back(isa::nameOf(m));
+  // A DUT that declared nothing (recorded results) has lists that admit every case: not written,
+  // as they would read as a declaration of everything.
+  if (declared) {
+    for (isa::ProfileId p : r.capabilities.profiles)
+      caps["profiles"].push_back(isa::profile(p).name);
+    caps["instructions"] = r.capabilities.instructions;
+    for (isa::DType t : r.capabilities.dtypes) caps["dtypes"].push_back(isa::nameOf(t));
+    for (isa::Memory m : r.capabilities.observable) caps["observable"].push_back(isa::nameOf(m));
+    for (isa::Memory m : r.capabilities.given) caps["given"].push_back(isa::nameOf(m));
+  }
   caps["rejects_illegal"] = r.capabilities.rejectsIllegal;
   j["dut_capabilities"] = caps;
   nlohmann::ordered_json limits = nlohmann::ordered_json::array();
   for (const dut::FieldLimit& l : r.capabilities.limits) limits.push_back(l.text);
-  j["envelope"] = {{"certified_within", r.capabilities.envelopeText()}, {"limits", limits}};
+  nlohmann::ordered_json envelope;
+  envelope["declared"] = declared;
+  if (declared) {
+    envelope["certified_within"] = r.capabilities.envelopeText();
+  } else {
+    envelope["not_declared"] = r.capabilities.notDeclared;
+  }
+  envelope["limits"] = limits;
+  j["envelope"] = envelope;
   if (r.vectorSet) {
     // A replay has no level and no seed; its rows may span profiles.
     j["profiles"] = r.vectorSet->profiles;
@@ -768,11 +782,19 @@ std::string vectorSetLine(const CertifyResult& r) {
          "vectors.manifest; compare it with the digest published with the set)";
 }
 
+/// What the envelope line is: what a certificate is certified within, what a fuzz run's DUT
+/// declared, or, for a DUT that declared none (recorded results), only "Envelope", whose text
+/// says so.
+std::string envelopeLabel(const CertifyResult& r) {
+  if (!r.capabilities.notDeclared.empty()) return "Envelope";
+  return r.certifies() ? "Certified within" : "Declared envelope";
+}
+
 /// The run's facts, as label and text.
 std::vector<std::pair<std::string, std::string>> facts(const CertifyResult& r) {
   std::vector<std::pair<std::string, std::string>> out{
       {"DUT", r.dutSpec + " (" + r.capabilities.name + ", " + r.capabilities.version + ")"},
-      {r.certifies() ? "Certified within" : "Declared envelope", r.capabilities.envelopeText()},
+      {envelopeLabel(r), r.capabilities.envelopeText()},
       {"Run", runLine(r)},
       {"Scope", scopeLine(r)}};
   if (r.vectorSet) out.push_back({"Vector set", vectorSetLine(r)});
@@ -945,8 +967,9 @@ void printReport(std::ostream& out, const CertifyResult& r) {
   } else if (!r.certifies()) {
     os << ", profile " << isa::profile(r.profile).name << ", seed " << r.seed;
   }
-  os << (r.certifies() ? "\ncertified within: " : "\ndeclared envelope: ")
-     << r.capabilities.envelopeText() << '\n';
+  std::string label = envelopeLabel(r);
+  label[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(label[0])));
+  os << '\n' << label << ": " << r.capabilities.envelopeText() << '\n';
   if (!r.scope.complete || !r.certifies()) os << r.headline() << '\n';
   os << '\n';
   // Vector replay reports per file; certify and fuzz per family.

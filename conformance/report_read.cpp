@@ -263,8 +263,15 @@ class Reader {
     dut::Capabilities c;
     c.name = text(caps, "name");
     c.version = text(caps, "version");
+    // A DUT that declared no envelope (recorded results): its lists are not written.
+    c.notDeclared = optionalText(envelope, "not_declared");
+    if (has(envelope, "declared") && flag(envelope, "declared") != c.notDeclared.empty()) {
+      fail(envelope.name + ".declared", "does not match envelope.not_declared");
+    }
     c.profiles = namedList(caps, "profiles", isa::parseProfile, "a profile");
-    c.instructions = texts(caps, "instructions");
+    if (c.notDeclared.empty() || has(caps, "instructions")) {
+      c.instructions = texts(caps, "instructions");
+    }
     c.dtypes = namedList(caps, "dtypes", isa::parseDType, "a dtype");
     c.observable = namedList(caps, "observable", isa::parseMemory, "a memory");
     c.given = namedList(caps, "given", isa::parseMemory, "a memory");

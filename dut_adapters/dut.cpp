@@ -148,6 +148,7 @@ const FieldLimit* Capabilities::breaks(const isa::Instruction& instruction) cons
 }
 
 std::string Capabilities::envelopeText() const {
+  if (!notDeclared.empty()) return "not declared: " + notDeclared;
   std::ostringstream os;
   os << "profiles";
   for (isa::ProfileId p : profiles) os << ' ' << isa::profile(p).name;

@@ -62,6 +62,11 @@ struct Capabilities {
   /// False for a DUT that can report only the regions a vector file lists (recorded board
   /// results): the sources-unchanged check of conformance/checks.cpp is then skipped.
   bool observesUnlistedRegions = true;
+  /// Non-empty for a DUT that declared no envelope (recorded board results): why, e.g. "results
+  /// of a board run (FILE) declare none". Its lists above then admit every case, to replay what
+  /// was recorded, and are no declaration: the reports print "envelope: not declared: <why>" and
+  /// never "certified within".
+  std::string notDeclared;
 
   bool hasProfile(isa::ProfileId p) const;
   bool hasInstruction(std::string_view opcode) const;
@@ -71,7 +76,8 @@ struct Capabilities {
   bool canBeGiven(isa::Memory m) const;
   /// The first limit the instruction breaks, or nullptr: the instruction is inside the envelope.
   const FieldLimit* breaks(const isa::Instruction& instruction) const;
-  /// The whole envelope in one line, as certificates print it after "certified within:".
+  /// The whole envelope in one line, as certificates print it after "certified within:"; for a
+  /// DUT that declared none, "not declared: <why>".
   std::string envelopeText() const;
 };
 

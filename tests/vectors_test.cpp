@@ -591,5 +591,49 @@ TEST(VectorSet, VerifyReportsUnknownAndDuplicatedResults) {
   expectInputError(r, "has a second result");
 }
 
+// A results file says what a board answered, not what it supports: vectors verify claims no
+// envelope for it. Every format says the envelope was not declared and why, none says "certified
+// within" or lists capabilities as if declared, and merge-reports reads the report back as it
+// is. A replay against a DUT that declares its envelope (vectors check) still prints it.
+TEST(VectorSet, VerifyClaimsNoEnvelopeTheResultsDidNotDeclare) {
+  const fs::path d = fresh("set_envelope");
+  const std::vector<fs::path> files = smallSet(d);
+  const fs::path res = fresh("set_envelope_results");
+  writeResults(res / "good.csv", boardResults(files));
+  Reports r =
+      replay("vectors verify --dir " + d.string() + " --results " + (res / "good.csv").string(),
+             res / "r");
+  ASSERT_EQ(r.run.status, 0) << r.run.out;
+  const nlohmann::json& envelope = r.json["envelope"];
+  EXPECT_EQ(envelope["declared"], false) << envelope;
+  EXPECT_FALSE(envelope.contains("certified_within")) << envelope;
+  const std::string why = envelope.value("not_declared", "");
+  EXPECT_NE(why.find("results of a board run"), std::string::npos) << envelope;
+  EXPECT_NE(why.find("good.csv"), std::string::npos) << "names the results file: " << why;
+  for (const char* list : {"profiles", "instructions", "dtypes", "observable", "given"}) {
+    EXPECT_FALSE(r.json["dut_capabilities"].contains(list)) << list << " written as declared";
+  }
+  for (const auto& [name, text] : {std::pair<std::string, std::string>{"terminal", r.run.out},
+                                   {"report.md", r.md},
+                                   {"report.html", r.html}}) {
+    EXPECT_EQ(text.find("ertified within"), std::string::npos) << name;
+    EXPECT_NE(text.find("nvelope: not declared: results of a board run"), std::string::npos)
+        << name << ":\n"
+        << text.substr(0, 1500);
+  }
+  const CliRun merged = runBinary("merge-reports --out " + (res / "merged.json").string() + " " +
+                                  (res / "r" / "report.json").string());
+  ASSERT_EQ(merged.status, 0) << merged.out;
+  std::ifstream in(res / "merged.json");
+  const nlohmann::json m = nlohmann::json::parse(in);
+  EXPECT_EQ(m["envelope"], envelope) << "read back as written";
+  EXPECT_EQ(m["dut_capabilities"], r.json["dut_capabilities"]);
+
+  const Reports declared = replay("vectors check --dut reference --dir " + d.string(), res / "c");
+  ASSERT_EQ(declared.run.status, 0) << declared.run.out;
+  EXPECT_EQ(declared.json["envelope"]["declared"], true);
+  EXPECT_NE(declared.md.find("Certified within: profiles"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace cubecheck::vec

@@ -138,6 +138,10 @@ RecordedDut::RecordedDut(std::map<std::string, Recorded> results, std::string so
     : results_(std::move(results)) {
   caps_.name = "recorded results " + source;
   caps_.version = "-";
+  // The results file says what the board answered, not what it supports: every case the vector
+  // rows hold is replayed against it, and no envelope is claimed.
+  caps_.notDeclared = "results of a board run (" + dut::printable(source, 200) +
+                      ") declare none; the verdict covers the replayed rows only";
   caps_.profiles = {isa::kAllProfiles.begin(), isa::kAllProfiles.end()};
   caps_.instructions = isa::allOpcodes();
   caps_.dtypes = {isa::kAllDTypes.begin(), isa::kAllDTypes.end()};
