@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <iomanip>
 #include <map>
+#include <set>
 #include <sstream>
 
 namespace cubecheck::conf {
@@ -253,6 +254,9 @@ CertifyResult mergeResults(std::vector<CertifyResult> shards,
   }
   std::map<std::string, std::vector<std::string>> gapBins;  // family -> bins listed as gaps
   std::vector<std::string> internalErrors;
+  // family -> why each shard certified nothing of it, and whether a shard's runner said why
+  std::map<std::string, std::vector<std::string>> notRun;
+  std::set<std::string> runnerSaid;
   for (const CertifyResult& s : shards) {
     for (const FamilyResult& f : s.families) {
       auto it = std::find_if(out.families.begin(), out.families.end(),
@@ -265,6 +269,8 @@ CertifyResult mergeResults(std::vector<CertifyResult> shards,
         it = out.families.insert(out.families.end(), std::move(fresh));
       }
       addFamily(*it, f, gapBins[f.name]);
+      if (!f.notRunWhy.empty()) runnerSaid.insert(f.name);
+      if (const std::string why = f.notCertifiedWhy(); !why.empty()) addOnce(notRun[f.name], why);
     }
     for (const std::string& n : s.notImplemented) addOnce(out.notImplemented, n);
     out.interrupted = out.interrupted || s.interrupted;
@@ -293,6 +299,11 @@ CertifyResult mergeResults(std::vector<CertifyResult> shards,
   out.stoppedEarly = joined(stoppedEarly);
   out.internalError = joined(internalErrors);
   for (FamilyResult& f : out.families) {
+    // Why no case of the family ran, as its shards said it (the profile lacks it, a budget ran
+    // out), each reason once; without a shard's word the counts say it, as for any run.
+    if (runnerSaid.count(f.name) > 0 && f.counts.of(Outcome::Pass) == 0) {
+      f.notRunWhy = joined(notRun[f.name]);
+    }
     // A bin a shard found short stays required, at the family's quota, even if no shard's
     // required list names it.
     for (const std::string& bin : gapBins[f.name]) {

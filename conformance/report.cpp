@@ -241,6 +241,9 @@ std::string toJson(const CertifyResult& r) {
     fj["name"] = f.name;
     fj["verdict"] = f.verdict();
     if (const std::string why = f.notCertifiedWhy(); !why.empty()) fj["not_certified"] = why;
+    // What the runner knew of why no case ran (a profile without the family, a budget spent):
+    // read back, so a merged report gives the reason its shards gave.
+    if (!f.notRunWhy.empty()) fj["not_run"] = f.notRunWhy;
     fj.update(countsJson(f.counts));
     fj["open_points"] = f.openPoints;
     if (!f.provisional.empty()) fj["provisional"] = f.provisional;

@@ -333,6 +333,7 @@ class Reader {
     f.counts = counts(fj);
     f.openPoints = texts(fj, "open_points");
     f.provisional = optionalText(fj, "provisional");
+    f.notRunWhy = optionalText(fj, "not_run");
     for (const Field& p : elements(fj, "properties")) {
       const Counts c = counts(p);
       f.properties.push_back({text(p, "name"), text(p, "summary"), c, number(p, "seconds")});

@@ -284,6 +284,42 @@ TEST(Merge, CoverageGapsAreFoundAgainFromTheMergedPasses) {
   EXPECT_EQ(merged.coverageGaps[0], std::make_pair(bin, sum));
 }
 
+// Why no case of a family ran, when the runner knew (a profile without the family, a fuzz budget
+// spent before its first case), is written to report.json and read back: the report read back
+// and a merge of the shards give the reason the shards gave, not a generic "no case ran".
+TEST(Merge, WhyAFamilyDidNotRunIsTheShardsReason) {
+  // Fuzz shards whose budget ran out before any case.
+  std::vector<CertifyResult> shards;
+  for (unsigned i = 0; i < 2; ++i) {
+    const CertifyResult s = fuzzShardWith(
+        "reference", i, 2, 4, [](FuzzOptions& o) { o.budget = std::chrono::milliseconds(0); });
+    ASSERT_EQ(s.families.at(0).counts.total(), 0u);
+    ASSERT_FALSE(s.families.at(0).notRunWhy.empty()) << "fuzz says why";
+    EXPECT_EQ(toJson(viaJson(s)), toJson(s)) << "read back exactly";
+    EXPECT_EQ(viaJson(s).families.at(0).notCertifiedWhy(), s.families.at(0).notCertifiedWhy());
+    shards.push_back(viaJson(s));
+  }
+  const std::string why = shards[0].families.at(0).notCertifiedWhy();
+  const CertifyResult merged = mergeResults(shards);
+  EXPECT_EQ(merged.families.at(0).notCertifiedWhy(), why);
+  EXPECT_EQ(merged.notCertifiedFamilies(), shards[0].notCertifiedFamilies());
+  EXPECT_NE(merged.headline().find(why), std::string::npos) << merged.headline();
+
+  // certify on a profile that lacks the family: the runner's reason names the profile.
+  auto dut = dut::makeDut("reference");
+  RunOptions o;
+  o.profile = isa::ProfileId::Legacy;
+  o.level = Level::Smoke;
+  o.families = {"mmad"};
+  const CertifyResult legacy = certify(*dut, o);
+  const std::string lacks = legacy.families.at(0).notCertifiedWhy();
+  ASSERT_EQ(lacks, legacy.families.at(0).notRunWhy);
+  const CertifyResult read = viaJson(legacy);
+  EXPECT_EQ(read.families.at(0).notCertifiedWhy(), lacks);
+  EXPECT_EQ(mergeResults({read}).families.at(0).notCertifiedWhy(), lacks);
+  EXPECT_EQ(toJson(untimed(mergeResults({read}))), toJson(untimed(legacy)));
+}
+
 // ---- fromJson: every error names the file and the field ----------------------------------------
 
 struct BadReport {
