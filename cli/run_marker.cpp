@@ -112,6 +112,7 @@ std::string startReportDir(const fs::path& dir, const std::string& command,
   j["tool_version"] = conf::kToolVersion;
   j["spec_sha256"] = conf::kSpecSha256;
   j["command"] = command;
+  j["report_kind"] = "in_progress";
   j["verdict"] = conf::kVerdictInProgress;
   j["headline"] = headline;
   j["in_progress"] = {{"started", started}, {"pid", pid}, {"command_line", line}};

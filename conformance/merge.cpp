@@ -127,6 +127,9 @@ std::vector<std::pair<std::string, std::string>> runIdentity(const CertifyResult
   for (const dut::FieldLimit& l : c.limits) limits.push_back(l.text);
   const Draws& d = s.draws;
   return {
+      // A certificate's cases are not a fuzz run's, nor a replay's: a certify report merged with
+      // fuzz shards would be a certificate of cases drawn without coverage.
+      {"command", s.command},
       {"seed", std::to_string(s.seed)},
       {"level", std::string(nameOf(s.level))},
       {"dut", s.dutSpec},

@@ -419,6 +419,11 @@ class Reader {
     }
     r.seconds = number(root, "seconds");
     checkVerdict(at(root, "verdict"), r.verdict());
+    // Written since report_kind was added; an older report has none.
+    if (has(root, "report_kind") && text(root, "report_kind") != r.reportKind()) {
+      fail("report_kind", "says '" + text(root, "report_kind") +
+                              "' where the report's fields give '" + r.reportKind() + "'");
+    }
     return r;
   }
 

@@ -264,6 +264,11 @@ std::string CertifyResult::unfinished() const {
   return {};
 }
 
+std::string CertifyResult::reportKind() const {
+  if (!certifies()) return "fuzz";
+  return scope.complete && unfinished().empty() ? "certificate" : "partial_run";
+}
+
 std::string CertifyResult::headline() const {
   auto join = [](const std::vector<std::string>& names) {
     std::string s;

@@ -249,6 +249,11 @@ struct CertifyResult {
   /// Whether the run can be a certificate at all: certify and vector replay can, fuzz cannot (it
   /// checks no coverage). A certificate also needs a complete run that finished (see partial()).
   bool certifies() const { return command != "fuzz"; }
+  /// What the report is, for machines (report.json's "report_kind"): "certificate" (a command
+  /// that certifies, a complete run that finished; its verdict is the certificate's, good or
+  /// bad), "partial_run" (filtered or unfinished: what ran, never a certificate) or "fuzz" (a fuzz
+  /// report, never a certificate whatever its verdict words say).
+  std::string reportKind() const;
   /// Why the run did not finish (interrupted, stopped early, an internal error), in capitals as
   /// every format leads with it; empty for a run that finished.
   std::string unfinished() const;

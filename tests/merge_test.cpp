@@ -164,6 +164,8 @@ TEST(Merge, ShardsOfAnotherDutBuildOrOtherDrawsAreRefused) {
     return fuzzShardWith(spec, 1, 2, 4, edit);
   };
   const std::vector<std::pair<std::string, CertifyResult>> rows{
+      // A certify report among fuzz shards: a certificate of cases drawn without coverage.
+      {"command certify instead of fuzz", edited([](CertifyResult& r) { r.command = "certify"; })},
       {"dut_capabilities.version 0.9 instead of " + a.capabilities.version,
        edited([](CertifyResult& r) { r.capabilities.version = "0.9"; })},
       {"dut_capabilities.name other instead of " + a.capabilities.name,

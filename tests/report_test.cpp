@@ -373,6 +373,10 @@ TEST(ReportFuzz, IsAFuzzReportNeverACertificate) {
   EXPECT_EQ(text.find("level "), std::string::npos) << "fuzz has no level\n" << text;
   EXPECT_EQ(text.find("complete run"), std::string::npos) << text;
   EXPECT_EQ(toMarkdown(r).rfind("# cubecheck fuzz report: NO FAILURE FOUND", 0), 0u);
+  // report.json keeps the verdict words for compatibility; report_kind says what they are worth.
+  const auto j = nlohmann::json::parse(toJson(r));
+  EXPECT_EQ(j["verdict"], "conformant") << "kept as it was";
+  EXPECT_EQ(j["report_kind"], "fuzz");
   // The shards of the same run merge to a fuzz report too.
   auto shard = [&](unsigned i) {
     FuzzOptions o = fuzzCases(spec, 3);
@@ -383,6 +387,27 @@ TEST(ReportFuzz, IsAFuzzReportNeverACertificate) {
   const CertifyResult merged = mergeResults({shard(0), shard(1)});
   EXPECT_EQ(merged.headline().rfind("NO FAILURE FOUND in ", 0), 0u) << merged.headline();
   EXPECT_EQ(everyText(merged).find("CONFORMANT"), std::string::npos) << everyText(merged);
+  EXPECT_EQ(nlohmann::json::parse(toJson(merged))["report_kind"], "fuzz");
+  // A certificate says it is one, a filtered certify run that it is a partial run; a report.json
+  // whose report_kind was edited is refused, as an edited verdict is.
+  const CertifyResult whole = run("reference");
+  EXPECT_EQ(nlohmann::json::parse(toJson(whole))["report_kind"], "certificate");
+  auto reference = dut::makeDut("reference");
+  smoke.families = {"load2d"};
+  EXPECT_EQ(nlohmann::json::parse(toJson(certify(*reference, smoke)))["report_kind"],
+            "partial_run");
+  auto edited = nlohmann::json::parse(toJson(r));
+  edited["report_kind"] = "certificate";
+  try {
+    (void)fromJson(edited.dump(), "edited.json");
+    ADD_FAILURE() << "a fuzz report read as a certificate";
+  } catch (const MergeError& e) {
+    EXPECT_NE(std::string(e.what()).find("edited.json: not a cubecheck report.json: field "
+                                         "'report_kind' says 'certificate' where the report's "
+                                         "fields give 'fuzz'"),
+              std::string::npos)
+        << e.what();
+  }
   // A fuzz that finds a failure says so, in its own words.
   auto bad = dut::makeDut("mutant:load2d-dst-gap-ignored");
   const CertifyResult found = fuzz(*bad, fuzzCases("mutant:load2d-dst-gap-ignored", 20));
