@@ -1,17 +1,22 @@
 #include "cli/fingerprint_cmd.hpp"
 
-#include <filesystem>
-#include <fstream>
 #include <iostream>
+#include <stdexcept>
 
 #include "cli/exit_codes.hpp"
+#include "cli/run_marker.hpp"
 #include "conformance/fingerprint.hpp"
 #include "dut_adapters/registry.hpp"
 
 namespace cubecheck::cli {
+namespace {
+
+constexpr const char* kFingerprintFile = "fingerprint.json";
+
+}  // namespace
 
 int runFingerprint(const std::string& dutSpec, isa::ProfileId profile, const std::string& reportDir,
-                   std::chrono::milliseconds timeout) {
+                   std::chrono::milliseconds timeout, const std::string& commandLine) {
   std::unique_ptr<dut::Dut> dut;
   try {
     dut = dut::makeDut(dutSpec, timeout);
@@ -23,19 +28,26 @@ int runFingerprint(const std::string& dutSpec, isa::ProfileId profile, const std
     std::cerr << "cubecheck fingerprint: the DUT cannot run: " << *broken << '\n';
     return kExitUsage;
   }
+  // Only fingerprint.json: a certify's report.json in the same directory is still its verdict.
+  try {
+    if (!reportDir.empty()) {
+      startReportDir(reportDir, "fingerprint", commandLine, {}, {kFingerprintFile});
+    }
+  } catch (const std::runtime_error& e) {
+    std::cerr << "cubecheck fingerprint: --report-dir: " << e.what() << '\n';
+    return kExitUsage;
+  }
   const conf::Fingerprint f = conf::fingerprint(*dut, profile);
   std::cout << "cubecheck fingerprint: dut " << dutSpec << ", profile "
             << isa::profile(profile).name
             << " (what these mean: docs/report.md, \"Arithmetic fingerprint\")\n\n"
             << conf::toMarkdown(f);
   if (!reportDir.empty()) {
-    std::error_code ec;
-    std::filesystem::create_directories(reportDir, ec);
-    const std::string path = reportDir + "/fingerprint.json";
-    std::ofstream out(path);
-    out << conf::toJson(f).dump(2) << '\n';
-    if (!out) {
-      std::cerr << "cubecheck fingerprint: cannot write " << path << '\n';
+    const std::string path = reportDir + "/" + kFingerprintFile;
+    try {
+      replaceFile(path, conf::toJson(f).dump(2) + '\n');
+    } catch (const std::runtime_error& e) {
+      std::cerr << "cubecheck fingerprint: " << e.what() << '\n';
       return kExitUsage;
     }
     std::cout << "\nfingerprint: " << path << '\n';

@@ -77,12 +77,14 @@ int exitCodeOf(const conf::CertifyResult& r) {
 /// The command line as typed (cli::commandLine), for the report a run writes as it starts.
 std::string gCommandLine;
 
-/// Before any case runs: the report directory's previous verdict replaced by "run in progress"
-/// and an earlier run's regressions moved aside (cli/run_marker.hpp). No directory: nothing.
+/// Before any case runs: the files the command writes into the report directory replaced by
+/// "run in progress" and an earlier run's regressions moved aside (cli/run_marker.hpp). No
+/// directory: nothing.
 void startReports(const std::string& reportDir, const std::string& command,
-                  const std::vector<std::filesystem::path>& inputs = {}) {
+                  const std::vector<std::filesystem::path>& inputs = {},
+                  const std::vector<std::string>& files = cli::kReportFiles) {
   if (reportDir.empty()) return;
-  const std::string moved = cli::startReportDir(reportDir, command, gCommandLine, inputs);
+  const std::string moved = cli::startReportDir(reportDir, command, gCommandLine, inputs, files);
   if (!moved.empty()) std::cerr << "cubecheck " << command << ": " << moved << '\n';
 }
 
@@ -292,6 +294,8 @@ int runMutants(conf::RunOptions o, bool list, const std::string& reportDir) {
     }
     return kExitConformant;
   }
+  // A mutants run writes only report.json: that, not a certify's other files, is marked.
+  startReports(reportDir, "mutants", {}, {"report.json"});
   std::cout << std::left << std::setw(32) << "mutant" << std::setw(8) << "killed" << std::right
             << std::setw(7) << "cases" << std::setw(9) << "seconds"
             << "  first failure (shrunk)\n";
@@ -348,9 +352,9 @@ int runMutants(conf::RunOptions o, bool list, const std::string& reportDir) {
   report["killed"] = dut::mutants().size() - survivors;
   report["median_seconds_to_kill"] = median;
   if (!reportDir.empty()) {
-    std::filesystem::create_directories(reportDir);
-    std::ofstream(std::filesystem::path(reportDir) / "report.json")
-        << report.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << '\n';
+    cli::replaceFile(
+        std::filesystem::path(reportDir) / "report.json",
+        report.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + '\n');
     std::cout << "report: " << reportDir << "/report.json\n";
   }
   return survivors == 0 ? kExitConformant : kExitNonconformant;
@@ -651,6 +655,10 @@ int runMerge(const std::vector<std::string>& named, const std::string& out,
   if (!cli::checkWritableDir("--report-dir", reportDir, error)) {
     return usageError("merge-reports", error);
   }
+  // Written over an earlier run's reports: they say "in progress" until the merged ones are all
+  // written, so a merge killed part-way leaves no earlier verdict beside half of the new one.
+  std::vector<std::filesystem::path> inputPaths(inputs.begin(), inputs.end());
+  startReports(reportDir, "merge-reports", inputPaths);
   if (!out.empty()) {
     std::ofstream o(out);
     o << conf::toJson(merged);
@@ -935,7 +943,7 @@ int main(int argc, char** argv) {
     }
     if (*fingerprintCmd) {
       return cli::runFingerprint(dutSpec, o.profile, reportDir,
-                                 std::chrono::milliseconds(timeoutMs));
+                                 std::chrono::milliseconds(timeoutMs), gCommandLine);
     }
     if (*merge) return runMerge(mergeInputs, mergeOut, mergeReportDir);
     if (*regen) {

@@ -40,19 +40,6 @@ std::string markupSafe(const std::string& s) {
   return out;
 }
 
-/// Written beside, then renamed, as the run's own reports are.
-void replace(const fs::path& p, const std::string& text) {
-  const fs::path tmp = p.string() + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary);
-    out << text;
-    if (!out.flush()) throw std::runtime_error("cannot write " + tmp.string());
-  }
-  std::error_code ec;
-  fs::rename(tmp, p, ec);
-  if (ec) throw std::runtime_error("cannot replace " + p.string() + ": " + ec.message());
-}
-
 bool inside(const fs::path& file, const fs::path& dir) {
   std::error_code ec;
   const fs::path f = fs::weakly_canonical(file, ec), d = fs::weakly_canonical(dir, ec);
@@ -80,6 +67,18 @@ std::string setAsideRegressions(const fs::path& dir, const std::vector<fs::path>
 
 }  // namespace
 
+void replaceFile(const fs::path& p, const std::string& text) {
+  const fs::path tmp = p.string() + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary);
+    out << text;
+    if (!out.flush()) throw std::runtime_error("cannot write " + tmp.string());
+  }
+  std::error_code ec;
+  fs::rename(tmp, p, ec);
+  if (ec) throw std::runtime_error("cannot replace " + p.string() + ": " + ec.message());
+}
+
 std::string commandLine(int argc, char** argv) {
   std::string line = "cubecheck";
   for (int i = 1; i < argc; ++i) {
@@ -96,7 +95,8 @@ std::string commandLine(int argc, char** argv) {
 }
 
 std::string startReportDir(const fs::path& dir, const std::string& command,
-                           const std::string& commandLine, const std::vector<fs::path>& inputs) {
+                           const std::string& commandLine, const std::vector<fs::path>& inputs,
+                           const std::vector<std::string>& files) {
   const std::string started = utc(std::chrono::system_clock::now(), "%Y-%m-%dT%H:%M:%SZ");
   const long pid = static_cast<long>(::getpid());
   const std::string line = dut::printable(commandLine, 2000);
@@ -117,31 +117,45 @@ std::string startReportDir(const fs::path& dir, const std::string& command,
   j["headline"] = headline;
   j["in_progress"] = {{"started", started}, {"pid", pid}, {"command_line", line}};
   j["meaning"] = meaning;
+  const std::string json = j.dump(2) + "\n";
+  const std::string junit =
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+      "<testsuites name=\"cubecheck run in progress\" tests=\"1\" failures=\"1\" "
+      "errors=\"0\" skipped=\"0\">\n"
+      "  <testsuite name=\"cubecheck\" tests=\"1\" failures=\"1\" errors=\"0\" "
+      "skipped=\"0\">\n"
+      "    <testcase classname=\"cubecheck\" name=\"run\">\n"
+      "      <failure message=\"" +
+      markupSafe(headline) + "\">" + markupSafe(meaning) +
+      "</failure>\n"
+      "    </testcase>\n  </testsuite>\n</testsuites>\n";
+  const std::string md = "# cubecheck: RUN IN PROGRESS, no verdict\n\n" + meaning +
+                         "\n\n* started: " + started + "\n* pid: " + std::to_string(pid) +
+                         "\n* command:\n\n      " + line + "\n";
+  const std::string html =
+      "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>cubecheck: RUN IN "
+      "PROGRESS, no verdict</title></head>\n<body>\n<h1>cubecheck: RUN IN PROGRESS, no "
+      "verdict</h1>\n<p>" +
+      markupSafe(meaning) + "</p>\n<ul><li>started: " + started +
+      "</li><li>pid: " + std::to_string(pid) + "</li><li>command: <code>" + markupSafe(line) +
+      "</code></li></ul>\n</body></html>\n";
+  auto textOf = [&](const fs::path& name) -> const std::string& {
+    if (name == "junit.xml") return junit;
+    const fs::path ext = name.extension();
+    return ext == ".md" ? md : ext == ".html" ? html : json;
+  };
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) throw std::runtime_error("cannot create " + dir.string() + ": " + ec.message());
   // The earlier corpus first and report.json, what readers go by, last: once report.json says
-  // "in progress", nothing of the earlier run is left looking current.
-  const std::string moved = setAsideRegressions(dir, inputs);
-  replace(dir / "junit.xml",
-          "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-          "<testsuites name=\"cubecheck run in progress\" tests=\"1\" failures=\"1\" "
-          "errors=\"0\" skipped=\"0\">\n"
-          "  <testsuite name=\"cubecheck\" tests=\"1\" failures=\"1\" errors=\"0\" "
-          "skipped=\"0\">\n"
-          "    <testcase classname=\"cubecheck\" name=\"run\">\n"
-          "      <failure message=\"" +
-              markupSafe(headline) + "\">" + markupSafe(meaning) +
-              "</failure>\n"
-              "    </testcase>\n  </testsuite>\n</testsuites>\n");
-  replace(dir / "report.md", "# cubecheck: RUN IN PROGRESS, no verdict\n\n" + meaning +
-                                 "\n\n* started: " + started + "\n* pid: " + std::to_string(pid) +
-                                 "\n* command:\n\n      " + line + "\n");
-  replace(dir / "report.html",
-          "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>cubecheck: RUN IN "
-          "PROGRESS, no verdict</title></head>\n<body>\n<h1>cubecheck: RUN IN PROGRESS, no "
-          "verdict</h1>\n<p>" +
-              markupSafe(meaning) + "</p>\n<ul><li>started: " + started +
-              "</li><li>pid: " + std::to_string(pid) + "</li><li>command: <code>" +
-              markupSafe(line) + "</code></li></ul>\n</body></html>\n");
-  replace(dir / "report.json", j.dump(2) + "\n");
+  // "in progress", nothing of the earlier run is left looking current. A command that leaves
+  // report.json alone (fingerprint) leaves its regressions alone too: they are still its.
+  const bool verdict = std::find(files.begin(), files.end(), "report.json") != files.end();
+  const std::string moved = verdict ? setAsideRegressions(dir, inputs) : std::string();
+  for (const std::string& name : files) {
+    if (name != "report.json") replaceFile(dir / name, textOf(name));
+  }
+  if (verdict) replaceFile(dir / "report.json", json);
   return moved;
 }
 

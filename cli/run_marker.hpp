@@ -12,18 +12,30 @@ namespace cubecheck::cli {
 /// The command line as typed, for reports: "cubecheck certify --dut 'exec:sim --fast' ...".
 std::string commandLine(int argc, char** argv);
 
-/// Replaces report.json, junit.xml, report.md and report.html in `dir` (which exists) with a
-/// report of no verdict: "RUN IN PROGRESS (started <UTC time>, pid <pid>, command <line>)";
-/// report.json's verdict is conf::kVerdictInProgress, which merge-reports refuses, and junit.xml
-/// holds one failing test. The run's own reports replace them when it ends. A `regressions`
+/// The files certify, fuzz, vector replay and merge-reports write into a report directory.
+inline const std::vector<std::string> kReportFiles{"report.json", "junit.xml", "report.md",
+                                                   "report.html"};
+
+/// Replaces `files` in `dir` (created if missing), the files the command will write there, with
+/// a report of no verdict: "RUN IN PROGRESS (started <UTC time>, pid <pid>, command <line>)". A
+/// .json file's verdict is conf::kVerdictInProgress, which merge-reports refuses; junit.xml
+/// holds one failing test; .md and .html say it in words. The run's own files replace them when
+/// it ends; files the command does not write (a certify's report.json beside a fingerprint's
+/// fingerprint.json) are left alone. When report.json is among `files`, a `regressions`
 /// directory of an earlier run is moved aside to regressions.earlier-<its last change, UTC>
-/// (its files name the run that wrote them) unless one of `inputs` (vector files this run
-/// replays) is inside it. That move comes first and report.json last, so once report.json
-/// says "in progress" nothing of the earlier run looks current. Returns a line saying where the
+/// (its files name the run that wrote them) unless one of `inputs` (files this run reads) is
+/// inside it. That move comes first and report.json last, so once report.json says "in
+/// progress" nothing of the earlier run looks current. Returns a line saying where the
 /// regressions went; empty when nothing moved.
 /// Throws std::runtime_error naming the file that could not be written or moved.
 std::string startReportDir(const std::filesystem::path& dir, const std::string& command,
                            const std::string& commandLine,
-                           const std::vector<std::filesystem::path>& inputs = {});
+                           const std::vector<std::filesystem::path>& inputs = {},
+                           const std::vector<std::string>& files = kReportFiles);
+
+/// Writes `text` to `path` beside it first, then renames it over `path`: a reader never sees
+/// half a file, and a run killed while writing leaves what was there. Throws
+/// std::runtime_error naming the file.
+void replaceFile(const std::filesystem::path& path, const std::string& text);
 
 }  // namespace cubecheck::cli

@@ -593,6 +593,108 @@ TEST(Cli, AKilledRunLeavesNoEarlierVerdictBehind) {
   fs::remove_all(dir);
 }
 
+/// Runs cubecheck with `args` in a process group of its own, waits until `watched` says "in
+/// progress" (at most 60 s: the test then fails), and SIGKILLs the group, cubecheck and any DUT it
+/// started: a run killed outright. Its output says "killed 137" when the kill landed mid-run.
+CliRun killedOnceInProgress(const std::string& args, const fs::path& watched) {
+  return cubecheck::test::runCommand(
+      "sh -c 'setsid \"" + std::string(CUBECHECK_BINARY) + "\" " + args +
+      " >/dev/null 2>&1 & pid=$!; i=0; while [ $i -lt 600 ] && ! grep -q \"in progress\" " +
+      watched.string() +
+      " 2>/dev/null; do sleep 0.1; i=$((i+1)); done; kill -KILL -$pid; wait $pid; echo killed $?'");
+}
+
+// Every command that writes into a report directory marks what it will write "in progress"
+// before it starts, as certify does (above): mutants' report.json, fingerprint's
+// fingerprint.json (a certify's report.json beside it is still that run's verdict and stays), and
+// merge-reports --report-dir's four reports, so a kill part-way never leaves an earlier verdict
+// looking current. merge-reports is killed by the file size limit while it writes the merged
+// report.json, which is larger than the limit; its in-progress reports are not.
+TEST(Cli, EveryCommandWritingAReportDirMarksItFirst) {
+  const auto dir = tempDir("killed_others");
+  const auto text = [](const fs::path& p) {
+    std::ifstream in(p);
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  };
+  auto expectInProgress = [](const Json& j, const std::string& command) {
+    EXPECT_EQ(j["verdict"], "in progress") << j.dump(2);
+    EXPECT_EQ(j["command"], command);
+    EXPECT_EQ(j["report_kind"], "in_progress");
+  };
+
+  // mutants: an earlier mutants report.json, then a run killed mid-way.
+  const fs::path mutants = dir / "mutants";
+  fs::create_directories(mutants);
+  writeJson(mutants / "report.json", Json{{"killed", 1}, {"mutants", Json::array()}});
+  CliRun killed = killedOnceInProgress(
+      "mutants --level full --seed 1 --report-dir " + mutants.string(), mutants / "report.json");
+  EXPECT_NE(killed.out.find("killed 137"), std::string::npos)
+      << "SIGKILLed mid-run: " << killed.out;
+  expectInProgress(readJson(mutants / "report.json"), "mutants");
+  EXPECT_FALSE(fs::exists(mutants / "junit.xml")) << "mutants writes only report.json";
+
+  // fingerprint, against a DUT that declares float Mmad and answers no program: killed while it
+  // waits for the first.
+  const fs::path fp = dir / "fingerprint";
+  fs::create_directories(fp);
+  const fs::path stall = dir / "stall_dut.sh";
+  std::ofstream(stall) << "#!/bin/sh\nread greeting\nprintf 'dut 1\\nname stall\\nversion 1\\n"
+                          "profiles a2\\ninstructions load2d mmad set_hf32\\ndtypes f16 bf16 "
+                          "f32\\nobservable GM L1 L0A L0B L0C\\nrejects_illegal 0\\nend\\n'\n"
+                          "exec sleep 600\n";
+  fs::permissions(stall, fs::perms::owner_all);
+  writeJson(fp / "fingerprint.json", Json{{"dut", "an earlier run"}});
+  const std::string certified = "{\"verdict\": \"conformant\"}\n";
+  std::ofstream(fp / "report.json") << certified;
+  killed = killedOnceInProgress("fingerprint --dut exec:" + stall.string() +
+                                    " --timeout-ms 600000 --report-dir " + fp.string(),
+                                fp / "fingerprint.json");
+  EXPECT_NE(killed.out.find("killed 137"), std::string::npos)
+      << "SIGKILLed mid-run: " << killed.out;
+  expectInProgress(readJson(fp / "fingerprint.json"), "fingerprint");
+  EXPECT_EQ(text(fp / "report.json"), certified) << "not fingerprint's to replace";
+
+  // merge-reports --report-dir over an earlier run's reports.
+  const fs::path merged = dir / "merged";
+  std::vector<std::string> shards;
+  for (int i = 0; i < 2; ++i) {
+    const fs::path d = dir / ("shard" + std::to_string(i));
+    const CliRun r =
+        runCli("fuzz --dut reference --family load2d --cases 4 --seed 3 --quiet " +
+               std::string("--shard ") + std::to_string(i) + "/2 --report-dir " + d.string());
+    ASSERT_EQ(r.status, 0) << r.out;
+    shards.push_back((d / "report.json").string());
+  }
+  const std::string inputs = shards[0] + " " + shards[1];
+  CliRun earlier = runCli(
+      "fuzz --dut reference --family load2d --cases 4 --seed 1 --quiet "
+      "--report-dir " +
+      merged.string());
+  ASSERT_EQ(earlier.status, 0) << earlier.out;
+  ASSERT_EQ(readJson(merged / "report.json")["verdict"], "conformant");
+  const CliRun whole =
+      runCli("merge-reports --out " + (dir / "whole.json").string() + " " + inputs);
+  ASSERT_EQ(whole.status, 0) << whole.out;
+  constexpr std::uintmax_t kLimit = 4 * 1024;  // bash's ulimit -f 4: 4 KiB
+  ASSERT_GT(fs::file_size(dir / "whole.json"), kLimit) << "the limit must stop the merge";
+  killed = cubecheck::test::runCommand("bash -c 'ulimit -f 4; \"" + std::string(CUBECHECK_BINARY) +
+                                       "\" merge-reports --report-dir " + merged.string() + " " +
+                                       inputs + " >/dev/null 2>&1; echo status $?'");
+  EXPECT_NE(killed.out.find("status 153"), std::string::npos)
+      << "SIGXFSZ (25) while writing the merged report.json: " << killed.out;
+  expectInProgress(readJson(merged / "report.json"), "merge-reports");
+  for (const char* file : {"report.md", "report.html", "junit.xml"}) {
+    const std::string t = text(merged / file);
+    EXPECT_NE(t.find("RUN IN PROGRESS"), std::string::npos) << file << ":\n" << t;
+  }
+  // Not killed, it replaces the marks with the merged reports.
+  const CliRun done = runCli("merge-reports --report-dir " + merged.string() + " " + inputs);
+  EXPECT_EQ(done.status, 0) << done.out;
+  EXPECT_EQ(readJson(merged / "report.json")["verdict"], "conformant");
+  EXPECT_EQ(text(merged / "report.md").find("RUN IN PROGRESS"), std::string::npos);
+  fs::remove_all(dir);
+}
+
 // Ctrl-C during certify: the run stops before its next case, writes every report of what ran,
 // marked interrupted, and exits 130.
 TEST(Cli, InterruptedCertifyWritesWhatItHas) {
