@@ -218,17 +218,33 @@ bool ExecDut::start(std::string& error) {
   const auto limit = first ? std::max(timeout_, std::chrono::milliseconds(10000))
                            : std::max(timeout_, 2 * firstStart_);
   PipeSource src(*this, begin + limit);
-  if (!wire::readCapabilities(src, caps_, error)) {
+  Capabilities declared;
+  if (!wire::readCapabilities(src, declared, error)) {
     if (src.timedOut()) {
       error = "no handshake within " + std::to_string(limit.count()) + " ms";
     }
     stop();
     return false;
   }
+  if (declared.name.empty()) declared.name = argv_[0];
   if (first) {
     firstStart_ = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - begin);
+    caps_ = std::move(declared);
+    return true;
   }
-  if (caps_.name.empty()) caps_.name = argv_[0];
+  // The report names what the first start declared: a restarted process that declares anything
+  // else is another DUT, and nothing it answers may be counted as the first one's.
+  const auto said = [](const Capabilities& c) {
+    return c.name + " " + c.version + "; " + c.envelopeText();
+  };
+  if (said(declared) != said(caps_)) {
+    broken_ = "the DUT declared other capabilities when restarted (start " +
+              std::to_string(starts_) + "): first '" + said(caps_) + "', then '" + said(declared) +
+              "'; no later case was run";
+    error = broken_;
+    stop();
+    return false;
+  }
   return true;
 }
 

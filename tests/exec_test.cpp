@@ -189,6 +189,31 @@ TEST(HostileDut, RestartsObeyTheTimeout) {
   EXPECT_LT(seconds, 5.0) << "four restarts of at most 300 ms each, not 10 s each";
 }
 
+// A DUT restarted after a crash that declares another version or envelope is another DUT: the
+// report names the first start's declarations, so nothing after the change may count.
+TEST(HostileDut, ARestartThatDeclaresOtherCapabilitiesStopsTheRun) {
+  const std::filesystem::path marker =
+      std::filesystem::temp_directory_path() / ("cubecheck_turncoat_" + std::to_string(::getpid()));
+  std::filesystem::remove(marker);
+  const std::string spec = std::string("exec:") + HOSTILE_DUT + " turncoat " + marker.string();
+  auto dut = dut::makeDut(spec);
+  ASSERT_FALSE(dut->broken().has_value()) << *dut->broken();
+  const CertifyResult r = certify(*dut, load2dSmoke(spec, "MatchesOracle"));
+  std::filesystem::remove(marker);
+  EXPECT_EQ(r.capabilities.version, "1.0");
+  ASSERT_TRUE(dut->broken().has_value());
+  EXPECT_NE(dut->broken()->find("declared other capabilities when restarted"), std::string::npos)
+      << *dut->broken();
+  EXPECT_NE(dut->broken()->find("version 2.0"), std::string::npos) << *dut->broken();
+  const FamilyResult& f = r.families.at(0);
+  // What the first process answered (at most two programs), the crash, then no case passed: each
+  // was an adapter error until the run gave up. The restarted process alone would pass them all.
+  EXPECT_LE(f.counts.of(Outcome::Pass), 2u);
+  EXPECT_GE(f.counts.of(Outcome::AdapterError), kMaxConsecutiveDutFailures - 1);
+  EXPECT_FALSE(r.stoppedEarly.empty());
+  EXPECT_NE(r.verdict(), "conformant");
+}
+
 TEST(HostileDut, MissingProgramIsAnAdapterErrorNotACrash) {
   auto dut = dut::makeDut("exec:/nonexistent/dut");
   ASSERT_TRUE(dut->broken().has_value());

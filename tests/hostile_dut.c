@@ -5,7 +5,8 @@
  * handshake and then no program at all; restall MARKER crashes on its first program and every
  * restart (MARKER exists by then) stalls before its handshake. Mode fds answers every program
  * with garbage naming the count while the process holds any descriptor from 3 up (one inherited
- * from cubecheck). */
+ * from cubecheck). Mode turncoat MARKER crashes on its third program; restarted (MARKER exists
+ * by then), it declares another version and fewer data types. */
 #include <dirent.h>
 #include <signal.h>
 #include <stdio.h>
@@ -37,6 +38,11 @@ static int hostile(unsigned long long seq, FILE* out) {
     return 0;
   }
   if (!strcmp(mode, "mute")) pause();
+  if (!strcmp(mode, "turncoat") && ++served == 3) { /* crash once, so that cubecheck restarts us */
+    signal(SIGSEGV, SIG_DFL);
+    raise(SIGSEGV);
+  }
+  if (!strcmp(mode, "turncoat")) return 0;
   if (!strcmp(mode, "restall")) { /* the first program: crash, so that cubecheck restarts us */
     signal(SIGSEGV, SIG_DFL);
     raise(SIGSEGV);
@@ -72,6 +78,23 @@ int main(int argc, char** argv) {
   if (!strcmp(mode, "restall") && argc > 2) {
     FILE* marker = fopen(argv[2], "r");
     if (marker) pause(); /* a restart: stall before the handshake */
+    marker = fopen(argv[2], "w");
+    if (marker) fclose(marker);
+  }
+  if (!strcmp(mode, "turncoat") && argc > 2) {
+    FILE* marker = fopen(argv[2], "r");
+    if (marker) { /* a restart: the example, declaring another version and fewer dtypes */
+      fclose(marker);
+      if (!fgets(line, sizeof line, stdin)) return 2;
+      fputs(
+          "dut 1\nname example-c-load2d\nversion 2.0\nprofiles a2 950 legacy\n"
+          "instructions load2d\ndtypes f16\nobservable GM L1 L0A L0B\nrejects_illegal 0\nend\n",
+          stdout);
+      fflush(stdout);
+      while (serve(stdin, stdout)) {
+      }
+      return 0;
+    }
     marker = fopen(argv[2], "w");
     if (marker) fclose(marker);
   }
