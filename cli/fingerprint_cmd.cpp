@@ -1,5 +1,6 @@
 #include "cli/fingerprint_cmd.hpp"
 
+#include <algorithm>
 #include <iostream>
 #include <stdexcept>
 
@@ -51,6 +52,15 @@ int runFingerprint(const std::string& dutSpec, isa::ProfileId profile, const std
       return kExitUsage;
     }
     std::cout << "\nfingerprint: " << path << '\n';
+  }
+  // A fingerprint that measured nothing (no float Mmad declared, or results that do not rest on
+  // the DUT's computation) is no answer: a script must not take it for one.
+  const bool measured =
+      std::any_of(f.dtypes.begin(), f.dtypes.end(),
+                  [](const conf::DTypeFingerprint& d) { return d.notMeasured.empty(); });
+  if (!measured) {
+    std::cerr << "cubecheck fingerprint: nothing was measured (each data type says why)\n";
+    return kExitNonconformant;
   }
   return kExitConformant;
 }

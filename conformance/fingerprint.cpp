@@ -1,6 +1,7 @@
 #include "conformance/fingerprint.hpp"
 
 #include <Eigen/Core>
+#include <algorithm>
 #include <bit>
 #include <cfloat>
 #include <cmath>
@@ -58,26 +59,148 @@ Term power(int e) {
   return {std::ldexp(1.0, half), std::ldexp(1.0, e - half)};
 }
 
+/// C's initial image, every word: a normal f32 (so a board that writes L0C with Mmads can write
+/// it, indirect.hpp) that no experiment's sum gives. cmatrixInitVal makes the Mmad start from
+/// zero whatever L0C holds; a result still equal to this word was never written.
+constexpr std::uint32_t kInitialC = 0x5A5A5A5A;
+
+/// C(0, 0) and C(1, 1) of one Mmad, as f32 bit patterns.
+struct Answer {
+  std::uint32_t c00 = 0, c11 = 0;
+};
+
+double asDouble(std::uint32_t bits) {
+  return static_cast<double>(std::bit_cast<float>(bits));
+}
+
+std::string describe(double v) {
+  if (v == static_cast<double>(FLT_MAX)) return "+FLT_MAX";
+  if (v == -static_cast<double>(FLT_MAX)) return "-FLT_MAX";
+  std::ostringstream os;
+  os << v;
+  return os.str();
+}
+
+/// The words of an answer as a reader is told them: C's initial image named as such.
+std::string describeWord(std::uint32_t bits) {
+  if (bits == kInitialC) return "C's initial image (it wrote nothing)";
+  return describe(asDouble(bits));
+}
+
+/// The terms of a probe as a reader is told them: "1 x 1 + 1 x 2".
+std::string describeTerms(const std::vector<Term>& terms) {
+  std::string out;
+  for (const Term& t : terms) {
+    out += (out.empty() ? "" : " + ") + describe(t.a) + " x " + describe(t.b);
+  }
+  return out;
+}
+
 class Lab {
  public:
   Lab(dut::Dut& dut, isa::ProfileId profile, isa::DType t, bool hf32)
       : dut_(dut), profile_(profile), t_(t), hf32_(hf32) {}
 
-  /// C(0, 0) of the Mmad over `terms` in k order, or nullopt (with why()) when it did not run.
+  /// C(0, 0) of the Mmad over `terms` in k order, or nullopt (with why()) when it did not run or
+  /// its result was not the DUT's computation of these operands: the same Mmad also computes
+  /// C(1, 1) = a small integer that changes from one experiment to the next (row 1 of A, column 1
+  /// of B), which must come out exactly, and C(0, 0) must have been written.
   std::optional<double> dot(const std::vector<Term>& terms) {
+    const double marker = nextMarker();
+    const auto r = run(terms, marker);
+    if (!r) return std::nullopt;
+    if (r->c00 == kInitialC || asDouble(r->c11) != marker) {
+      std::ostringstream os;
+      os << "the DUT's Mmad results do not follow its operands: on the experiment "
+         << describeTerms(terms) << " it gave C(0, 0) = " << describeWord(r->c00)
+         << " and C(1, 1) = " << describeWord(r->c11) << ", where C(1, 1) is " << marker
+         << " exactly";
+      why_ = os.str();
+      return std::nullopt;
+    }
+    return asDouble(r->c00);
+  }
+
+  /// Why no figure of this data type can be trusted: the experiments' results would not rest on
+  /// the DUT's computation. Control experiments with one exact answer each (small integers, exact
+  /// in every type and accumulator the fingerprint can report), of every length the experiments
+  /// use: a DUT whose answers are all one value (the initial image, zeros, a constant) does not
+  /// compute from its operands; one that gets them wrong computes something the figures would
+  /// misname. Nullopt: it computes them all exactly.
+  std::optional<std::string> whyNotComputing() {
+    struct Control {
+      std::vector<Term> terms;
+      double sum = 0, marker = 0;
+      Answer got;
+    };
+    std::vector<Control> controls;
+    for (std::size_t k = 1; k <= 4; ++k) {
+      for (const double first : {1.0, -1.0}) {
+        Control c;
+        for (std::size_t i = 0; i < k; ++i) {
+          Term t = power(static_cast<int>(i));
+          if (i == 0) t.a *= first;
+          c.sum += t.a * t.b;
+          c.terms.push_back(t);
+        }
+        c.marker = nextMarker();
+        const auto r = run(c.terms, c.marker);
+        if (!r) return why_;
+        c.got = *r;
+        controls.push_back(std::move(c));
+      }
+    }
+    const bool constant = std::all_of(controls.begin(), controls.end(), [&](const Control& c) {
+      return c.got.c00 == controls[0].got.c00 && c.got.c11 == controls[0].got.c11;
+    });
+    if (constant) {
+      std::ostringstream os;
+      os << "the DUT's Mmad results do not depend on its operands: " << controls.size()
+         << " control products with sums from -1 to 15 all gave C(0, 0) = "
+         << describeWord(controls[0].got.c00)
+         << ", C(1, 1) = " << describeWord(controls[0].got.c11);
+      return os.str();
+    }
+    for (const Control& c : controls) {
+      if (asDouble(c.got.c00) != c.sum || asDouble(c.got.c11) != c.marker) {
+        std::ostringstream os;
+        os << "the DUT's Mmad gets exact small sums wrong: " << describeTerms(c.terms)
+           << " gave C(0, 0) = " << describeWord(c.got.c00) << ", not " << c.sum
+           << " (and C(1, 1) = " << describeWord(c.got.c11) << ", " << c.marker
+           << " expected); no figure would mean what it says";
+        return os.str();
+      }
+    }
+    return std::nullopt;
+  }
+
+  const std::string& why() const { return why_; }
+  isa::DType dtype() const { return t_; }
+
+ private:
+  /// A small integer, another one for each experiment (1 to 64, exact in every input type).
+  double nextMarker() { return static_cast<double>(1 + (experiments_++ % 64)); }
+
+  /// Runs the Mmad over `terms` (row 0 of A, column 0 of B) and `marker` x 1 (row 1, column 1)
+  /// on an L0C filled with kInitialC; nullopt (with why()) when it did not run.
+  std::optional<Answer> run(const std::vector<Term>& terms, double marker) {
     const auto k = static_cast<Eigen::Index>(terms.size());
     oracle::ElemMatrix a = oracle::ElemMatrix::Zero(16, k), b = oracle::ElemMatrix::Zero(k, 16);
     for (Eigen::Index j = 0; j < k; ++j) {
       a(0, j) = bitsOf(terms[static_cast<std::size_t>(j)].a, t_);
       b(j, 0) = bitsOf(terms[static_cast<std::size_t>(j)].b, t_);
     }
+    a(1, 0) = bitsOf(marker, t_);
+    b(0, 1) = bitsOf(1, t_);
     isa::Program p;
     p.profile = profile_;
     const bool nz = isa::profile(profile_).l0aIsNz;
     p.segments.push_back(
         {isa::Memory::L0A, 0, oracle::encode(a, nz ? oracle::Layout::Nz : oracle::Layout::Zz, t_)});
     p.segments.push_back({isa::Memory::L0B, 0, oracle::encode(b, oracle::Layout::Zn, t_)});
-    p.segments.push_back({isa::Memory::L0C, 0, isa::Bytes(1024, 0)});
+    isa::Bytes initial(1024);
+    for (std::size_t i = 0; i < initial.size(); i += 4) std::memcpy(&initial[i], &kInitialC, 4);
+    p.segments.push_back({isa::Memory::L0C, 0, std::move(initial)});
     if (hf32_) p.instructions.push_back(isa::SetHF32{true, 0});
     isa::Mmad m;
     m.dtype = t_;
@@ -86,7 +209,10 @@ class Lab {
     m.n = 16;
     m.cmatrixInitVal = true;
     p.instructions.push_back(m);
+    // L0C holds 4-byte elements in 16 x 16 Nz fractals (spec 2).
     p.observe.push_back({isa::Memory::L0C, 0, 4});
+    p.observe.push_back(
+        {isa::Memory::L0C, 4 * oracle::elementOffsetC0(oracle::Layout::Nz, 16, 16, 16, 1, 1), 4});
     for (const isa::Instruction& ins : p.instructions) {
       if (auto v = isa::validate(isa::profile(profile_), ins)) {
         throw std::logic_error("fingerprint: an illegal experiment: " + v->message);
@@ -97,19 +223,18 @@ class Lab {
       why_ = std::string(nameOf(v->outcome)) + ": " + v->detail.substr(0, 200);
       return std::nullopt;
     }
-    float c = 0;
-    std::memcpy(&c, observed.at(0).data(), 4);
-    return static_cast<double>(c);
+    Answer out;
+    std::memcpy(&out.c00, observed.at(0).data(), 4);
+    std::memcpy(&out.c11, observed.at(1).data(), 4);
+    return out;
   }
-  const std::string& why() const { return why_; }
-  isa::DType dtype() const { return t_; }
 
- private:
   dut::Dut& dut_;
   isa::ProfileId profile_;
   isa::DType t_;
   bool hf32_;
   std::string why_;
+  unsigned experiments_ = 0;
 };
 
 /// Significand bits of the type's own inputs, hidden bit included.
@@ -123,12 +248,11 @@ int minProductExponent(isa::DType t) {
   return t == isa::DType::F16 ? -28 : -120;
 }
 
-std::string describe(double v) {
-  if (v == static_cast<double>(FLT_MAX)) return "+FLT_MAX";
-  if (v == -static_cast<double>(FLT_MAX)) return "-FLT_MAX";
-  std::ostringstream os;
-  os << v;
-  return os.str();
+/// "kept" when the probe gave `kept`, "flushed" when 0, otherwise what it gave.
+std::string keptOrFlushed(double r, double kept) {
+  if (r == kept) return "kept";
+  if (r == 0) return "flushed";
+  return "other (the probe gave " + describe(r) + ", neither " + describe(kept) + " nor 0)";
 }
 
 DTypeFingerprint measure(Lab& lab, const std::string& name) {
@@ -139,6 +263,12 @@ DTypeFingerprint measure(Lab& lab, const std::string& name) {
     f.notMeasured = lab.why();
     return f;
   };
+  // Every figure below is read from an experiment's result: first make sure the results are the
+  // DUT's computation of the operands at all.
+  if (auto why = lab.whyNotComputing()) {
+    f.notMeasured = *why;
+    return f;
+  }
   // Accumulator width. With sequential ascending order [1, 2^-j, -1] keeps 2^-j while j <= p - 1
   // and [-1, 2^-j, 1] while j <= p (1 - 2^-j has j significant bits); descending order swaps the
   // two; a sum of the first two terms first (pairwise) behaves as ascending. p is the larger.
@@ -185,12 +315,18 @@ DTypeFingerprint measure(Lab& lab, const std::string& name) {
     auto r3 = lab.dot(ordered({{-1, 1}, {-three.a, three.b}, {1, 1}}));
     if (!r1 || !r2 || !r3) return fail();
     const bool up1 = *r1 > 0, up2 = *r2 > 0, down3 = *r3 < 0;
-    f.rounding = up1 && !up2 && down3  ? "nearest-even"
-                 : up1 && up2 && down3 ? "nearest-away"
-                 : !up1 && !down3      ? "toward-zero"
-                 : !up1 && down3       ? "down"
-                 : up1 && !down3       ? "up"
-                                       : "unknown";
+    // Each sum is cancelled back to at most an ulp of 1, on its own side of 0.
+    const double ulp = std::ldexp(1.0, -(p - 1));
+    const bool inRange =
+        *r1 >= 0 && *r1 <= ulp && *r2 >= 0 && *r2 <= ulp && *r3 <= 0 && *r3 >= -ulp;
+    f.rounding = !inRange ? "unknown (the rounding probes gave " + describe(*r1) + ", " +
+                                describe(*r2) + ", " + describe(*r3) + ")"
+                 : up1 && !up2 && down3 ? "nearest-even"
+                 : up1 && up2 && down3  ? "nearest-away"
+                 : !up1 && !down3       ? "toward-zero"
+                 : !up1 && down3        ? "down"
+                 : up1 && !down3        ? "up"
+                                        : "unknown";
   } else {
     f.rounding = "unknown (accumulator width not found)";
   }
@@ -201,7 +337,11 @@ DTypeFingerprint measure(Lab& lab, const std::string& name) {
     const double x = 1 + std::ldexp(1.0, -h);
     auto r = lab.dot({{-(1 + std::ldexp(1.0, -(h - 1))), 1}, {x, x}});
     if (!r) return fail();
-    f.products = *r != 0 ? "exact" : "rounded to the input precision";
+    const double exact = std::ldexp(1.0, -2 * h);
+    f.products = *r == exact ? "exact"
+                 : *r == 0   ? "rounded to the input precision"
+                             : "other (the product probe gave " + describe(*r) + ", neither " +
+                                 describe(exact) + " nor 0)";
   }
   // Subnormal inputs: the smallest subnormal of the type times a power of two that brings the
   // product back into the normal range.
@@ -210,7 +350,7 @@ DTypeFingerprint measure(Lab& lab, const std::string& name) {
     const int lift = t == isa::DType::F16 ? 10 : 100;
     auto r = lab.dot({{std::ldexp(1.0, sub), std::ldexp(1.0, lift)}});
     if (!r) return fail();
-    f.subnormalInputs = *r != 0 ? "kept" : "flushed";
+    f.subnormalInputs = keptOrFlushed(*r, std::ldexp(1.0, sub + lift));
   }
   // Subnormal results: 2^-70 x 2^-70 = 2^-140, below f32's normal range (f16 inputs cannot reach
   // it).
@@ -219,7 +359,7 @@ DTypeFingerprint measure(Lab& lab, const std::string& name) {
   } else {
     auto r = lab.dot({{std::ldexp(1.0, -70), std::ldexp(1.0, -70)}});
     if (!r) return fail();
-    f.subnormalResults = *r != 0 ? "kept" : "flushed";
+    f.subnormalResults = keptOrFlushed(*r, std::ldexp(1.0, -140));
   }
   // Special values.
   {
@@ -240,6 +380,10 @@ DTypeFingerprint measure(Lab& lab, const std::string& name) {
 DTypeFingerprint measureHf32(Lab& lab) {
   DTypeFingerprint f;
   f.dtype = "f32 (HF32)";
+  if (auto why = lab.whyNotComputing()) {
+    f.notMeasured = *why;
+    return f;
+  }
   int kept = 0;
   for (int j = 1; j <= 23; ++j) {
     auto r = lab.dot({{1 + std::ldexp(1.0, -j), 1}, {-1, 1}});
@@ -247,7 +391,16 @@ DTypeFingerprint measureHf32(Lab& lab) {
       f.notMeasured = lab.why();
       return f;
     }
-    if (*r != 0) kept = j;
+    // 2^-j: the input kept it. 0, or a larger power of two up to 1 (1 + 2^-j rounded up to the
+    // next value the input keeps): it did not. Anything else answers no question of this probe.
+    int e = 0;
+    const bool rounded = *r == 0 || (std::frexp(*r, &e) == 0.5 && e - 1 > -j && e - 1 <= 0);
+    if (*r != std::ldexp(1.0, -j) && !rounded) {
+      f.notMeasured = "the HF32 probe 1 + 2^-" + std::to_string(j) + " - 1 gave " + describe(*r) +
+                      ", neither 2^-" + std::to_string(j) + ", 0 nor a larger power of two";
+      return f;
+    }
+    if (*r == std::ldexp(1.0, -j)) kept = j;
   }
   f.inputFractionBits = kept;
   return f;

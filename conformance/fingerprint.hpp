@@ -17,10 +17,10 @@ namespace cubecheck::conf {
 
 struct DTypeFingerprint {
   std::string dtype;  ///< f16, bf16, f32, or "f32 (HF32)"
-  /// Why nothing was measured (the DUT does not declare it, or an experiment did not run); the
-  /// other fields are then empty.
+  /// Why nothing was measured (the DUT does not declare it, an experiment did not run, or the
+  /// DUT's results did not rest on the experiments' operands); the other fields are then empty.
   std::string notMeasured;
-  std::string products;  ///< "exact" or "rounded to the input precision"
+  std::string products;  ///< "exact", "rounded to the input precision" or "other (...)"
   /// Significand bits of the accumulator, sign excluded, hidden bit included (24 for f32); 0 when
   /// not found within what the inputs can show.
   int accumulatorBits = 0;
@@ -39,7 +39,10 @@ struct Fingerprint {
 };
 
 /// Runs the crafted programs (Mmad on one row of A and one column of B, zero init) for f16,
-/// bf16, f32 and f32 in HF32 mode. Deterministic; a few hundred small programs.
+/// bf16, f32 and f32 in HF32 mode. Deterministic; a few hundred small programs. A data type whose
+/// control products do not come out exactly (a DUT that computes nothing, or something else),
+/// or one of whose experiments the DUT did not compute from its operands, is not measured:
+/// every figure rests on results the DUT's computation determined.
 Fingerprint fingerprint(dut::Dut& dut, isa::ProfileId profile);
 
 nlohmann::ordered_json toJson(const Fingerprint& f);

@@ -1,11 +1,16 @@
 // The arithmetic fingerprint tells the reference and each float mutant apart.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstring>
 #include <functional>
 
 #include "conformance/fingerprint.hpp"
 #include "conformance/indirect.hpp"
 #include "dut_adapters/registry.hpp"
+#include "process.hpp"
 
 namespace cubecheck::conf {
 namespace {
@@ -122,6 +127,156 @@ TEST(Fingerprint, JsonHasTheIssueFields) {
     EXPECT_TRUE(f32.contains(key)) << key;
   }
   EXPECT_EQ(j["dtypes"][3]["input_fraction_bits"], 11);
+}
+
+/// The reference with the observed words of L0C of each answer (as f32s) passed through
+/// `change`: a DUT whose Mmad computes something else, or nothing, and leaves the other memories
+/// alone.
+class Rewritten : public dut::Dut {
+ public:
+  using Change = std::function<void(std::vector<float>&)>;
+  explicit Rewritten(Change change)
+      : inner_(dut::makeDut("reference")), change_(std::move(change)) {}
+  const dut::Capabilities& capabilities() const override { return inner_->capabilities(); }
+  dut::RunResult run(const isa::Program& program) override {
+    dut::RunResult r = inner_->run(program);
+    std::vector<float> words;
+    auto each = [&](auto f) {
+      std::size_t w = 0;
+      for (std::size_t n = 0; n < r.observed.size(); ++n) {
+        if (program.observe.at(n).memory != isa::Memory::L0C) continue;
+        for (std::size_t i = 0; i + 4 <= r.observed[n].size(); i += 4) f(&r.observed[n][i], w++);
+      }
+    };
+    each([&](std::uint8_t* at, std::size_t) {
+      float f = 0;
+      std::memcpy(&f, at, 4);
+      words.push_back(f);
+    });
+    change_(words);
+    each([&](std::uint8_t* at, std::size_t w) { std::memcpy(at, &words.at(w), 4); });
+    return r;
+  }
+
+ private:
+  std::unique_ptr<dut::Dut> inner_;
+  Change change_;
+};
+
+/// A change of each word alone.
+Rewritten::Change eachWord(std::function<float(float)> f) {
+  return [f](std::vector<float>& words) {
+    for (float& w : words) w = f(w);
+  };
+}
+
+/// Whether a data type's fingerprint holds any figure.
+bool hasAFigure(const DTypeFingerprint& d) {
+  return !d.products.empty() || d.accumulatorBits != 0 || !d.order.empty() || !d.rounding.empty() ||
+         !d.subnormalInputs.empty() || !d.subnormalResults.empty() || !d.specialValues.empty() ||
+         d.inputFractionBits.has_value();
+}
+
+/// Every data type not measured, with a reason containing `why`, and no figure.
+void expectNothingMeasured(const Fingerprint& f, const std::string& why) {
+  ASSERT_EQ(f.dtypes.size(), 4u);
+  for (const DTypeFingerprint& d : f.dtypes) {
+    EXPECT_NE(d.notMeasured.find(why), std::string::npos) << d.dtype << ": " << d.notMeasured;
+    EXPECT_FALSE(hasAFigure(d)) << d.dtype;
+  }
+}
+
+// A DUT that runs nothing leaves C as it was: its results do not depend on the operands, and no
+// figure is read from them (before, the zeros it returned read as products rounded, subnormals
+// flushed, inf -> 0 and HF32 inputs keeping no fraction bit).
+TEST(Fingerprint, ADutThatWritesNothingIsNotMeasured) {
+  for (isa::ProfileId p : {isa::ProfileId::A2, isa::ProfileId::Ascend950}) {
+    SCOPED_TRACE(isa::profile(p).name);
+    const Fingerprint f = ofDut("mutant:writes-nothing", p);
+    expectNothingMeasured(f, "the DUT's Mmad results do not depend on its operands");
+    expectNothingMeasured(f, "C's initial image");
+  }
+}
+
+// Nor does a DUT that answers one value whatever it is asked: zeros, one, or a garbage word.
+TEST(Fingerprint, ADutWhoseAnswersAreConstantIsNotMeasured) {
+  for (const std::uint32_t word : {0x00000000u, 0x3F800000u, 0x12345678u}) {
+    SCOPED_TRACE(word);
+    Rewritten dut(eachWord([word](float) { return std::bit_cast<float>(word); }));
+    expectNothingMeasured(fingerprint(dut, isa::ProfileId::A2),
+                          "the DUT's Mmad results do not depend on its operands");
+  }
+}
+
+// A DUT that computes, but not the exact small sums every float accumulator gets right: its
+// figures would misname what it does.
+TEST(Fingerprint, ADutThatGetsSmallSumsWrongIsNotMeasured) {
+  Rewritten dut(eachWord([](float f) { return f + 1; }));
+  expectNothingMeasured(fingerprint(dut, isa::ProfileId::A2),
+                        "the DUT's Mmad gets exact small sums wrong");
+}
+
+// A DUT right on every answer whose words are all small integers (what the controls give) and
+// answering zeros for every other: the experiments' results are not its computation, and each
+// experiment shows it (C(1, 1), computed beside the probe, is not the integer it must be).
+TEST(Fingerprint, ADutThatComputesOnlyIntegersIsNotMeasured) {
+  Rewritten dut([](std::vector<float>& words) {
+    const bool integers = std::all_of(words.begin(), words.end(), [](float f) {
+      return f == std::nearbyint(f) && std::fabs(f) <= 64;
+    });
+    if (!integers) std::fill(words.begin(), words.end(), 0.0F);
+  });
+  expectNothingMeasured(fingerprint(dut, isa::ProfileId::A2),
+                        "the DUT's Mmad results do not follow its operands");
+}
+
+// A DUT whose non-integer answers are three times what any rounding gives (the controls and
+// the markers, integers, stay right): a probe's result that is neither of the values its
+// question allows gives no figure. Before, 3 x 2^-12 (f16's exact product probe) read as products
+// "exact", 3 x 2^-49 (f32's subnormal input probe) as "kept", and HF32 as 11 kept fraction bits.
+TEST(Fingerprint, AProbeAnsweredOutsideItsQuestionGivesNoFigure) {
+  Rewritten dut(eachWord([](float f) { return f == std::nearbyint(f) ? f : 3 * f; }));
+  const Fingerprint f = fingerprint(dut, isa::ProfileId::A2);
+  for (const char* t : {"f16", "bf16", "f32"}) {
+    const DTypeFingerprint& d = of(f, t);
+    EXPECT_EQ(d.notMeasured, "") << t;
+    EXPECT_EQ(d.subnormalInputs.rfind("other (the probe gave ", 0), 0u)
+        << t << ": " << d.subnormalInputs;
+    // 3 x 2^-j is never 2^-j: no accumulation step is kept.
+    EXPECT_EQ(d.accumulatorBits, 0) << t;
+  }
+  // The reference's f16 and bf16 products are exact (a nonzero probe); f32's are rounded (0,
+  // which three times is still 0, an answer the question allows).
+  for (const char* t : {"f16", "bf16"}) {
+    EXPECT_EQ(of(f, t).products.rfind("other (the product probe gave ", 0), 0u)
+        << t << ": " << of(f, t).products;
+  }
+  EXPECT_EQ(of(f, "f32").products, "rounded to the input precision");
+  for (const char* t : {"bf16", "f32"}) {
+    EXPECT_EQ(of(f, t).subnormalResults.rfind("other (the probe gave ", 0), 0u)
+        << t << ": " << of(f, t).subnormalResults;
+  }
+  const DTypeFingerprint& hf32 = of(f, "f32 (HF32)");
+  EXPECT_FALSE(hf32.inputFractionBits.has_value());
+  EXPECT_EQ(hf32.notMeasured.rfind("the HF32 probe 1 + 2^-1 - 1 gave 1.5, neither 2^-1", 0), 0u)
+      << hf32.notMeasured;
+}
+
+// `cubecheck fingerprint` exits 1 when it measured nothing (a DUT that computes nothing, or
+// declares no float Mmad), 0 when it measured something, and prints no figure for the former.
+TEST(Fingerprint, TheCommandExitsNonZeroWhenNothingWasMeasured) {
+  const test::ProcessRun none = test::runCubecheck("fingerprint --dut mutant:writes-nothing");
+  EXPECT_EQ(none.status, 1) << none.out;
+  EXPECT_NE(none.out.find("not measured: the DUT's Mmad results do not depend on its operands"),
+            std::string::npos)
+      << none.out;
+  EXPECT_EQ(none.out.find("rounded to the input precision"), std::string::npos) << none.out;
+  EXPECT_NE(none.out.find("nothing was measured"), std::string::npos) << none.out;
+  const test::ProcessRun noMmad =
+      test::runCubecheck(std::string("fingerprint --dut exec:") + EXAMPLE_C_DUT);
+  EXPECT_EQ(noMmad.status, 1) << noMmad.out;
+  const test::ProcessRun reference = test::runCubecheck("fingerprint --dut reference");
+  EXPECT_EQ(reference.status, 0) << reference.out;
 }
 
 TEST(Fingerprint, ADutWithoutFloatMmadIsNotMeasured) {
