@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <utility>
 
+#include "conformance/json_unique.hpp"
 #include "isa/dtype.hpp"
 #include "isa/fields.hpp"
 #include "isa/memory.hpp"
@@ -440,7 +441,13 @@ class Reader {
 CertifyResult fromJson(const std::string& text, const std::string& path) {
   Json j;
   try {
-    j = Json::parse(text);
+    UniqueParse<Json> parsed = parseUniqueKeys<Json>(text);
+    // The parser keeps the last value, a reader of the file sees the first: refused.
+    if (parsed.duplicateKey) {
+      throw MergeError(path + ": not a cubecheck report.json: field '" + *parsed.duplicateKey +
+                       "' is given twice in one object");
+    }
+    j = std::move(parsed.value);
   } catch (const nlohmann::json::parse_error& e) {
     throw MergeError(path + ": not JSON: " + e.what());
   }

@@ -4,8 +4,10 @@
 #include <chrono>
 #include <cstdio>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "conformance/families.hpp"
+#include "conformance/json_unique.hpp"
 #include "conformance/runner.hpp"
 
 namespace cubecheck::conf {
@@ -44,6 +46,17 @@ bool matches(const Waiver& w, const std::string& family, const Failure& x) {
          x.outcome == w.outcome.value_or(Outcome::Mismatch);
 }
 
+/// The names of the family's properties on any profile: what a failure's `property` can be.
+std::set<std::string> propertiesOf(const std::string& family) {
+  std::set<std::string> out;
+  for (isa::ProfileId p : isa::kAllProfiles) {
+    if (auto f = makeFamily(family, p)) {
+      for (const auto& property : f->properties) out.insert(property->name());
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 std::optional<Outcome> parseWaivedOutcome(std::string_view name) {
@@ -75,7 +88,13 @@ std::vector<Waiver> parseWaivers(const std::string& text, const std::string& pat
   };
   Json j;
   try {
-    j = Json::parse(text);
+    UniqueParse<Json> parsed = parseUniqueKeys<Json>(text);
+    // The parser keeps the last value, a reviewer reads the first: refused, not resolved.
+    if (parsed.duplicateKey)
+      fail(*parsed.duplicateKey,
+           "is given twice in one object (a reader sees the first value, the parser would keep "
+           "the last)");
+    j = std::move(parsed.value);
   } catch (const Json::parse_error& e) {
     throw WaiverError(path + ": not JSON: " + e.what());
   }
@@ -106,6 +125,9 @@ std::vector<Waiver> parseWaivers(const std::string& text, const std::string& pat
       }
       std::string s = e[key].get<std::string>();
       if (s.empty()) fail(at + "." + key, "is empty");
+      if (s.find_first_not_of(" \t\r\n\f\v") == std::string::npos) {
+        fail(at + "." + key, "is blank");
+      }
       return s;
     };
     Waiver w;
@@ -117,6 +139,15 @@ std::vector<Waiver> parseWaivers(const std::string& text, const std::string& pat
       fail(at + ".family", "'" + w.family + "' is not a family of this version (" + known + ")");
     }
     w.property = field("property", false);
+    if (!w.property.empty()) {
+      const std::set<std::string> known = propertiesOf(w.family);
+      if (known.count(w.property) == 0) {
+        std::string list;
+        for (const std::string& n : known) list += (list.empty() ? "" : ", ") + n;
+        fail(at + ".property",
+             "'" + w.property + "' is not a property of " + w.family + " (" + list + ")");
+      }
+    }
     w.signature = field("signature", false);
     if (const std::string o = field("outcome", false); !o.empty()) {
       w.outcome = parseWaivedOutcome(o);

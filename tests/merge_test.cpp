@@ -395,6 +395,35 @@ TEST(ReadReport, MalformedFieldsAreNamed) {
   }
 }
 
+// A key given twice in one object is refused, naming it: the parser would keep the last value
+// where a person reading the file sees the first.
+TEST(ReadReport, AKeyGivenTwiceIsRefused) {
+  const std::string good = toJson(fuzzShard("mutant:load2d-dst-gap-ignored", 0, 1, 4));
+  ASSERT_NO_THROW((void)fromJson(good, "in/report.json"));
+  auto refused = [](const std::string& text) {
+    try {
+      (void)fromJson(text, "in/report.json");
+    } catch (const MergeError& e) {
+      return std::string(e.what());
+    }
+    return std::string("(accepted)");
+  };
+  // At the top: "verdict" first as the reader sees it, then the one written.
+  std::string top = good;
+  top.insert(top.find('{') + 1, R"("verdict": "conformant", )");
+  EXPECT_EQ(refused(top),
+            "in/report.json: not a cubecheck report.json: field 'verdict' is given twice in one "
+            "object");
+  // Inside the first family, an element of an array.
+  std::string inner = good;
+  const std::size_t families = inner.find("\"families\"");
+  ASSERT_NE(families, std::string::npos);
+  inner.insert(inner.find('{', families) + 1, R"("failed": 0, )");
+  EXPECT_EQ(refused(inner),
+            "in/report.json: not a cubecheck report.json: field 'families[0].failed' is given "
+            "twice in one object");
+}
+
 // The fields are the evidence, the written verdict a summary: worse than the fields is refused,
 // better than the fields is read as the fields say.
 TEST(ReadReport, AWrittenVerdictIsNeverReadGreenerThanItSays) {

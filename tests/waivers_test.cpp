@@ -10,6 +10,7 @@
 #include <set>
 #include <sstream>
 
+#include "conformance/families.hpp"
 #include "conformance/fuzz.hpp"
 #include "conformance/merge.hpp"
 #include "conformance/report.hpp"
@@ -296,6 +297,53 @@ TEST(Waivers, AMalformedFileIsRefusedNamingTheFileAndTheField) {
             "(accepted)");
 }
 
+// What a reviewer reads is what applies. A key given twice in one object is refused (the parser
+// kept the last: "dut": "nobody" then "dut": "*" waived for every DUT), so is a reason of blanks
+// (the docs: not empty), and a property the family does not have (as an unknown family is).
+TEST(Waivers, ADuplicateKeyABlankReasonOrAnUnknownPropertyIsRefused) {
+  const std::pair<std::string, std::string> bad[] = {
+      {R"({"waivers": [{"dut": "nobody", "family": "load2d", "reason": "r", "dut": "*"}]})",
+       "w.json: waivers[0].dut: is given twice in one object"},
+      {R"({"waivers": [{"dut": "*", "family": "load2d", "reason": "r"},
+                       {"dut": "*", "family": "load2d", "reason": "r", "reason": "s"}]})",
+       "w.json: waivers[1].reason: is given twice in one object"},
+      {R"({"waivers": [], "waivers": [{"dut": "*", "family": "load2d", "reason": "r"}]})",
+       "w.json: waivers: is given twice in one object"},
+      {R"({"waivers": [{"dut": "*", "family": "load2d", "reason": " "}]})",
+       "w.json: waivers[0].reason: is blank"},
+      {R"({"waivers": [{"dut": "*", "family": "load2d", "reason": "\t\n "}]})",
+       "w.json: waivers[0].reason: is blank"},
+      {R"({"waivers": [{"dut": " ", "family": "load2d", "reason": "r"}]})",
+       "w.json: waivers[0].dut: is blank"},
+      {R"({"waivers": [{"dut": "*", "family": "load2d", "reason": "r",)"
+       R"( "property": "NoSuchProperty"}]})",
+       "w.json: waivers[0].property: 'NoSuchProperty' is not a property of load2d"},
+  };
+  for (const auto& [text, message] : bad) {
+    EXPECT_EQ(parseError(text).rfind(message, 0), 0u) << text << "\n" << parseError(text);
+  }
+  // A property of the family is accepted; one of another family only is not.
+  const auto load2d = makeFamily("load2d", isa::ProfileId::A2);
+  const auto mmad = makeFamily("mmad", isa::ProfileId::A2);
+  ASSERT_TRUE(load2d && mmad);
+  std::set<std::string> ofLoad2d;
+  for (const auto& p : load2d->properties) ofLoad2d.insert(p->name());
+  auto withProperty = [](const std::string& family, const std::string& property) {
+    return R"({"waivers": [{"dut": "*", "family": ")" + family + R"(", "reason": "r", )" +
+           R"("property": ")" + property + R"("}]})";
+  };
+  EXPECT_EQ(parseError(withProperty("load2d", *ofLoad2d.begin())), "(accepted)");
+  for (const auto& p : mmad->properties) {
+    EXPECT_EQ(parseError(withProperty("mmad", p->name())), "(accepted)") << p->name();
+    if (ofLoad2d.count(p->name()) == 0) {
+      EXPECT_EQ(parseError(withProperty("load2d", p->name()))
+                    .rfind("w.json: waivers[0].property: '" + p->name() + "' is not a property", 0),
+                0u)
+          << p->name();
+    }
+  }
+}
+
 /// Written and read back, as merge-reports reads a shard.
 CertifyResult viaJson(const CertifyResult& r, const std::string& name) {
   return fromJson(toJson(r), name);
@@ -416,6 +464,25 @@ TEST(Cli, ABadWaiverFileIsAUsageErrorNamingTheField) {
     EXPECT_EQ(run.out.find("seed"), std::string::npos) << "nothing ran: " << run.out;
   }
   EXPECT_FALSE(std::filesystem::exists(dir + "/r"));
+  // The same for a key given twice, a blank reason and an unknown property.
+  const std::pair<std::string, std::string> files[] = {
+      {R"({"waivers": [{"dut": "nobody", "family": "load2d", "reason": "r", "dut": "*"}]})",
+       ": waivers[0].dut: is given twice"},
+      {R"({"waivers": [{"dut": "*", "family": "load2d", "reason": " "}]})",
+       ": waivers[0].reason: is blank"},
+      {R"({"waivers": [{"dut": "*", "family": "load2d", "reason": "r",)"
+       R"( "property": "NoSuchProperty"}]})",
+       ": waivers[0].property: 'NoSuchProperty' is not a property of load2d"},
+  };
+  for (const auto& [text, message] : files) {
+    std::ofstream(file) << text;
+    const test::ProcessRun run =
+        test::runCubecheck("certify --dut reference --level smoke --seed 1 --report-dir " + dir +
+                           "/r --waivers " + file);
+    EXPECT_EQ(run.status, 2) << text << "\n" << run.out;
+    EXPECT_NE(run.out.find(file + message), std::string::npos) << run.out;
+    EXPECT_FALSE(std::filesystem::exists(dir + "/r"));
+  }
 }
 
 }  // namespace
