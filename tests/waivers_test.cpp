@@ -448,6 +448,7 @@ TEST(CertifyFingerprint, ADutWithoutFloatMmadSaysWhyNot) {
 // The CLI refuses a bad waiver file before anything runs, exit 2, naming file and field.
 TEST(Cli, ABadWaiverFileIsAUsageErrorNamingTheField) {
   const std::string dir = ::testing::TempDir() + "waivers_cli";
+  std::filesystem::remove_all(dir);  // a report left by an earlier run would read as written now
   std::filesystem::create_directories(dir);
   const std::string file = dir + "/w.json";
   std::ofstream(file) << R"({"waivers": [{"dut": "*", "family": "load2d", "reason": "r",
