@@ -62,6 +62,9 @@ class Property {
   virtual std::optional<VectorCase> vectorCase(std::uint64_t seed, std::size_t index) const = 0;
   /// Case `index` printed, with the boundary it covers when it is a table entry.
   virtual std::string caseText(std::uint64_t seed, std::size_t index) const = 0;
+  /// The coverage tags of case `index` (unshrunk), drawn but not run: how certify picks the
+  /// extra draws that fill a required bin the level's cases missed.
+  virtual std::vector<std::string> tagsAt(std::uint64_t seed, std::size_t index) const = 0;
   /// Runs case `index` (unshrunk) twice more and compares the DUT's answers program by program:
   /// what differed, or nullopt.
   virtual std::optional<std::string> rerunDiffers(dut::Dut& dut, std::uint64_t seed,
@@ -114,6 +117,10 @@ class TypedProperty final : public Property {
     std::ostringstream os;
     os << valueAt(seed, index);
     return os.str();
+  }
+
+  std::vector<std::string> tagsAt(std::uint64_t seed, std::size_t index) const override {
+    return tags_(valueAt(seed, index));
   }
 
   std::optional<std::string> rerunDiffers(dut::Dut& dut, std::uint64_t seed,

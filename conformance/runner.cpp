@@ -156,6 +156,7 @@ void FamilyResult::keep(Failure failure) {
 
 void FamilyResult::findCoverageGaps() {
   coverageGaps.clear();
+  if (nothingInside()) return;  // "not certified" says why; an empty bin blames nothing
   for (const auto& [bin, quota] : coverageRequired) {
     const auto passed = coveragePassed.find(bin);
     const auto waivedHits = coverageWaived.find(bin);
@@ -166,6 +167,18 @@ void FamilyResult::findCoverageGaps() {
     const bool outside = coverage.count(bin) == 0 && coverageNotRun.count(bin) > 0;
     if (hits < quota && !outside) coverageGaps.emplace_back(bin, hits);
   }
+}
+
+std::vector<std::string> FamilyResult::binsShort() const {
+  std::vector<std::string> out;
+  if (nothingInside()) return out;
+  for (const auto& [bin, quota] : coverageRequired) {
+    const auto ran = coverage.find(bin);
+    const std::size_t inside = ran == coverage.end() ? 0 : ran->second;
+    const bool outside = inside == 0 && coverageNotRun.count(bin) > 0;
+    if (inside < quota && !outside) out.push_back(bin);
+  }
+  return out;
 }
 
 std::string FamilyResult::notCertifiedWhy() const {
@@ -488,6 +501,43 @@ CertifyResult certify(dut::Dut& dut, const RunOptions& o) {
     fr.provisional = family->provisional;
     fr.notRunWhy = family->unsupported;  // the profile lacks the family: why, and which profile
     ReachRecorder recorder(view, fr.reach, o.profile);
+    // Runs case i of property `prop` and counts it in `pr` (and in fr); sets halt when the run
+    // must stop.
+    auto runOne = [&](const Property& prop, PropertyResult& pr, std::size_t i) {
+      std::optional<CaseReport> ran =
+          runCase(fr.name, prop, recorder, o.seed, i, o.shrinkBudget, family->unsupported,
+                  result.internalError, reproduceCommand(o, fr.name, prop.name(), i));
+      if (!ran) {
+        halt = true;  // cubecheck's own defect, not the DUT's: keep what ran, say what broke
+        return;
+      }
+      CaseReport& cr = *ran;
+      if (cr.reran) ++result.reruns;
+      if (cr.verdict.outcome == Outcome::Nondeterministic) ++result.rerunsDiffering;
+      if (streak.record(cr.verdict.outcome)) {
+        result.stoppedEarly = FailureStreak::reason(cr.verdict.detail);
+        halt = true;
+      }
+      const std::set<std::string> indirect = view.takeUsed();
+      if (cr.verdict.outcome != Outcome::NotSupported) {
+        for (const std::string& u : indirect) fr.indirect[u] += 1;
+      }
+      if (fr.record(pr, cr.verdict, cr.tags)) {
+        Failure failure{prop.name(),        i,
+                        cr.verdict.outcome, cr.caseText,
+                        cr.verdict.detail,  reproduceCommand(o, fr.name, prop.name(), i),
+                        cr.shrinkSteps,     std::move(cr.vector)};
+        // The root cause is looked for in the failures a report shows, not in every one, unless
+        // a waiver needs it.
+        if (fr.failures.size() < FamilyResult::kKeptFailures ||
+            (o.waivers != nullptr && o.waivers->wantsSignature(fr.name))) {
+          failure.signature = signatureOf(fr.name, cr, &view);
+        }
+        if (o.waivers != nullptr) o.waivers->apply(fr.name, fr, pr, failure, cr.tags);
+        if (o.onFailure) o.onFailure(fr.name, failure);
+        fr.keep(std::move(failure));
+      }
+    };
     for (const auto& prop : family->properties) {
       if (halt) break;
       if (o.property && *o.property != prop->name()) continue;
@@ -506,39 +556,7 @@ CertifyResult certify(dut::Dut& dut, const RunOptions& o) {
           result.interrupted = halt = true;
           break;
         }
-        std::optional<CaseReport> ran =
-            runCase(fr.name, *prop, recorder, o.seed, i, o.shrinkBudget, family->unsupported,
-                    result.internalError, reproduceCommand(o, fr.name, prop->name(), i));
-        if (!ran) {
-          halt = true;  // cubecheck's own defect, not the DUT's: keep what ran, say what broke
-          break;
-        }
-        CaseReport& cr = *ran;
-        if (cr.reran) ++result.reruns;
-        if (cr.verdict.outcome == Outcome::Nondeterministic) ++result.rerunsDiffering;
-        if (streak.record(cr.verdict.outcome)) {
-          result.stoppedEarly = FailureStreak::reason(cr.verdict.detail);
-          halt = true;
-        }
-        const std::set<std::string> indirect = view.takeUsed();
-        if (cr.verdict.outcome != Outcome::NotSupported) {
-          for (const std::string& u : indirect) fr.indirect[u] += 1;
-        }
-        if (fr.record(pr, cr.verdict, cr.tags)) {
-          Failure failure{prop->name(),       i,
-                          cr.verdict.outcome, cr.caseText,
-                          cr.verdict.detail,  reproduceCommand(o, fr.name, prop->name(), i),
-                          cr.shrinkSteps,     std::move(cr.vector)};
-          // The root cause is looked for in the failures a report shows, not in every one, unless
-          // a waiver needs it.
-          if (fr.failures.size() < FamilyResult::kKeptFailures ||
-              (o.waivers != nullptr && o.waivers->wantsSignature(fr.name))) {
-            failure.signature = signatureOf(fr.name, cr, &view);
-          }
-          if (o.waivers != nullptr) o.waivers->apply(fr.name, fr, pr, failure, cr.tags);
-          if (o.onFailure) o.onFailure(fr.name, failure);
-          fr.keep(std::move(failure));
-        }
+        runOne(*prop, pr, i);
         if (o.progress && (i & 63) == 0) {
           const Clock::time_point now = Clock::now();
           if (now - lastProgress > std::chrono::seconds(1)) {
@@ -569,7 +587,50 @@ CertifyResult certify(dut::Dut& dut, const RunOptions& o) {
       for (std::size_t b = 0; b < bins.size(); ++b) {
         fr.coverageRequired.emplace_back(bins[b], b < once ? fr.coverageQuota : 1);
       }
-      fr.findCoverageGaps();
+      // The level's draws reach a bin only by chance (a kind one draw in eight picks, and only
+      // at large sizes): the properties in turn draw on past their cases, and a draw tagged with
+      // a bin still short of its quota is run, until none is short. Only draws are spent on the
+      // others. A mutant run that already failed needs no more cases.
+      std::vector<std::string> shortBins = fr.binsShort();
+      auto more = [&] {
+        return !shortBins.empty() && !halt &&
+               !(o.stopAtFirstFailure && fr.casesToFirstFailure > 0) &&
+               fr.properties.size() == family->properties.size();
+      };
+      for (std::size_t j = 0; j < kTopUpDraws && more(); ++j) {
+        for (std::size_t p = 0; p < family->properties.size() && more(); ++p) {
+          if (o.stop != nullptr && o.stop->load()) {
+            result.interrupted = halt = true;
+            break;
+          }
+          const Property& prop = *family->properties[p];
+          const std::size_t i = prop.tableSize() + casesAt(o.level, prop.randomCases()) + j;
+          std::vector<std::string> tags;
+          try {
+            tags = prop.tagsAt(o.seed, i);
+          } catch (const std::exception& e) {
+            result.internalError = fr.name + "/" + prop.name() + " case " + std::to_string(i) +
+                                   ": " + e.what() + " (drawing its coverage tags; reproduce: " +
+                                   reproduceCommand(o, fr.name, prop.name(), i) + ")";
+            halt = true;
+            break;
+          }
+          const bool fills = std::any_of(tags.begin(), tags.end(), [&](const std::string& t) {
+            return std::find(shortBins.begin(), shortBins.end(), t) != shortBins.end();
+          });
+          if (!fills) continue;
+          const Clock::time_point pstart = Clock::now();
+          runOne(prop, fr.properties[p], i);
+          fr.properties[p].seconds += std::chrono::duration<double>(Clock::now() - pstart).count();
+          ++fr.topUpCases;
+          shortBins = fr.binsShort();
+        }
+      }
+      if (halt) {
+        fr.coverageRequired.clear();  // a halted run checks no coverage
+      } else {
+        fr.findCoverageGaps();
+      }
     }
     result.families.push_back(std::move(fr));
   }

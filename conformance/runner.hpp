@@ -131,10 +131,11 @@ struct FamilyResult {
   std::size_t unwaivedFailures() const { return counts.failures() - waived.failures(); }
   /// Cases run up to and including the first failure; 0 when nothing failed.
   std::size_t casesToFirstFailure = 0;
-  /// Required bins passed fewer times than the level's quota: (bin, passes). Only a bin whose
-  /// every case was NotSupported (outside the envelope, an uncertified open point, a family the
-  /// profile lacks) is exempt. Non-empty makes the family nonconformant: the run did not test
-  /// what it must.
+  /// Required bins passed fewer times than the level's quota: (bin, passes). Exempt are a bin
+  /// whose every case was NotSupported (outside the envelope, an uncertified open point, a family
+  /// the profile lacks), and every bin of a family with nothing inside the envelope (see
+  /// nothingInside()). Non-empty makes the family nonconformant: the run did not test what it
+  /// must.
   std::vector<std::pair<std::string, std::size_t>> coverageGaps;
   std::size_t coverageQuota = 0;
   /// The bins the run had to pass, each with the passes it needed (coverageQuota, or 1 for a bin
@@ -144,6 +145,16 @@ struct FamilyResult {
   /// Sets coverageGaps from coverageRequired and the coverage counts: the one rule certify and
   /// merge-reports apply.
   void findCoverageGaps();
+  /// No case of the family ran inside the envelope (every one was NotSupported, or none ran): the
+  /// DUT does not declare the family, or nothing of it. Such a family is "not certified", never
+  /// nonconformant for coverage: an empty bin there says nothing about the DUT.
+  bool nothingInside() const { return counts.total() == counts.of(Outcome::NotSupported); }
+  /// The required bins that fewer cases than their quota ran in (inside the envelope), except
+  /// the exempt ones: what certify draws more cases for before it looks for gaps.
+  std::vector<std::string> binsShort() const;
+  /// Cases certify drew past the level's count to fill bins the level's cases missed (see
+  /// certify()); they are counted in their properties like any other case.
+  std::size_t topUpCases = 0;
   Reach reach;  ///< per instruction field, what the legal instructions the family ran held
   /// conformant / conformant (provisional) / conformant_with_waivers (every failure waived) /
   /// nonconformant / not certified (nothing inside the envelope passed, or only no-op cases did)
@@ -278,7 +289,16 @@ std::optional<CaseReport> runCase(const std::string& family, const Property& pro
                                   Clock::duration shrinkBudget, const std::string& unsupported,
                                   std::string& internalError, const std::string& reproduce);
 
-/// Runs the suite. Deterministic for a given seed, options and DUT behaviour.
+/// Extra draws per property certify looks through, past the level's cases, for cases of the
+/// required bins they missed (see certify()): ten sweeps of the sizes 0..100.
+inline constexpr std::size_t kTopUpDraws = 1010;
+
+/// Runs the suite. Deterministic for a given seed, options and DUT behaviour. On a whole run
+/// (no --property or --case) each family's required bins are then filled: while a bin is short of
+/// its quota (binsShort()), the properties in turn draw their next cases past the level's count
+/// (case indices on from tableSize() + casesAt(level, randomCases())), and each draw tagged with
+/// a short bin is run, until no bin is short or kTopUpDraws draws per property are spent. So a
+/// bin that the level's draws reach only by chance is never a gap by the seed's luck.
 CertifyResult certify(dut::Dut& dut, const RunOptions& options);
 
 /// For a process that checks many cases (the CLI, the benchmarks; call once, first thing in
