@@ -3,9 +3,12 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <iostream>
+#include <string>
+#include <utility>
 
 #include "cli/args.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/export_cmd.hpp"
 #include "conformance/families.hpp"
 #include "vectors/ascendc_api.hpp"
 #include "vectors/ascendc_export.hpp"
@@ -42,13 +45,31 @@ int runExportAscendc(const ExportAscendcArgs& args) {
       return usage("--profile " + p + ": the export targets a2 (dav-2201) and 950 (dav-3510)");
     }
   }
-  if (vec::vectorFiles(args.dir).empty()) return usage("no vector files in --dir " + args.dir);
+  vec::SourceSet source = vec::readSet(args.dir);
+  if (source.files.empty()) return usage("no vector files in --dir " + args.dir);
+  if (!source.errors.empty())
+    return refuseSource("vectors export-ascendc", args.dir, source.errors);
+  vec::AscendcExportPlan plan =
+      vec::planAscendcExport({args.out, args.dir, args.families, args.profiles}, std::move(source));
+  if (plan.summary.exported() == 0) {
+    // An export of nothing is no board project: say why instead of a project that runs nothing.
+    if (plan.summary.counts.empty()) {
+      return usage("nothing to export: no vector file of --dir " + args.dir +
+                   " is of the --family/--profile asked for; nothing written");
+    }
+    std::string table = vec::summaryTable(plan.summary);
+    const std::string skippedFile = " (every case: SKIPPED.md)";  // not written
+    if (const auto at = table.find(skippedFile); at != std::string::npos)
+      table.erase(at, skippedFile.size());
+    std::cout << table;
+    return usage("nothing to export: each of the " + std::to_string(plan.summary.skipped.size()) +
+                 " case(s) selected is left out (the reasons above); nothing written");
+  }
   std::string error;
   if (!checkWritableDir("--out", args.out, error)) return usage(error);
-  const vec::AscendcExportSummary s =
-      vec::exportAscendC({args.out, args.dir, args.families, args.profiles});
-  for (const std::string& e : s.fileErrors) std::cerr << "FILE ERROR " << e << '\n';
-  std::cout << vec::summaryTable(s) << "\nproject: " << args.out
+  const vec::AscendcExportSummary s = vec::writeAscendcExport(args.out, std::move(plan));
+  std::cout << vec::summaryTable(s) << '\n'
+            << vec::sourceText(s) << "project: " << args.out
             << " (README.md there: build, run, and the `vectors verify` command; SKIPPED.md: "
                "every case left out)\n";
   return kExitConformant;

@@ -20,8 +20,10 @@ struct ExportAscendcArgs {
 /// Adds the subcommand to `vectors`, its options writing into `args`.
 CLI::App* addExportAscendc(CLI::App& vectors, ExportAscendcArgs& args);
 
-/// Writes the project and prints what was exported and what was left out: 0, or 2 for bad
-/// arguments (an unknown family or profile, no vector files, an unwritable --out).
+/// Writes the project and prints what was exported and what was left out, and the digests of the
+/// source and of each exported set: 0, or 2 for bad arguments (an unknown family or profile, no
+/// vector files, an unwritable --out), a source set with input errors (its manifest, its rows)
+/// or nothing to export; nothing is written then.
 int runExportAscendc(const ExportAscendcArgs& args);
 
 }  // namespace cubecheck::cli

@@ -25,6 +25,7 @@
 #include "cli/args.hpp"
 #include "cli/ascendc_export_cmd.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/export_cmd.hpp"
 #include "cli/fingerprint_cmd.hpp"
 #include "cli/run_marker.hpp"
 #include "cli/sparse_check_cmd.hpp"
@@ -1011,21 +1012,7 @@ int main(int argc, char** argv) {
                             {}},
                            std::move(waivers));
     }
-    if (*exportCmd) {
-      const auto files = vec::vectorFiles(vecDir);
-      if (files.empty()) return usageError("vectors export", "no vector files in --dir " + vecDir);
-      if (!cli::checkWritableDir("--out", vecOut, error))
-        return usageError("vectors export", error);
-      for (const auto& file : files) {
-        vec::ReadResult rr = vec::readFile(file);
-        for (const auto& e : rr.errors) std::cerr << "FILE ERROR " << e << '\n';
-        if (rr.rows.empty()) continue;
-        const auto out = vec::writeFile(vecOut, rr.rows[0].family, rr.rows[0].profile, rr.rows,
-                                        "export of " + file.filename().string(), true);
-        std::cout << out.string() << ": " << rr.rows.size() << " programs\n";
-      }
-      return kExitConformant;
-    }
+    if (*exportCmd) return cli::runExportInputs(vecDir, vecOut);
     if (*exportAscendc) return cli::runExportAscendc(ascendc);
     if (*verify) {
       const auto files = filesOf(vecDir, vecFiles);

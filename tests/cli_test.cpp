@@ -520,6 +520,13 @@ TEST(Cli, HostileArgumentsAreUsageErrorsUpFront) {
       {"certify --property Bogus --report-dir ''", "MatchesOracle"},
       {"certify --family load2d --property Bogus --report-dir ''", "TransposeInvolution"},
       {"vectors export --dir /no/such/dir --out ", "no vector files in --dir /no/such/dir"},
+      // An export of nothing: legacy is no board target, and no file is load3d_v1 on a2.
+      {"vectors export-ascendc --family load3d_v1 --dir " CUBECHECK_SOURCE_DIR
+       "/vectors/golden --out ",
+       "nothing to export: each of the"},
+      {"vectors export-ascendc --family load3d_v1 --profile a2 --dir " CUBECHECK_SOURCE_DIR
+       "/vectors/golden --out ",
+       "nothing to export: no vector file"},
       {"vectors verify --dir " CUBECHECK_SOURCE_DIR
        "/vectors/golden --results /no/such/results.csv --report-dir ''",
        "--results '/no/such/results.csv'"},

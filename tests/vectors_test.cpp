@@ -635,5 +635,115 @@ TEST(VectorSet, VerifyClaimsNoEnvelopeTheResultsDidNotDeclare) {
   EXPECT_NE(declared.md.find("Certified within: profiles"), std::string::npos);
 }
 
+// H1: an export reads a set and writes a new one, so it checks its source as `vectors check
+// --dir` does. A set that is not the one its manifest lists, or whose rows do not all read, is
+// refused (exit 2, the error named, nothing written); it used to come back as a new set, whole
+// by its own manifest, and verify called a replay of that a complete run.
+TEST(VectorSet, ExportsRefuseASourceThatIsNotThePublishedSet) {
+  struct Damage {
+    const char* name;
+    std::function<void(const fs::path&, const std::vector<fs::path>&)> apply;
+    const char* says;
+  };
+  const std::vector<Damage> damages{
+      {"row_deleted",
+       [](const fs::path&, const std::vector<fs::path>& files) {
+         spit(files[0], replaceRow(slurp(files[0]), 2, ""));
+       },
+       "rows; the manifest lists"},
+      {"sidecar_missing",
+       [](const fs::path& d, const std::vector<fs::path>&) {
+         ASSERT_TRUE(fs::exists(d / "bin"));
+         fs::remove(fs::directory_iterator(d / "bin")->path());
+       },
+       "is missing"},
+      {"every_row_bad_no_manifest",
+       [](const fs::path& d, const std::vector<fs::path>& files) {
+         fs::remove(d / kManifestName);
+         for (const fs::path& f : files) {
+           std::string s = slurp(f);
+           for (int n = 1; rowStart(s, n) != 0 && rowStart(s, n) < s.size(); ++n) {
+             char& c = s[rowStart(s, n) + 1];
+             c = c == '0' ? '1' : '0';
+           }
+           spit(f, s);
+         }
+       },
+       "does not match the row's inputs"},
+  };
+  for (const Damage& dmg : damages) {
+    for (const char* command : {"vectors export", "vectors export-ascendc"}) {
+      const fs::path d = fresh(std::string("export_src_") + dmg.name);
+      dmg.apply(d, smallSet(d));
+      const fs::path out = d / "out";
+      const CliRun r =
+          runBinary(std::string(command) + " --dir " + d.string() + " --out " + out.string());
+      EXPECT_EQ(r.status, 2) << dmg.name << ", " << command << "\n" << r.out;
+      EXPECT_NE(r.out.find(dmg.says), std::string::npos) << dmg.name << ", " << command << "\n"
+                                                         << r.out;
+      EXPECT_NE(r.out.find("nothing written"), std::string::npos) << r.out;
+      EXPECT_FALSE(fs::exists(out)) << dmg.name << ", " << command << ": wrote " << out;
+    }
+  }
+}
+
+// H1: an export names the digest of the set it read and of the set it wrote, and carries the
+// source's into its manifest (and the board project's README), so a signer compares it with the
+// published one. A source without a manifest is exported as UNVERIFIED and its export gets no
+// manifest, not even one an earlier export left in --out: a replay of it is partial.
+TEST(VectorSet, AnExportCarriesItsSourceDigestAndAnUnverifiedOneStaysPartial) {
+  const fs::path d = fresh("export_digest");
+  smallSet(d);
+  const std::string m = slurp(d / kManifestName), source = contentHash(m.data(), m.size());
+  const fs::path board = d / "board", inputs = d / "inputs";
+  const auto digestOf = [](const fs::path& manifest) {
+    const std::string text = slurp(manifest);
+    return contentHash(text.data(), text.size());
+  };
+
+  CliRun r = runBinary("vectors export-ascendc --dir " + d.string() + " --out " + board.string());
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("Source: the vector set of digest " + source), std::string::npos) << r.out;
+  for (const char* profile : {"a2", "950"}) {
+    const fs::path manifest = board / "vectors" / profile / kManifestName;
+    ASSERT_TRUE(fs::exists(manifest)) << manifest;
+    EXPECT_NE(slurp(manifest).find("digest " + source), std::string::npos) << slurp(manifest);
+    EXPECT_NE(r.out.find(std::string("vectors/") + profile + "/ digest " + digestOf(manifest)),
+              std::string::npos)
+        << r.out;
+  }
+  EXPECT_NE(slurp(board / "README.md").find("digest " + source), std::string::npos);
+  Reports v = replay("vectors check --dut reference --dir " + (board / "vectors" / "a2").string(),
+                     d / "r_board");
+  EXPECT_EQ(v.json["scope"]["complete"], true) << v.run.out;
+
+  r = runBinary("vectors export --dir " + d.string() + " --out " + inputs.string());
+  ASSERT_EQ(r.status, 0) << r.out;
+  ASSERT_TRUE(fs::exists(inputs / kManifestName));
+  EXPECT_NE(slurp(inputs / kManifestName).find("digest " + source), std::string::npos);
+  EXPECT_NE(r.out.find("digest " + source), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("exported set digest " + digestOf(inputs / kManifestName)),
+            std::string::npos)
+      << r.out;
+
+  // The same files, their manifest gone; exported over the earlier exports.
+  fs::remove(d / kManifestName);
+  r = runBinary("vectors export-ascendc --dir " + d.string() + " --out " + board.string());
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("UNVERIFIED"), std::string::npos) << r.out;
+  EXPECT_NE(slurp(board / "README.md").find("UNVERIFIED"), std::string::npos);
+  for (const char* profile : {"a2", "950"}) {
+    EXPECT_FALSE(fs::exists(board / "vectors" / profile / kManifestName)) << profile;
+  }
+  v = replay("vectors check --dut reference --dir " + (board / "vectors" / "a2").string(),
+             d / "r_unverified");
+  EXPECT_EQ(v.run.status, 0) << v.run.out;
+  EXPECT_EQ(v.json["scope"]["complete"], false) << v.run.out;
+  r = runBinary("vectors export --dir " + d.string() + " --out " + inputs.string());
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("UNVERIFIED"), std::string::npos) << r.out;
+  EXPECT_FALSE(fs::exists(inputs / kManifestName));
+}
+
 }  // namespace
 }  // namespace cubecheck::vec

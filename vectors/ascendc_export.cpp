@@ -202,6 +202,7 @@ std::string readmeText(const AscendcExportSummary& summary, const std::vector<st
   }
   if (commands.ends_with("\n\n")) commands.pop_back();
   replace("@COMMANDS@", commands);
+  replace("@SOURCE@", sourceText(summary));
   replace("@SUMMARY@", summaryTable(summary));
   return text;
 }
@@ -341,17 +342,48 @@ std::string summaryTable(const AscendcExportSummary& summary) {
   return os.str();
 }
 
+std::size_t AscendcExportSummary::exported() const {
+  std::size_t n = 0;
+  for (const AscendcFamilyCount& c : counts) n += c.exported;
+  return n;
+}
+
+std::string sourceText(const AscendcExportSummary& summary) {
+  if (summary.sourceDigest.empty()) {
+    return "Source: UNVERIFIED. The vector files exported have no vectors.manifest, so nothing "
+           "says they are a published set. The exported vectors/<profile>/ have no manifest "
+           "either: `vectors verify` on them is a partial run, never a certificate.\n";
+  }
+  std::string text = "Source: the vector set of digest " + summary.sourceDigest +
+                     ", checked against its vectors.manifest as `vectors check` checks it; "
+                     "compare it with the digest published with the set.\nExported sets:";
+  const char* sep = " ";
+  for (const auto& [profile, digest] : summary.setDigests) {
+    text += sep + ("vectors/" + profile + "/ digest " + digest);
+    sep = ", ";
+  }
+  return text + " (each manifest names the source digest).\n";
+}
+
 AscendcExportSummary exportAscendC(const AscendcExportOptions& options) {
-  AscendcExportSummary summary;
-  const fs::path root = options.out;
-  fs::create_directories(root / "cases");
-  std::ostringstream manifest;
-  manifest << "cubecheck ascendc export 1\n";
-  std::vector<std::string> written;                        // the vector files of the exported cases
-  std::map<std::string, std::vector<fs::path>> byProfile;  // profile -> its vector files
-  for (const fs::path& file : vectorFiles(options.dir)) {
-    ReadResult rr = readFile(file);
-    summary.fileErrors.insert(summary.fileErrors.end(), rr.errors.begin(), rr.errors.end());
+  AscendcExportPlan plan = planAscendcExport(options, readSet(options.dir));
+  if (!plan.summary.sourceErrors.empty() || plan.summary.exported() == 0) return plan.summary;
+  return writeAscendcExport(options.out, std::move(plan));
+}
+
+AscendcExportPlan planAscendcExport(const AscendcExportOptions& options, SourceSet source) {
+  AscendcExportPlan out;
+  AscendcExportSummary& summary = out.summary;
+  // The source as `vectors check --dir` sees it: a set that is not the one its manifest lists,
+  // or holds a row that does not read, is not exported (its export would be a set of its own,
+  // whole by its own manifest).
+  summary.sourceDigest = source.digest;
+  if (!source.errors.empty()) {
+    summary.sourceErrors = std::move(source.errors);
+    return out;
+  }
+  for (std::size_t i = 0; i < source.files.size(); ++i) {
+    ReadResult& rr = source.read[i];
     if (rr.rows.empty()) continue;
     const std::string family = rr.rows[0].family, profile = rr.rows[0].profile;
     auto wanted = [](const std::vector<std::string>& only, const std::string& v) {
@@ -359,7 +391,7 @@ AscendcExportSummary exportAscendC(const AscendcExportOptions& options) {
     };
     if (!wanted(options.families, family) || !wanted(options.profiles, profile)) continue;
     AscendcFamilyCount count{family, profile};
-    std::vector<Row> exported;
+    AscendcExportPlan::File fp{source.files[i].filename().string(), family, profile, {}};
     for (Row& row : rr.rows) {
       auto leaveOut = [&](const std::string& why) {
         summary.skipped.push_back({row.caseId, family, profile, why});
@@ -377,7 +409,7 @@ AscendcExportSummary exportAscendC(const AscendcExportOptions& options) {
         leaveOut(*adjusted.skip);
         continue;
       }
-      const BoardPlan plan = planForBoard(row.c.program);
+      BoardPlan plan = planForBoard(row.c.program);
       if (plan.skip) {
         leaveOut(*plan.skip);
         continue;
@@ -390,39 +422,69 @@ AscendcExportSummary exportAscendC(const AscendcExportOptions& options) {
                    " initial L0C words no f32 Mmad writes replaced]";
         ++count.l0cAdjusted;
       }
-      const std::string dir = "cases/" + profile + "/" + family + "/" + row.caseId;
-      manifest << "case " << row.caseId << ' ' << profile << ' ' << family << ' '
-               << row.c.program.observe.size();
-      for (const isa::Region& r : row.c.program.observe) manifest << ' ' << r.size;
-      manifest << '\n';
-      for (std::size_t k = 0; k < plan.runs.size(); ++k) {
-        manifest << writeRun(plan.runs[k], root, dir + "/run" + std::to_string(k));
-      }
-      std::vector<std::int64_t> gather;
-      for (const GatherRun& g : plan.gather) {
-        gather.insert(gather.end(),
-                      {g.region, g.dstOffset, g.count, g.kind, g.run, g.srcOffset, g.srcStep});
-      }
-      writeWords(root / (dir + "/gather.bin"), gather);
-      manifest << "  gather " << dir << "/gather.bin " << plan.gather.size() << "\nendcase\n";
       ++count.exported;
       count.rewritten += plan.rewritten ? 1 : 0;
       count.throughMmad += plan.throughMmad ? 1 : 0;
       count.l0cByMmad += plan.l0cByMmad ? 1 : 0;
-      exported.push_back(std::move(row));
+      fp.cases.push_back({std::move(row), std::move(plan)});
     }
     summary.counts.push_back(count);
+    out.files.push_back(std::move(fp));
+  }
+  return out;
+}
+
+AscendcExportSummary writeAscendcExport(const fs::path& root, AscendcExportPlan plan) {
+  AscendcExportSummary& summary = plan.summary;
+  if (!summary.sourceErrors.empty() || summary.exported() == 0)
+    throw std::logic_error("writeAscendcExport: a plan with source errors or no case");
+  fs::create_directories(root / "cases");
+  std::ostringstream manifest;
+  manifest << "cubecheck ascendc export 1\n";
+  std::vector<std::string> written;                        // the vector files of the exported cases
+  std::map<std::string, std::vector<fs::path>> byProfile;  // profile -> its vector files
+  for (AscendcExportPlan::File& fp : plan.files) {
+    std::vector<Row> exported;
+    for (AscendcExportPlan::Case& p : fp.cases) {
+      const Row& row = p.row;
+      const std::string dir = "cases/" + fp.profile + "/" + fp.family + "/" + row.caseId;
+      manifest << "case " << row.caseId << ' ' << fp.profile << ' ' << fp.family << ' '
+               << row.c.program.observe.size();
+      for (const isa::Region& r : row.c.program.observe) manifest << ' ' << r.size;
+      manifest << '\n';
+      for (std::size_t k = 0; k < p.plan.runs.size(); ++k) {
+        manifest << writeRun(p.plan.runs[k], root, dir + "/run" + std::to_string(k));
+      }
+      std::vector<std::int64_t> gather;
+      for (const GatherRun& g : p.plan.gather) {
+        gather.insert(gather.end(),
+                      {g.region, g.dstOffset, g.count, g.kind, g.run, g.srcOffset, g.srcStep});
+      }
+      writeWords(root / (dir + "/gather.bin"), gather);
+      manifest << "  gather " << dir << "/gather.bin " << p.plan.gather.size() << "\nendcase\n";
+      exported.push_back(std::move(p.row));
+    }
     if (!exported.empty()) {
       // One set per profile (vectors/<profile>/, with its manifest): a board's results are for
       // one profile, and verify replays a whole set.
-      byProfile[profile].push_back(writeFile(root / "vectors" / profile, family, profile, exported,
-                                             "export-ascendc of " + file.filename().string() +
-                                                 ": the " + std::to_string(exported.size()) +
-                                                 " cases the board kernel runs"));
-      written.push_back(profile + "/" + family + "." + profile + ".csv");
+      byProfile[fp.profile].push_back(
+          writeFile(root / "vectors" / fp.profile, fp.family, fp.profile, exported,
+                    "export-ascendc of " + fp.name + ": the " + std::to_string(exported.size()) +
+                        " cases the board kernel runs"));
+      written.push_back(fp.profile + "/" + fp.family + "." + fp.profile + ".csv");
     }
   }
-  for (const auto& [profile, files] : byProfile) writeManifest(root / "vectors" / profile, files);
+  for (const auto& [profile, files] : byProfile) {
+    const fs::path dir = root / "vectors" / profile;
+    if (summary.sourceDigest.empty()) {
+      // Unverified source: its export gets no manifest (an earlier export's is removed), so
+      // nothing says it is whole and a replay of it is partial, never a certificate.
+      fs::remove(dir / kManifestName);
+    } else {
+      summary.setDigests[profile] = writeManifest(
+          dir, files, "export-ascendc of the vector set of digest " + summary.sourceDigest);
+    }
+  }
   writeText(root / "cases" / "manifest.txt", manifest.str());
   writeText(root / "cubecheck_layout.h", ascendcLayoutHeader());
   writeText(root / "cubecheck_kernel.asc", ascendc_templates::kKernel);
@@ -430,7 +492,8 @@ AscendcExportSummary exportAscendC(const AscendcExportOptions& options) {
   writeText(root / "CMakeLists.txt", ascendc_templates::kCMakeLists);
   writeText(root / "SKIPPED.md", skippedText(summary));
   writeText(root / "README.md", readmeText(summary, written));
-  return summary;
+  summary.written = true;
+  return std::move(summary);
 }
 
 }  // namespace cubecheck::vec

@@ -5,8 +5,12 @@
 
 #include <cstddef>
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
+
+#include "vectors/ascendc_plan.hpp"
+#include "vectors/vectors.hpp"
 
 namespace cubecheck::vec {
 
@@ -37,14 +41,42 @@ struct AscendcFamilyCount {
 };
 
 struct AscendcExportSummary {
-  std::vector<AscendcFamilyCount> counts;  ///< per vector file read, in file order
+  std::vector<AscendcFamilyCount> counts;  ///< per vector file selected, in file order
   std::vector<AscendcSkip> skipped;
-  std::vector<std::string> fileErrors;  ///< as `vectors check` lists them
+  /// The source set's input errors, as `vectors check --dir` lists them (its manifest, its rows,
+  /// a duplicated row): it is not the published set, and nothing was written.
+  std::vector<std::string> sourceErrors;
+  std::string sourceDigest;  ///< the source set's digest; empty: no manifest, unverified
+  /// profile -> digest of the exported vectors/<profile>/; none for an unverified source (its
+  /// export gets no manifest, so a replay of it is partial, never a certificate)
+  std::map<std::string, std::string> setDigests;
+  bool written = false;  ///< false: source errors, or no case to export; nothing was written
+  std::size_t exported() const;
 };
 
-/// Writes the project under options.out and returns what went in and what was left out (also
-/// written to SKIPPED.md there). Throws std::runtime_error when a file cannot be written.
+/// Reads and checks the source set (vec::readSet), then writes the project under options.out
+/// and returns what went in and what was left out (also written to SKIPPED.md there). Writes
+/// nothing when the source has input errors or no case is exported. Throws std::runtime_error
+/// when a file cannot be written.
 AscendcExportSummary exportAscendC(const AscendcExportOptions& options);
+
+/// exportAscendC in two steps, so a command can refuse before it creates anything: what would be
+/// exported from a source already read (readSet(options.dir)), then the writing of it.
+struct AscendcExportPlan {
+  struct Case {
+    Row row;  ///< as exported (a board variant has its own case_id)
+    BoardPlan plan;
+  };
+  struct File {
+    std::string name, family, profile;
+    std::vector<Case> cases;
+  };
+  AscendcExportSummary summary;  ///< written stays false
+  std::vector<File> files;       ///< per vector file selected
+};
+AscendcExportPlan planAscendcExport(const AscendcExportOptions& options, SourceSet source);
+/// Writes a plan with no source errors and some exported case under `out`.
+AscendcExportSummary writeAscendcExport(const std::filesystem::path& out, AscendcExportPlan plan);
 
 /// The record layout header (cubecheck_layout.h) the kernel is compiled with: record kinds, field
 /// indices and type lists, all derived from isa::instructionDescs() and the API type table.
@@ -52,5 +84,9 @@ std::string ascendcLayoutHeader();
 
 /// The summary as printed on the terminal and in the project's README.
 std::string summaryTable(const AscendcExportSummary& summary);
+
+/// Where the export came from, as printed on the terminal and in the project's README: the
+/// source set's digest and the digest of each exported set, or that the source is unverified.
+std::string sourceText(const AscendcExportSummary& summary);
 
 }  // namespace cubecheck::vec

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 
 #include "conformance/families.hpp"
 #include "dut_adapters/sanitise.hpp"
@@ -653,12 +654,18 @@ constexpr const char* kManifestHeader =
 
 }  // namespace
 
-std::string writeManifest(const fs::path& dir, const std::vector<fs::path>& files) {
+std::string writeManifest(const fs::path& dir, const std::vector<fs::path>& files,
+                          const std::string& note) {
   std::vector<std::string> names;
   for (const fs::path& f : files) names.push_back(f.filename().string());
   std::sort(names.begin(), names.end());
   names.erase(std::unique(names.begin(), names.end()), names.end());
   std::string text = kManifestHeader;
+  if (!note.empty()) {
+    if (note.find_first_of("\r\n") != std::string::npos)
+      throw std::invalid_argument("a manifest note is one line");
+    text += "# " + note + "\n";
+  }
   for (const std::string& n : names) {
     bool ok = false;
     const Entry e = describe(slurp(dir / n, ok));
@@ -760,6 +767,30 @@ SetCheck checkSet(const std::vector<fs::path>& files, bool wholeDir) {
     out.partial.push_back("files of " + std::to_string(byDir.size()) + " directories, not one set");
   out.digest = join(digests, ',');
   for (std::string& e : out.errors) e = dut::printable(e, 300);
+  return out;
+}
+
+SourceSet readSet(const fs::path& dir) {
+  SourceSet out;
+  out.files = vectorFiles(dir);
+  SetCheck set = checkSet(out.files, true);
+  out.digest = std::move(set.digest);
+  out.errors = std::move(set.errors);
+  std::map<std::string, std::string> firstAt;  // case id -> FILE:LINE of its first row
+  for (const fs::path& f : out.files) {
+    out.read.push_back(readFile(f));
+    const ReadResult& rr = out.read.back();
+    out.errors.insert(out.errors.end(), rr.errors.begin(), rr.errors.end());
+    for (std::size_t i = 0; i < rr.rows.size(); ++i) {
+      const std::string at = f.string() + ":" + std::to_string(rr.lines[i]);
+      const auto [first, fresh] = firstAt.emplace(rr.rows[i].caseId, at);
+      if (fresh) continue;
+      out.errors.push_back(dut::printable(at + ":1: column case_id: case " + rr.rows[i].caseId +
+                                              " is also the row at " + first->second +
+                                              ": a duplicated row (remove one)",
+                                          300));
+    }
+  }
   return out;
 }
 

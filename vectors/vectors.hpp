@@ -109,8 +109,11 @@ inline constexpr const char* kManifestName = "vectors.manifest";
 
 /// Writes `dir`'s manifest listing `files` (vector files in `dir`, as written); returns the
 /// set's digest. Every command that writes a set a user replays calls it after its files.
+/// `note`, when given, is one comment line after the header (an export names the digest of the
+/// set it was made from); it is part of the manifest's bytes, so of the digest.
 std::string writeManifest(const std::filesystem::path& dir,
-                          const std::vector<std::filesystem::path>& files);
+                          const std::vector<std::filesystem::path>& files,
+                          const std::string& note = {});
 
 /// What a replay of `files` is, measured against the manifests of their directories.
 struct SetCheck {
@@ -121,5 +124,17 @@ struct SetCheck {
 /// `wholeDir`: `files` are every vector file of their directory (--dir), so a file the manifest
 /// lists and that is absent is an error; otherwise (files named) it makes the replay partial.
 SetCheck checkSet(const std::vector<std::filesystem::path>& files, bool wholeDir);
+
+/// A whole set as a command that makes something new of it reads it (`vectors export`,
+/// `vectors export-ascendc`): every vector file of `dir`, its rows, and the checks of
+/// `vectors check --dir` (checkSet with wholeDir, readFile). A set with any error is not the
+/// published one and is not exported; one without a manifest is exported as unverified.
+struct SourceSet {
+  std::vector<std::filesystem::path> files;
+  std::vector<ReadResult> read;     ///< per file of `files`
+  std::string digest;               ///< the manifest's hash; empty without one (unverified)
+  std::vector<std::string> errors;  ///< the manifest's, then every file's input errors
+};
+SourceSet readSet(const std::filesystem::path& dir);
 
 }  // namespace cubecheck::vec
