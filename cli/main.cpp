@@ -932,6 +932,11 @@ int main(int argc, char** argv) {
         !cli::checkRange("--case", caseIndex, 0, std::numeric_limits<long long>::max(), error)) {
       return usageError("certify", error);
     }
+    // --cases 0 is a budget of no case, not "no case budget": refused like any bad number.
+    if (*fuzzCmd && fuzzCmd->count("--cases") > 0 &&
+        !cli::checkRange("--cases", fuzzCases, 1, std::numeric_limits<long long>::max(), error)) {
+      return usageError("fuzz", error + " (omit --cases for a time budget alone)");
+    }
     if (*mutantsCmd && !cli::checkWritableDir("--report-dir", mutantsReportDir, error)) {
       return usageError("mutants", error);
     }

@@ -503,6 +503,7 @@ TEST(Cli, HostileArgumentsAreUsageErrorsUpFront) {
       {"certify --seed 18446744073709551616 --report-dir ''", "--seed '18446744073709551616'"},
       {"fuzz --shard 1/-2 --report-dir ''", "shard '1/-2'"},
       {"fuzz --cases -1 --report-dir ''", "--cases -1"},
+      {"fuzz --cases 0 --report-dir ''", "--cases 0"},  // was a run without a case budget
       {"certify --case -5 --report-dir ''", "--case -5"},
       {"certify --timeout-ms 0 --report-dir ''", "--timeout-ms 0"},
       {"certify --timeout-ms -1 --report-dir ''", "--timeout-ms -1"},
