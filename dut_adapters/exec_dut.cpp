@@ -235,7 +235,7 @@ bool ExecDut::start(std::string& error) {
   // The report names what the first start declared: a restarted process that declares anything
   // else is another DUT, and nothing it answers may be counted as the first one's.
   const auto said = [](const Capabilities& c) {
-    return c.name + " " + c.version + "; " + c.envelopeText();
+    return c.name + " version " + c.version + "; " + c.envelopeText();
   };
   if (said(declared) != said(caps_)) {
     broken_ = "the DUT declared other capabilities when restarted (start " +
