@@ -50,6 +50,7 @@ void addFamily(FamilyResult& into, const FamilyResult& f, std::vector<std::strin
   }
   into.counts.add(f.counts);
   into.waived.add(f.waived);
+  into.topUpCases += f.topUpCases;
   addCounts(into.waivedReasons, f.waivedReasons);
   addCounts(into.coverageWaived, f.coverageWaived);
   addCounts(into.coverage, f.coverage);

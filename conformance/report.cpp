@@ -296,6 +296,7 @@ std::string toJson(const CertifyResult& r) {
       fj["failures"].push_back(xj);
     }
     fj["failures_not_listed"] = f.failuresDropped;
+    fj["top_up_cases"] = f.topUpCases;
     if (f.waived.failures() > 0) {
       fj["waived"] = waivedJson(f.waived);
       fj["waived_reasons"] = f.waivedReasons;
@@ -615,6 +616,12 @@ std::vector<Section> familySections(const CertifyResult& r) {
     }
     for (const auto& [why, n] : f.declinedReasons) {
       s.blocks.push_back(alert("Declined", std::to_string(n) + " case(s): " + why));
+    }
+    if (f.topUpCases > 0) {
+      s.blocks.push_back(note("Drawn to fill bins",
+                              std::to_string(f.topUpCases) +
+                                  " case(s) past the level's count, each in a required bin the "
+                                  "level's cases had left short of its quota"));
     }
     for (const auto& [why, n] : f.waivedReasons) {
       s.blocks.push_back(note("Waived", std::to_string(n) + " failing case(s): " + why));

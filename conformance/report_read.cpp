@@ -354,6 +354,7 @@ class Reader {
     reach(fj, f.reach);
     for (const Field& x : elements(fj, "failures")) f.failures.push_back(failure(x));
     f.failuresDropped = count(fj, "failures_not_listed");
+    if (fj.value.contains("top_up_cases")) f.topUpCases = count(fj, "top_up_cases");
     f.waived = waived(fj, f.counts);
     if (has(fj, "waived_reasons")) f.waivedReasons = countMap(fj, "waived_reasons");
     if (has(fj, "coverage_waived")) f.coverageWaived = countMap(fj, "coverage_waived");

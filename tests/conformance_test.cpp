@@ -10,6 +10,8 @@
 
 #include "conformance/families.hpp"
 #include "conformance/indirect.hpp"
+#include "conformance/report.hpp"
+#include "conformance/report_read.hpp"
 #include "conformance/runner.hpp"
 #include "dut_adapters/registry.hpp"
 #include "generators/sparse.hpp"
@@ -281,6 +283,12 @@ TEST(Coverage, TheReferenceHasNoGapAtSeedsWhoseDrawsMissedABin) {
       levelCases += p->tableSize() + casesAt(Level::Smoke, p->randomCases());
     }
     EXPECT_EQ(f.counts.total(), levelCases + f.topUpCases);
+    // The reports say so, and a report read back (a merge's input) keeps the count.
+    EXPECT_NE(toMarkdown(r).find(std::to_string(f.topUpCases) + " case(s) past the level's count"),
+              std::string::npos);
+    const std::string json = toJson(r);
+    EXPECT_NE(json.find("\"top_up_cases\": " + std::to_string(f.topUpCases)), std::string::npos);
+    EXPECT_EQ(fromJson(json, "report.json").families.at(0).topUpCases, f.topUpCases);
   }
 }
 
