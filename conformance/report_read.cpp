@@ -335,10 +335,17 @@ class Reader {
     f.openPoints = texts(fj, "open_points");
     f.provisional = optionalText(fj, "provisional");
     f.notRunWhy = optionalText(fj, "not_run");
+    Counts sum;
     for (const Field& p : elements(fj, "properties")) {
       const Counts c = counts(p);
       f.properties.push_back({text(p, "name"), text(p, "summary"), c, number(p, "seconds")});
       f.properties.back().waived = waived(p, c);
+      sum.add(c);
+    }
+    // A family's cases are its properties' cases: a count edited in one and not the other is a
+    // report no run wrote.
+    if (sum.byOutcome != f.counts.byOutcome || sum.trivialPasses != f.counts.trivialPasses) {
+      fail(at(fj, "properties").name, "counts do not add up to the family's own counts");
     }
     f.coverage = countMap(fj, "coverage");
     f.coveragePassed = countMap(fj, "coverage_passed");

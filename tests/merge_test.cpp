@@ -349,6 +349,12 @@ TEST(ReadReport, MalformedFieldsAreNamed) {
       {"more no-op passes than passes",
        [&](Json& j) { family(j)["passed_no_op"] = family(j)["passed"].get<int>() + 1; },
        "field 'families[0].passed_no_op' is above passed"},
+      {"a property's count raised without its family's",
+       [&](Json& j) {
+         Json& passed = family(j)["properties"][0]["passed"];
+         passed = passed.get<std::size_t>() + 1000000;
+       },
+       "field 'families[0].properties' counts do not add up to the family's own counts"},
       {"an unknown outcome", [&](Json& j) { family(j)["failures"][0]["outcome"] = "Crash"; },
        "field 'families[0].failures[0].outcome' names an outcome 'Crash'"},
       {"a signature of the wrong type", [&](Json& j) { family(j)["failures"][0]["signature"] = 7; },
@@ -436,7 +442,10 @@ TEST(ReadReport, AWrittenVerdictIsNeverReadGreenerThanItSays) {
   j["verdict"] = "not certified";
   EXPECT_THROW((void)fromJson(j.dump(), "a.json"), MergeError);
   j = Json::parse(toJson(passing));
-  j["families"][0]["failed"] = 1;  // a failure under a verdict that still says conformant
+  // A failure under a verdict that still says conformant (in the family and its first property,
+  // whose counts add up to the family's).
+  j["families"][0]["failed"] = 1;
+  j["families"][0]["properties"][0]["failed"] = 1;
   const CertifyResult read = fromJson(j.dump(), "a.json");
   EXPECT_EQ(read.families[0].verdict(), "nonconformant");
   EXPECT_EQ(read.verdict(), "nonconformant");
