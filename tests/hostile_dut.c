@@ -7,28 +7,15 @@
  * with garbage naming the count while the process holds any descriptor from 3 up (one inherited
  * from cubecheck). Mode turncoat MARKER crashes on its third program; restarted (MARKER exists
  * by then), it declares another version and fewer data types. */
-#include <dirent.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "open_fds.h"
 
 static const char* mode = "";
 static unsigned long long served = 0;
-
-/* Open descriptors from 3 up, the directory's own left out; -1 without /proc. */
-static int descriptorsFrom3(void) {
-  DIR* dir = opendir("/proc/self/fd");
-  int n = 0;
-  if (dir == NULL) return -1;
-  for (struct dirent* e; (e = readdir(dir)) != NULL;) {
-    const int fd = atoi(e->d_name);
-    if (e->d_name[0] != '.' && fd >= 3 && fd != dirfd(dir)) ++n;
-  }
-  closedir(dir);
-  return n;
-}
 
 /* Returns 1 when it has answered (badly) in place of the DUT, 0 to let the DUT answer. */
 static int hostile(unsigned long long seq, FILE* out) {

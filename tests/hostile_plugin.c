@@ -5,11 +5,11 @@
  * response that claims an absurd size. Mode fds fails every program (cubecheck_dut_run returns
  * 100 + the count) unless the process holds exactly two descriptors from 3 up: the request and
  * response pipes of the child that serves it, none inherited from cubecheck. */
-#include <dirent.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "open_fds.h"
 
 #define CUBECHECK_PLUGIN
 #define cubecheck_dut_run example_run
@@ -25,19 +25,6 @@ const char* cubecheck_dut_hello(void) {
          "version 1.0\rverdict: CONFORMANT\n"
          "profiles a2\ninstructions load2d\ndtypes u8 s8 u16 s16 f16 bf16 u32 s32 f32\n"
          "observable GM L1 L0A L0B\nrejects_illegal 0\nend\n";
-}
-
-/* Open descriptors from 3 up, the directory's own left out; -1 without /proc. */
-static int descriptorsFrom3(void) {
-  DIR* dir = opendir("/proc/self/fd");
-  int n = 0;
-  if (dir == NULL) return -1;
-  for (struct dirent* e; (e = readdir(dir)) != NULL;) {
-    const int fd = atoi(e->d_name);
-    if (e->d_name[0] != '.' && fd >= 3 && fd != dirfd(dir)) ++n;
-  }
-  closedir(dir);
-  return n;
 }
 
 int cubecheck_dut_run(const unsigned char* request, unsigned long size, unsigned char** response,
