@@ -27,15 +27,48 @@ using isa::ViolationCode;
 using isa::ceilDiv;
 using isa::kFractalBytes;  // bytes moved per repeat (spec 4)
 
-/// Mutable copies of the program's segments: the reference's whole machine state.
+/// The memories as the program runs: the program's own segments, each copied the first time an
+/// instruction writes it (a program's large operands are only read). A pointer read() gave stays
+/// valid across a write() to another segment; no instruction reads a segment through read() and
+/// writes it through write() (no load has its source and destination in one memory; Mmad reads
+/// and writes L0C through the one write() pointer).
 class State {
  public:
-  explicit State(const std::vector<isa::Segment>& segments) : segments_(segments) {}
+  explicit State(const std::vector<isa::Segment>& segments)
+      : source_(segments), copies_(segments.size()), copied_(segments.size(), false) {}
 
-  /// Pointer to len bytes at addr, or nullptr when no single segment holds them.
-  std::uint8_t* at(Memory m, std::uint64_t addr, std::uint64_t len) {
-    isa::Segment* s = isa::findSegment(segments_, m, addr, len);
-    return s == nullptr ? nullptr : s->bytes.data() + (addr - s->addr);
+  /// Pointer to len bytes at addr to read, or nullptr when no single segment holds them.
+  const std::uint8_t* read(Memory m, std::uint64_t addr, std::uint64_t len) const {
+    const isa::Segment* s = isa::findSegment(source_, m, addr, len);
+    if (s == nullptr) return nullptr;
+    const auto i = static_cast<std::size_t>(s - source_.data());
+    return (copied_[i] ? copies_[i] : s->bytes).data() + (addr - s->addr);
+  }
+  /// Pointer to len bytes at addr to write (and read), or nullptr when no single segment holds
+  /// them.
+  std::uint8_t* write(Memory m, std::uint64_t addr, std::uint64_t len) {
+    const isa::Segment* s = isa::findSegment(source_, m, addr, len);
+    if (s == nullptr) return nullptr;
+    const auto i = static_cast<std::size_t>(s - source_.data());
+    if (!copied_[i]) {
+      copies_[i] = s->bytes;
+      copied_[i] = true;
+    }
+    return copies_[i].data() + (addr - s->addr);
+  }
+  /// The bytes of region r (inside one segment: validateStructure), or nullopt when no segment
+  /// holds it. A written segment the region covers whole is moved out when `last` says nothing
+  /// reads the state after it.
+  std::optional<isa::Bytes> take(const isa::Region& r, bool last) {
+    const isa::Segment* s = isa::findSegment(source_, r.memory, r.addr, r.size);
+    if (s == nullptr) return std::nullopt;
+    const auto i = static_cast<std::size_t>(s - source_.data());
+    if (last && copied_[i] && r.addr == s->addr && r.size == copies_[i].size()) {
+      copied_[i] = false;  // read() would see the program's bytes again: nothing reads it now
+      return std::move(copies_[i]);
+    }
+    const std::uint8_t* p = read(r.memory, r.addr, r.size);
+    return isa::Bytes(p, p + r.size);
   }
 
   /// The Load3D registers (spec 6.2): FMATRIX words [0] and FMATRIX_B [1], PADDING. Unset
@@ -51,7 +84,9 @@ class State {
   int mmadsRun = 0;
 
  private:
-  std::vector<isa::Segment> segments_;
+  const std::vector<isa::Segment>& source_;
+  std::vector<isa::Bytes> copies_;
+  std::vector<bool> copied_;
 };
 
 isa::Violation undefined(Memory m, std::uint64_t addr, std::uint64_t len, const char* what) {
@@ -91,7 +126,7 @@ std::optional<isa::Violation> execLoad2D(State& state, const isa::Load2D& load, 
     const std::uint64_t srcByte = decrement ? load.srcAddr + (start - walk) * kFractalBytes
                                             : load.srcAddr + (start + walk) * kFractalBytes;
     const std::uint64_t dstByte = load.dstAddr + i * dstStepFractals * kFractalBytes;
-    const std::uint8_t* from = state.at(src, srcByte, kFractalBytes);
+    const std::uint8_t* from = state.read(src, srcByte, kFractalBytes);
     if (from == nullptr) return undefined(src, srcByte, kFractalBytes, "reads");
     if (!transpose) {
       std::memcpy(buf.data(), from, kFractalBytes);
@@ -106,7 +141,7 @@ std::optional<isa::Violation> execLoad2D(State& state, const isa::Load2D& load, 
       }
     }
     const bool stray = fault == Fault::Load2DStrayWriteAfterLast && i + 1 == repeats;
-    std::uint8_t* to = state.at(dst, dstByte, kFractalBytes + (stray ? 1 : 0));
+    std::uint8_t* to = state.write(dst, dstByte, kFractalBytes + (stray ? 1 : 0));
     if (to == nullptr) return undefined(dst, dstByte, kFractalBytes, "writes");
     std::memcpy(to, buf.data(), kFractalBytes);
     if (stray) to[kFractalBytes] ^= 0xFF;
@@ -140,16 +175,17 @@ std::optional<isa::Violation> execLoadSparse(State& state, const isa::LoadSparse
         fault == Fault::SparseLoadHonoursStride && l.params.srcStride > 0 ? l.params.srcStride : 1;
     const std::uint64_t f = first + i * step;
     const std::uint64_t dst = l.dstAddr + i * kFractalBytes;
-    const std::uint8_t* dense = state.at(Memory::L1, l.srcAddr + f * kFractalBytes, kFractalBytes);
+    const std::uint8_t* dense =
+        state.read(Memory::L1, l.srcAddr + f * kFractalBytes, kFractalBytes);
     if (dense == nullptr)
       return undefined(Memory::L1, l.srcAddr + f * kFractalBytes, kFractalBytes, "reads");
-    const std::uint8_t* idx = state.at(Memory::L1, l.idxAddr + f * 128, 128);
+    const std::uint8_t* idx = state.read(Memory::L1, l.idxAddr + f * 128, 128);
     if (idx == nullptr) return undefined(Memory::L1, l.idxAddr + f * 128, 128, "reads");
-    std::uint8_t* to = state.at(Memory::L0B, dst, kFractalBytes);
+    std::uint8_t* to = state.write(Memory::L0B, dst, kFractalBytes);
     if (to == nullptr) return undefined(Memory::L0B, dst, kFractalBytes, "writes");
     std::memcpy(to, dense, kFractalBytes);
     const std::uint64_t at = indexByteOf(dst, fault);
-    std::uint8_t* toIdx = state.at(Memory::SparseIndex, at, 128);
+    std::uint8_t* toIdx = state.write(Memory::SparseIndex, at, 128);
     if (toIdx == nullptr) return undefined(Memory::SparseIndex, at, 128, "writes");
     std::memcpy(toIdx, idx, 128);
   }
@@ -170,9 +206,9 @@ std::optional<isa::Violation> execLoadMxScale(State& state, const isa::LoadMxSca
     for (std::uint64_t y = 0; y < l.yStep; ++y) {
       const std::uint64_t src = l.srcAddr + ((l.xStart + x) * l.srcStride + l.yStart + y) * unit;
       const std::uint64_t dst = l.dstAddr + (x * l.dstStride + y) * unit;
-      const std::uint8_t* from = state.at(Memory::L1, src, unit);
+      const std::uint8_t* from = state.read(Memory::L1, src, unit);
       if (from == nullptr) return undefined(Memory::L1, src, unit, "reads");
-      std::uint8_t* into = state.at(to, dst, unit);
+      std::uint8_t* into = state.write(to, dst, unit);
       if (into == nullptr) return undefined(to, dst, unit, "writes");
       std::memcpy(into, from, unit);
     }
@@ -274,9 +310,9 @@ std::optional<isa::Violation> execV2(State& state, isa::Load2DPath path, isa::DT
         const std::uint64_t from =
             srcAddr + ((f.kStart + j) * f.srcStride + f.mStart + i) * kFractalBytes;
         const std::uint64_t to = dstAddr + (j * f.dstStride + i) * kFractalBytes;
-        const std::uint8_t* s = state.at(src, from, kFractalBytes);
+        const std::uint8_t* s = state.read(src, from, kFractalBytes);
         if (s == nullptr) return undefined(src, from, kFractalBytes, "reads");
-        std::uint8_t* d = state.at(dst, to, kFractalBytes);
+        std::uint8_t* d = state.write(dst, to, kFractalBytes);
         if (d == nullptr) return undefined(dst, to, kFractalBytes, "writes");
         std::memcpy(d, s, kFractalBytes);
       }
@@ -294,7 +330,7 @@ std::optional<isa::Violation> execV2(State& state, isa::Load2DPath path, isa::DT
           const std::uint64_t col = c0 * f.kStart + 16 * r + rr;
           const std::uint64_t from =
               srcAddr + ((col / c0) * f.srcStride + row / 16) * kFractalBytes;
-          const std::uint8_t* s = state.at(src, from, kFractalBytes);
+          const std::uint8_t* s = state.read(src, from, kFractalBytes);
           if (s == nullptr) return undefined(src, from, kFractalBytes, "reads");
           putElement(tile.data(), rr * c0 + cc, bits,
                      getElement(s, (row % 16) * c0 + col % c0, bits));
@@ -302,7 +338,7 @@ std::optional<isa::Violation> execV2(State& state, isa::Load2DPath path, isa::DT
       }
       const std::uint64_t slot =
           fault == Fault::V2TransposedRowMajor ? r * cols + c : c * f.dstStride + r;
-      std::uint8_t* d = state.at(dst, dstAddr + slot * kFractalBytes, kFractalBytes);
+      std::uint8_t* d = state.write(dst, dstAddr + slot * kFractalBytes, kFractalBytes);
       if (d == nullptr)
         return undefined(dst, dstAddr + slot * kFractalBytes, kFractalBytes, "writes");
       std::memcpy(d, tile.data(), kFractalBytes);
@@ -324,22 +360,22 @@ std::optional<isa::Violation> execMmadSparse(State& state, const isa::MmadSparse
   if (x.m == 0 || x.k == 0 || x.n == 0) return std::nullopt;
   const std::uint64_t m1 = ceilDiv(x.m, 16), n1 = ceilDiv(x.n, 16), k1 = ceilDiv(x.k, 32);
   const std::uint64_t kd1 = ceilDiv(x.k, 64);
-  const std::uint8_t* a = state.at(Memory::L0A, x.aAddr, m1 * k1 * kFractalBytes);
+  const std::uint8_t* a = state.read(Memory::L0A, x.aAddr, m1 * k1 * kFractalBytes);
   if (a == nullptr) return undefined(Memory::L0A, x.aAddr, m1 * k1 * kFractalBytes, "reads");
-  const std::uint8_t* b = state.at(Memory::L0B, x.bAddr, kd1 * n1 * kFractalBytes);
+  const std::uint8_t* b = state.read(Memory::L0B, x.bAddr, kd1 * n1 * kFractalBytes);
   if (b == nullptr) return undefined(Memory::L0B, x.bAddr, kd1 * n1 * kFractalBytes, "reads");
   const std::uint64_t idxLo = indexByteOf(x.bAddr, fault);
   const std::uint64_t idxLen = indexByteOf(x.bAddr + kd1 * n1 * kFractalBytes, fault) - idxLo;
-  const std::uint8_t* idx = state.at(Memory::SparseIndex, idxLo, idxLen);
+  const std::uint8_t* idx = state.read(Memory::SparseIndex, idxLo, idxLen);
   if (idx == nullptr) return undefined(Memory::SparseIndex, idxLo, idxLen, "reads");
-  std::uint8_t* c = state.at(Memory::L0C, x.cAddr, m1 * n1 * 1024);
+  std::uint8_t* c = state.write(Memory::L0C, x.cAddr, m1 * n1 * 1024);
   if (c == nullptr) return undefined(Memory::L0C, x.cAddr, m1 * n1 * 1024, "writes");
   const bool fromZero = x.cmatrixInitVal || fault == Fault::SparseInitIgnored;
   const bool biasAsColumn = fault == Fault::SparseBiasByRow;
   const std::uint8_t* bias = nullptr;
   if (!fromZero && x.cmatrixSource) {
     const std::uint64_t len = std::uint64_t{biasAsColumn ? x.m : x.n} * 4;
-    bias = state.at(Memory::BiasTable, 0, len);  // OPEN-6: bias-table address 0
+    bias = state.read(Memory::BiasTable, 0, len);  // OPEN-6: bias-table address 0
     if (bias == nullptr) return undefined(Memory::BiasTable, 0, len, "reads");
   }
   // Resolve every dense element of B once: the A column its index names and its value, summed
@@ -474,12 +510,12 @@ std::optional<isa::Violation> execImg2Col(State& state, const isa::Profile& prof
   const std::uint64_t c0 = static_cast<std::uint64_t>(isa::c0Of(dtype));
   const std::uint64_t c1 = ceilDiv(f.channelSize, c0);
   const std::uint64_t mapBytes = c1 * l1H * l1W * 32;
-  const std::uint8_t* map = state.at(Memory::L1, srcAddr, mapBytes);
+  const std::uint8_t* map = state.read(Memory::L1, srcAddr, mapBytes);
   if (map == nullptr) return undefined(Memory::L1, srcAddr, mapBytes, "reads");
   const Memory dm = path == isa::Load2DPath::A1toA2 ? Memory::L0A : Memory::L0B;
   const std::uint64_t dstBytes =
       isa::load3dDstFractals(path, dtype, f.transpose, f.mExt, f.kExt) * kFractalBytes;
-  std::uint8_t* out = state.at(dm, dstAddr, dstBytes);
+  std::uint8_t* out = state.write(dm, dstAddr, dstBytes);
   if (out == nullptr) return undefined(dm, dstAddr, dstBytes, "writes");
   const std::uint32_t pad = fault == Fault::Load3DPadZero ? 0 : *state.padding;
   const std::uint32_t padBits =
@@ -625,7 +661,7 @@ std::optional<isa::Violation> execLoad3DV1(State& state, const isa::Load3DV1& l,
       kh = th % p.filterH;
       ci += th / p.filterH;
     }
-    const std::uint8_t* map = state.at(Memory::L1, l.srcAddr + ci * slice, slice);
+    const std::uint8_t* map = state.read(Memory::L1, l.srcAddr + ci * slice, slice);
     if (map == nullptr) return undefined(Memory::L1, l.srcAddr + ci * slice, slice, "reads");
     for (std::uint64_t px = 0; px < 16; ++px) {
       const std::int64_t pix = static_cast<std::int64_t>(first + px);
@@ -646,7 +682,7 @@ std::optional<isa::Violation> execLoad3DV1(State& state, const isa::Load3DV1& l,
         putElement(tile.data(), px * c0 + c, bits, v);
       }
     }
-    std::uint8_t* to = state.at(Memory::L0A, l.dstAddr + slot * kFractalBytes, kFractalBytes);
+    std::uint8_t* to = state.write(Memory::L0A, l.dstAddr + slot * kFractalBytes, kFractalBytes);
     if (to == nullptr)
       return undefined(Memory::L0A, l.dstAddr + slot * kFractalBytes, kFractalBytes, "writes");
     std::memcpy(to, tile.data(), kFractalBytes);
@@ -808,12 +844,12 @@ std::optional<isa::Violation> execMmad(State& state, isa::ProfileId profile, con
   const std::uint64_t aBytes =
       gemv ? ceilDiv(std::uint64_t{x.k} * static_cast<std::uint64_t>(bits), 8)
            : m1 * aRow * kFractalBytes;
-  const std::uint8_t* a = state.at(Memory::L0A, x.aAddr, aBytes);
+  const std::uint8_t* a = state.read(Memory::L0A, x.aAddr, aBytes);
   if (a == nullptr) return undefined(Memory::L0A, x.aAddr, aBytes, "reads");
   const std::uint64_t bBytes = isa::mmadBBytes(x);
-  const std::uint8_t* b = state.at(Memory::L0B, x.bAddr, bBytes);
+  const std::uint8_t* b = state.read(Memory::L0B, x.bAddr, bBytes);
   if (b == nullptr) return undefined(Memory::L0B, x.bAddr, bBytes, "reads");
-  std::uint8_t* c = state.at(Memory::L0C, x.cAddr, m1 * n1 * 1024);
+  std::uint8_t* c = state.write(Memory::L0C, x.cAddr, m1 * n1 * 1024);
   if (c == nullptr) return undefined(Memory::L0C, x.cAddr, m1 * n1 * 1024, "writes");
   isa::MmadInit init = isa::initOf(x);
   if (fault == Fault::MmadInitIgnored && !x.isBias) init = isa::MmadInit::Zero;
@@ -826,7 +862,7 @@ std::optional<isa::Violation> execMmad(State& state, isa::ProfileId profile, con
   if (init == isa::MmadInit::BiasTable || init == isa::MmadInit::BiasTensor) {
     const std::uint64_t at = init == isa::MmadInit::BiasTensor ? x.biasAddr : 0;  // OPEN-6
     const std::uint64_t len = std::uint64_t{perRow ? x.m : x.n} * 4;
-    bias = state.at(Memory::BiasTable, at, len);
+    bias = state.read(Memory::BiasTable, at, len);
     if (bias == nullptr) return undefined(Memory::BiasTable, at, len, "reads");
   }
   const bool integer = isa::accumulatorOf(x.dtype) == isa::DType::S32;
@@ -1122,9 +1158,9 @@ std::optional<isa::Violation> execMmadMx(State& state, const isa::MmadMx& x, Fau
   const std::uint64_t k0 = 256 / static_cast<std::uint64_t>(bits);  // a 32-byte fractal row
   const std::uint64_t m1 = ceilDiv(x.m, 16), n1 = ceilDiv(x.n, 16), kf = x.k / k0;
   const std::uint64_t aBytes = m1 * kf * kFractalBytes, bBytes = n1 * kf * kFractalBytes;
-  const std::uint8_t* a = state.at(Memory::L0A, x.aAddr, aBytes);
+  const std::uint8_t* a = state.read(Memory::L0A, x.aAddr, aBytes);
   if (a == nullptr) return undefined(Memory::L0A, x.aAddr, aBytes, "reads");
-  const std::uint8_t* b = state.at(Memory::L0B, x.bAddr, bBytes);
+  const std::uint8_t* b = state.read(Memory::L0B, x.bAddr, bBytes);
   if (b == nullptr) return undefined(Memory::L0B, x.bAddr, bBytes, "reads");
   Memory aScaleMem = Memory::L0AMx, bScaleMem = Memory::L0BMx;
   std::uint64_t aScaleAt = x.aAddr / 16, bScaleAt = x.bAddr / 16;
@@ -1134,17 +1170,17 @@ std::optional<isa::Violation> execMmadMx(State& state, const isa::MmadMx& x, Fau
   }
   const std::uint64_t aScaleLen = mxScaleByte(m1 * 16 - 1, x.k - 1, x.k, fault) + 1,
                       bScaleLen = mxScaleByte(n1 * 16 - 1, x.k - 1, x.k, fault) + 1;
-  const std::uint8_t* sa = state.at(aScaleMem, aScaleAt, aScaleLen);
+  const std::uint8_t* sa = state.read(aScaleMem, aScaleAt, aScaleLen);
   if (sa == nullptr) return undefined(aScaleMem, aScaleAt, aScaleLen, "reads");
-  const std::uint8_t* sb = state.at(bScaleMem, bScaleAt, bScaleLen);
+  const std::uint8_t* sb = state.read(bScaleMem, bScaleAt, bScaleLen);
   if (sb == nullptr) return undefined(bScaleMem, bScaleAt, bScaleLen, "reads");
-  std::uint8_t* c = state.at(Memory::L0C, x.cAddr, m1 * n1 * 1024);
+  std::uint8_t* c = state.write(Memory::L0C, x.cAddr, m1 * n1 * 1024);
   if (c == nullptr) return undefined(Memory::L0C, x.cAddr, m1 * n1 * 1024, "writes");
   const isa::MmadInit init = isa::initOf(x);
   const std::uint8_t* bias = nullptr;
   if (init == isa::MmadInit::BiasTable || init == isa::MmadInit::BiasTensor) {
     const std::uint64_t at = init == isa::MmadInit::BiasTensor ? x.biasAddr : 0;  // OPEN-6
-    bias = state.at(Memory::BiasTable, at, std::uint64_t{x.n} * 4);
+    bias = state.read(Memory::BiasTable, at, std::uint64_t{x.n} * 4);
     if (bias == nullptr) return undefined(Memory::BiasTable, at, std::uint64_t{x.n} * 4, "reads");
   }
   auto element = [&](const std::uint8_t* base, std::uint64_t index, isa::DType t) {
@@ -1222,7 +1258,7 @@ void corruptSource(State& state, const isa::Instruction& ins) {
         if constexpr (requires { i.srcAddr; }) {
           Memory src = Memory::L1;  // LoadDataWithSparse reads B1
           if constexpr (requires { i.path; }) src = isa::memoryOf(isa::srcOf(i.path));
-          if (std::uint8_t* p = state.at(src, i.srcAddr, 1)) *p ^= 0xFF;
+          if (std::uint8_t* p = state.write(src, i.srcAddr, 1)) *p ^= 0xFF;
         }
       },
       ins);
@@ -1287,20 +1323,27 @@ RunResult ReferenceDut::runObserving(const isa::Program& program,
     }
     isa::Observed observed;
     observed.reserve(program.observe.size() + alsoObserve.size());
-    for (const isa::Region& r : program.observe) {
-      const std::uint8_t* p = state.at(r.memory, r.addr, r.size);
-      observed.emplace_back(p, p + r.size);  // validateStructure guarantees p
-    }
-    for (const isa::Region& r : alsoObserve) {
-      const std::uint8_t* p = state.at(r.memory, r.addr, r.size);
-      if (p == nullptr) {
-        return {
-            RunStatus::AdapterError,
-            {},
-            std::nullopt,
-            "reference: asked to observe a region outside " + std::string(isa::nameOf(r.memory))};
+    // A region may be moved out of the state only when no later region lies in its memory.
+    std::vector<isa::Region> regions(program.observe.begin(), program.observe.end());
+    regions.insert(regions.end(), alsoObserve.begin(), alsoObserve.end());
+    auto last = [&](std::size_t i) {
+      return std::none_of(regions.begin() + static_cast<std::ptrdiff_t>(i) + 1, regions.end(),
+                          [&](const isa::Region& r) { return r.memory == regions[i].memory; });
+    };
+    for (std::size_t i = 0; i < regions.size(); ++i) {
+      std::optional<isa::Bytes> bytes = state.take(regions[i], last(i));
+      if (bytes) {
+        observed.push_back(std::move(*bytes));
+        continue;
       }
-      observed.emplace_back(p, p + r.size);
+      if (i < program.observe.size()) {
+        throw std::logic_error("reference: an observed region outside every segment");
+      }
+      return {RunStatus::AdapterError,
+              {},
+              std::nullopt,
+              "reference: asked to observe a region outside " +
+                  std::string(isa::nameOf(regions[i].memory))};
     }
     return RunResult::ok(std::move(observed));
   } catch (const std::exception& e) {
