@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
@@ -87,6 +88,18 @@ bool checkExecProgram(const std::string& dutSpec, std::string& error) {
                                                     : "is not an executable on PATH");
   }
   return found;
+}
+
+bool checkFamilies(const std::vector<std::string>& families, std::string& error) {
+  for (const std::string& f : families) {
+    const bool known = std::find(conf::kFamilyNames.begin(), conf::kFamilyNames.end(), f) !=
+                       conf::kFamilyNames.end();
+    if (known) continue;
+    error = "unknown family '" + f + "'; families are";
+    for (std::string_view n : conf::kFamilyNames) error += " " + std::string(n);
+    return false;
+  }
+  return true;
 }
 
 bool checkProperty(const std::string& property, const std::vector<std::string>& families,

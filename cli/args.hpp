@@ -40,6 +40,9 @@ bool checkWritableDir(const std::string& option, const std::string& dir, std::st
 /// through PATH when it has no '/'). Other specs pass.
 bool checkExecProgram(const std::string& dutSpec, std::string& error);
 
+/// Every name in `families` is a family of this version (conf::kFamilyNames); otherwise the
+/// error names the unknown one and lists the families.
+bool checkFamilies(const std::vector<std::string>& families, std::string& error);
 /// `property` is the name of a property of one of `families` (every implemented family when
 /// empty) on `profile`; else an error listing the names there are.
 bool checkProperty(const std::string& property, const std::vector<std::string>& families,

@@ -204,16 +204,7 @@ int runCertify(const std::string& dutSpec, conf::RunOptions o, const std::string
     std::cerr << "cubecheck certify: " << e.what() << '\n';
     return kExitUsage;
   }
-  for (const std::string& f : o.families) {
-    bool known = false;
-    for (std::string_view n : conf::kFamilyNames) known = known || n == f;
-    if (!known) {
-      std::cerr << "cubecheck certify: unknown family '" << f << "'; families are";
-      for (std::string_view n : conf::kFamilyNames) std::cerr << ' ' << n;
-      std::cerr << '\n';
-      return kExitUsage;
-    }
-  }
+  if (!cli::checkFamilies(o.families, error)) return usageError("certify", error);
   if (o.property && !cli::checkProperty(*o.property, o.families, o.profile, error)) {
     return usageError("certify", error);
   }
@@ -500,7 +491,7 @@ int runFuzz(const std::string& dutSpec, const conf::RunOptions& base, double sec
     // Bazel runs every case in every shard unless the runner says, by this file, that it shards.
     std::ofstream(sh->statusFile, std::ios::app);
   }
-  if (!cli::checkSeconds("--time", seconds, error) ||
+  if (!cli::checkFamilies(o.families, error) || !cli::checkSeconds("--time", seconds, error) ||
       !cli::checkRange("--cases", cases, 0, std::numeric_limits<long long>::max(), error) ||
       !cli::checkExecProgram(dutSpec, error) ||
       !cli::checkWritableDir("--report-dir", reportDir, error) ||

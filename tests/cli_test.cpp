@@ -1,5 +1,7 @@
 // The cubecheck binary as a user runs it: exit codes, report files, error messages.
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/file.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -528,6 +530,8 @@ TEST(Cli, HostileArgumentsAreUsageErrorsUpFront) {
       {"mutants --report-dir ", "--report-dir"},
       {"certify --dut 'exec:/no/such/program --flag' --report-dir ''", "'/no/such/program'"},
       {"fuzz --dut 'exec:no-such-program-on-path' --report-dir ''", "'no-such-program-on-path'"},
+      {"certify --family nope --report-dir ''", "unknown family 'nope'; families are load2d"},
+      {"fuzz --family nope --report-dir ''", "unknown family 'nope'; families are load2d"},
       {"certify --property Bogus --report-dir ''", "MatchesOracle"},
       {"certify --family load2d --property Bogus --report-dir ''", "TransposeInvolution"},
       {"vectors export --dir /no/such/dir --out ", "no vector files in --dir /no/such/dir"},
