@@ -1045,6 +1045,9 @@ int main(int argc, char** argv) {
     }
     if (!list) std::cerr << "cubecheck: seed " << o.seed << '\n';
     return runMutants(o, list, mutantsReportDir);
+  } catch (const cli::ReportDirInUse& e) {
+    std::cerr << "cubecheck: " << e.what() << '\n';
+    return kExitUsage;
   } catch (const std::exception& e) {
     std::cerr << "cubecheck: internal error: " << e.what() << '\n';
     return kExitInternal;

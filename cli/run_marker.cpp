@@ -1,12 +1,16 @@
 #include "cli/run_marker.hpp"
 
+#include <fcntl.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
 #include <ctime>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <stdexcept>
 
 #include "conformance/build_info.hpp"
@@ -63,6 +67,37 @@ std::string setAsideRegressions(const fs::path& dir, const std::vector<fs::path>
   fs::rename(old, to, ec);
   if (ec) throw std::runtime_error("cannot move " + old.string() + " aside: " + ec.message());
   return "an earlier run's " + old.string() + " moved to " + to.string();
+}
+
+/// Holds DIR/.cubecheck.lock for the rest of the process (see startReportDir); the file then
+/// names this run, for the message another run gets. A directory this process already holds
+/// is held again at no cost.
+void lockReportDir(const fs::path& dir, const std::string& who) {
+  static std::map<fs::path, int> held;  // the descriptors stay open until the process exits
+  std::error_code ec;
+  const fs::path key = fs::weakly_canonical(dir, ec);
+  if (held.count(key) > 0) return;
+  const fs::path path = dir / ".cubecheck.lock";
+  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0) throw std::runtime_error("cannot open " + path.string());
+  if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    std::ifstream in(path);
+    std::ostringstream holder;
+    holder << in.rdbuf();
+    ::close(fd);
+    std::string named = holder.str();
+    while (!named.empty() && named.back() == '\n') named.pop_back();
+    throw ReportDirInUse(
+        "--report-dir " + dir.string() + " is in use by another cubecheck run" +
+        (named.empty() ? std::string() : " (" + dut::printable(named, 2000) + ")") +
+        ": wait for it to end, or give this run another --report-dir");
+  }
+  // Who holds it, for the message above; the lock, not this text, is what excludes.
+  if (::ftruncate(fd, 0) == 0) {
+    const std::string text = who + "\n";
+    [[maybe_unused]] const ssize_t n = ::pwrite(fd, text.data(), text.size(), 0);
+  }
+  held.emplace(key, fd);
 }
 
 }  // namespace
@@ -147,6 +182,7 @@ std::string startReportDir(const fs::path& dir, const std::string& command,
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec) throw std::runtime_error("cannot create " + dir.string() + ": " + ec.message());
+  lockReportDir(dir, "pid " + std::to_string(pid) + ", started " + started + ", command " + line);
   // The earlier corpus first and report.json, what readers go by, last: once report.json says
   // "in progress", nothing of the earlier run is left looking current. A command that leaves
   // report.json alone (fingerprint) leaves its regressions alone too: they are still its.

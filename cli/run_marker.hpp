@@ -4,6 +4,7 @@
 #pragma once
 
 #include <filesystem>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -27,11 +28,21 @@ inline const std::vector<std::string> kReportFiles{"report.json", "junit.xml", "
 /// inside it. That move comes first and report.json last, so once report.json says "in
 /// progress" nothing of the earlier run looks current. Returns a line saying where the
 /// regressions went; empty when nothing moved.
+/// First of all, the command takes DIR/.cubecheck.lock (flock, held until the process exits):
+/// while another cubecheck run holds it, throws ReportDirInUse naming that run, and nothing in
+/// the directory is touched. The kernel drops the lock when its holder dies, however it dies.
 /// Throws std::runtime_error naming the file that could not be written or moved.
 std::string startReportDir(const std::filesystem::path& dir, const std::string& command,
                            const std::string& commandLine,
                            const std::vector<std::filesystem::path>& inputs = {},
                            const std::vector<std::string>& files = kReportFiles);
+
+/// Another cubecheck run holds the report directory: a usage error (exit 2), never a second
+/// writer of one directory.
+class ReportDirInUse : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
 
 /// Writes `text` to `path` beside it first, then renames it over `path`: a reader never sees
 /// half a file, and a run killed while writing leaves what was there. Throws

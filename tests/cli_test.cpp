@@ -615,6 +615,45 @@ TEST(Cli, AKilledRunLeavesNoEarlierVerdictBehind) {
   fs::remove_all(dir);
 }
 
+// One report directory, one writer: while another run holds the directory's lock, every command
+// that writes reports there exits 2 naming that run and touches nothing; once it is released, the
+// directory is free again.
+TEST(Cli, AReportDirAnotherRunHoldsIsRefused) {
+  const auto dir = tempDir("held");
+  const auto other = tempDir("held_other");
+  const CliRun first = runCli(
+      "certify --dut reference --level smoke --seed 1 --quiet --report-dir " + other.string());
+  ASSERT_EQ(first.status, 0) << first.out;
+  fs::create_directories(dir);
+  const std::string holder = "pid 1, started 2026-12-01T02:00:00Z, command cubecheck fuzz";
+  writeFile(dir / ".cubecheck.lock", holder + "\n");
+  writeFile(dir / "report.json", "left alone\n");
+  const int fd = ::open((dir / ".cubecheck.lock").c_str(), O_RDWR | O_CLOEXEC);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(::flock(fd, LOCK_EX | LOCK_NB), 0);
+  const std::string to = " --report-dir " + dir.string();
+  for (const std::string& args :
+       {"certify --dut reference --level smoke --seed 1 --quiet" + to,
+        "fuzz --dut reference --cases 5 --seed 1 --quiet" + to, "mutants --seed 1" + to,
+        "merge-reports" + to + " " + (other / "report.json").string(),
+        "vectors check --dir " CUBECHECK_SOURCE_DIR "/vectors/golden" + to,
+        "fingerprint --dut reference" + to}) {
+    const CliRun r = runCli(args);
+    EXPECT_EQ(r.status, 2) << args << "\n" << r.out;
+    EXPECT_NE(r.out.find("is in use by another cubecheck run (" + holder + ")"), std::string::npos)
+        << args << "\n"
+        << r.out;
+    std::ifstream in(dir / "report.json");
+    EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}), "left alone\n") << args;
+  }
+  ::close(fd);
+  const CliRun after = runCli("certify --dut reference --level smoke --seed 1 --quiet" + to);
+  EXPECT_EQ(after.status, 0) << after.out;
+  EXPECT_EQ(readJson(dir / "report.json")["verdict"], "conformant");
+  fs::remove_all(dir);
+  fs::remove_all(other);
+}
+
 /// Runs cubecheck with `args` in a process group of its own, waits until `watched` says "in
 /// progress" (at most 60 s: the test then fails), and SIGKILLs the group, cubecheck and any DUT it
 /// started: a run killed outright. Its output says "killed 137" when the kill landed mid-run.
