@@ -81,6 +81,14 @@ std::string gCommandLine;
 /// Before any case runs: the files the command writes into the report directory replaced by
 /// "run in progress" and an earlier run's regressions moved aside (cli/run_marker.hpp). No
 /// directory: nothing.
+/// Holds an explicit --regression-dir as a report directory is held (cli::holdDirectory): a
+/// second run writing regression vectors into it would replace the first's files.
+void holdRegressionDir(const std::string& regressionDir) {
+  if (regressionDir.empty()) return;
+  std::filesystem::create_directories(regressionDir);
+  cli::holdDirectory(regressionDir, "--regression-dir", gCommandLine);
+}
+
 void startReports(const std::string& reportDir, const std::string& command,
                   const std::vector<std::filesystem::path>& inputs = {},
                   const std::vector<std::string>& files = cli::kReportFiles) {
@@ -230,6 +238,7 @@ int runCertify(const std::string& dutSpec, conf::RunOptions o, const std::string
     narrowed = std::make_unique<conf::NarrowedDut>(*dut, observable, given);
   }
   o.dutSpec = dutSpec;
+  holdRegressionDir(regressionDir);
   startReports(reportDir, "certify");
   conf::WaiverSet waiverSet(std::move(waivers), conf::todayUtc(), dutSpec,
                             dut->capabilities().name);
@@ -505,6 +514,7 @@ int runFuzz(const std::string& dutSpec, const conf::RunOptions& base, double sec
     std::cerr << "cubecheck fuzz: " << e.what() << '\n';
     return kExitUsage;
   }
+  holdRegressionDir(regressionDir);
   startReports(reportDir, "fuzz");
   conf::WaiverSet waiverSet(std::move(waivers), conf::todayUtc(), dutSpec,
                             dut->capabilities().name);

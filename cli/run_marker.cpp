@@ -69,10 +69,21 @@ std::string setAsideRegressions(const fs::path& dir, const std::vector<fs::path>
   return "an earlier run's " + old.string() + " moved to " + to.string();
 }
 
-/// Holds DIR/.cubecheck.lock for the rest of the process (see startReportDir); the file then
-/// names this run, for the message another run gets. A directory this process already holds
-/// is held again at no cost.
-void lockReportDir(const fs::path& dir, const std::string& who) {
+}  // namespace
+
+void replaceFile(const fs::path& p, const std::string& text) {
+  const fs::path tmp = p.string() + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary);
+    out << text;
+    if (!out.flush()) throw std::runtime_error("cannot write " + tmp.string());
+  }
+  std::error_code ec;
+  fs::rename(tmp, p, ec);
+  if (ec) throw std::runtime_error("cannot replace " + p.string() + ": " + ec.message());
+}
+
+void holdDirectory(const fs::path& dir, const std::string& option, const std::string& commandLine) {
   static std::map<fs::path, int> held;  // the descriptors stay open until the process exits
   std::error_code ec;
   const fs::path key = fs::weakly_canonical(dir, ec);
@@ -90,28 +101,16 @@ void lockReportDir(const fs::path& dir, const std::string& who) {
     throw ReportDirInUse(
         "--report-dir " + dir.string() + " is in use by another cubecheck run" +
         (named.empty() ? std::string() : " (" + dut::printable(named, 2000) + ")") +
-        ": wait for it to end, or give this run another --report-dir");
+        ": wait for it to end, or give this run another " + option);
   }
   // Who holds it, for the message above; the lock, not this text, is what excludes.
   if (::ftruncate(fd, 0) == 0) {
-    const std::string text = who + "\n";
+    const std::string text = "pid " + std::to_string(static_cast<long>(::getpid())) + ", started " +
+                             utc(std::chrono::system_clock::now(), "%Y-%m-%dT%H:%M:%SZ") +
+                             ", command " + dut::printable(commandLine, 2000) + "\n";
     [[maybe_unused]] const ssize_t n = ::pwrite(fd, text.data(), text.size(), 0);
   }
   held.emplace(key, fd);
-}
-
-}  // namespace
-
-void replaceFile(const fs::path& p, const std::string& text) {
-  const fs::path tmp = p.string() + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary);
-    out << text;
-    if (!out.flush()) throw std::runtime_error("cannot write " + tmp.string());
-  }
-  std::error_code ec;
-  fs::rename(tmp, p, ec);
-  if (ec) throw std::runtime_error("cannot replace " + p.string() + ": " + ec.message());
 }
 
 std::string commandLine(int argc, char** argv) {
@@ -182,7 +181,7 @@ std::string startReportDir(const fs::path& dir, const std::string& command,
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec) throw std::runtime_error("cannot create " + dir.string() + ": " + ec.message());
-  lockReportDir(dir, "pid " + std::to_string(pid) + ", started " + started + ", command " + line);
+  holdDirectory(dir, "--report-dir", commandLine);
   // The earlier corpus first and report.json, what readers go by, last: once report.json says
   // "in progress", nothing of the earlier run is left looking current. A command that leaves
   // report.json alone (fingerprint) leaves its regressions alone too: they are still its.

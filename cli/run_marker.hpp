@@ -28,9 +28,8 @@ inline const std::vector<std::string> kReportFiles{"report.json", "junit.xml", "
 /// inside it. That move comes first and report.json last, so once report.json says "in
 /// progress" nothing of the earlier run looks current. Returns a line saying where the
 /// regressions went; empty when nothing moved.
-/// First of all, the command takes DIR/.cubecheck.lock (flock, held until the process exits):
-/// while another cubecheck run holds it, throws ReportDirInUse naming that run, and nothing in
-/// the directory is touched. The kernel drops the lock when its holder dies, however it dies.
+/// First of all, the command holds DIR (holdDirectory): while another cubecheck run holds it,
+/// throws ReportDirInUse naming that run, and nothing in the directory is touched.
 /// Throws std::runtime_error naming the file that could not be written or moved.
 std::string startReportDir(const std::filesystem::path& dir, const std::string& command,
                            const std::string& commandLine,
@@ -43,6 +42,14 @@ class ReportDirInUse : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
+
+/// Takes DIR/.cubecheck.lock (flock) for the rest of the process and writes this run into it
+/// (pid, start, command); throws ReportDirInUse, naming `option`, DIR and the run the file names,
+/// while another process holds it. A directory this process already holds is held again at no
+/// cost. The kernel drops the lock when the process ends, however it ends; DUT children do not
+/// inherit it.
+void holdDirectory(const std::filesystem::path& dir, const std::string& option,
+                   const std::string& commandLine);
 
 /// Writes `text` to `path` beside it first, then renames it over `path`: a reader never sees
 /// half a file, and a run killed while writing leaves what was there. Throws

@@ -615,9 +615,9 @@ TEST(Cli, AKilledRunLeavesNoEarlierVerdictBehind) {
   fs::remove_all(dir);
 }
 
-// One report directory, one writer: while another run holds the directory's lock, every command
-// that writes reports there exits 2 naming that run and touches nothing; once it is released, the
-// directory is free again.
+// One report (or regression) directory, one writer: while another run holds the directory's
+// lock, every command that writes reports or regression vectors there exits 2 naming that run
+// and touches nothing; once it is released, the directory is free again.
 TEST(Cli, AReportDirAnotherRunHoldsIsRefused) {
   const auto dir = tempDir("held");
   const auto other = tempDir("held_other");
@@ -637,7 +637,11 @@ TEST(Cli, AReportDirAnotherRunHoldsIsRefused) {
         "fuzz --dut reference --cases 5 --seed 1 --quiet" + to, "mutants --seed 1" + to,
         "merge-reports" + to + " " + (other / "report.json").string(),
         "vectors check --dir " CUBECHECK_SOURCE_DIR "/vectors/golden" + to,
-        "fingerprint --dut reference" + to}) {
+        "fingerprint --dut reference" + to,
+        "certify --dut reference --level smoke --seed 1 --quiet --report-dir '' --regression-dir " +
+            dir.string(),
+        "fuzz --dut reference --cases 5 --seed 1 --quiet --report-dir '' --regression-dir " +
+            dir.string()}) {
     const CliRun r = runCli(args);
     EXPECT_EQ(r.status, 2) << args << "\n" << r.out;
     EXPECT_NE(r.out.find("is in use by another cubecheck run (" + holder + ")"), std::string::npos)
