@@ -8,6 +8,7 @@
 #include <variant>
 #include <vector>
 
+#include "isa/writes.hpp"
 #include "oracle/layout.hpp"
 #include "oracle/operands.hpp"
 #include "oracle/tile.hpp"
@@ -26,12 +27,26 @@ struct Memories {
   std::array<std::optional<isa::FMatrix>, 2> fmatrix;
   std::optional<std::uint32_t> padding;
 
-  explicit Memories(const std::vector<isa::Segment>& segments) : image(segments) {
-    for (const isa::Segment& s : segments) {
-      written.emplace_back(s.bytes.size(), 0);
-      dontCare.emplace_back(s.bytes.size(), 0);
+  /// The program's segments as its instructions find them. Only a segment of a memory some
+  /// instruction writes (isa::writtenMemories) gets written and don't-care masks; the others'
+  /// stay empty: nothing is ever written there.
+  explicit Memories(const isa::Program& program)
+      : image(program.segments),
+        written(program.segments.size()),
+        dontCare(program.segments.size()),
+        formats(program.segments.size()) {
+    std::vector<isa::Memory> destinations;
+    for (const isa::Instruction& ins : program.instructions) {
+      for (isa::Memory m : isa::writtenMemories(ins)) destinations.push_back(m);
     }
-    formats.resize(segments.size());
+    for (std::size_t i = 0; i < image.size(); ++i) {
+      if (std::find(destinations.begin(), destinations.end(), image[i].memory) ==
+          destinations.end()) {
+        continue;
+      }
+      written[i].assign(image[i].bytes.size(), 0);
+      dontCare[i].assign(image[i].bytes.size(), 0);
+    }
   }
 
   const std::uint8_t* bytesAt(isa::Memory m, std::uint64_t addr, std::uint64_t size) const {
@@ -402,7 +417,7 @@ std::optional<std::string> applyV1(Memories& mem, const isa::Load3DV1& l) {
 }  // namespace
 
 Expected expect(const isa::Program& program, V2Order order) {
-  Memories mem(program.segments);
+  Memories mem(program);
   Expected e;
   for (const isa::Instruction& ins : program.instructions) {
     std::visit(
@@ -463,16 +478,34 @@ Expected expect(const isa::Program& program, V2Order order) {
             }},
         ins);
   }
-  for (const isa::Region& r : program.observe) {
+  for (std::size_t i = 0; i < program.observe.size(); ++i) {
+    const isa::Region& r = program.observe[i];
     const std::size_t s = mem.indexOf(r.memory, r.addr, r.size);
-    const std::uint64_t off = r.addr - mem.image[s].addr;
-    const auto b = mem.image[s].bytes.begin() + static_cast<std::ptrdiff_t>(off);
-    const auto w = mem.written[s].begin() + static_cast<std::ptrdiff_t>(off);
-    e.regions.emplace_back(b, b + static_cast<std::ptrdiff_t>(r.size));
-    e.written.emplace_back(w, w + static_cast<std::ptrdiff_t>(r.size));
     e.formats.push_back(mem.formats[s]);
-    const auto d = mem.dontCare[s].begin() + static_cast<std::ptrdiff_t>(off);
-    e.dontCare.emplace_back(d, d + static_cast<std::ptrdiff_t>(r.size));
+    // A region that is its whole segment, and the last region in it, takes the bytes as they are.
+    const bool whole = r.addr == mem.image[s].addr && r.size == mem.image[s].bytes.size();
+    const bool last = std::none_of(
+        program.observe.begin() + static_cast<std::ptrdiff_t>(i) + 1, program.observe.end(),
+        [&](const isa::Region& later) { return later.memory == r.memory; });
+    if (whole && last) {
+      e.regions.push_back(std::move(mem.image[s].bytes));
+      e.written.push_back(mem.written[s].empty() ? isa::Bytes(r.size, 0)
+                                                 : std::move(mem.written[s]));
+      e.dontCare.push_back(mem.dontCare[s].empty() ? isa::Bytes(r.size, 0)
+                                                   : std::move(mem.dontCare[s]));
+      continue;
+    }
+    const auto off = static_cast<std::ptrdiff_t>(r.addr - mem.image[s].addr);
+    const auto size = static_cast<std::ptrdiff_t>(r.size);
+    const auto b = mem.image[s].bytes.begin() + off;
+    e.regions.emplace_back(b, b + size);
+    if (mem.written[s].empty()) {  // a memory no instruction writes
+      e.written.emplace_back(r.size, 0);
+      e.dontCare.emplace_back(r.size, 0);
+      continue;
+    }
+    e.written.emplace_back(mem.written[s].begin() + off, mem.written[s].begin() + off + size);
+    e.dontCare.emplace_back(mem.dontCare[s].begin() + off, mem.dontCare[s].begin() + off + size);
   }
   // Masks only when something is unspecified: an empty list means "compare every byte".
   const bool anyDontCare =
