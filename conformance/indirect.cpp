@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <variant>
 
+#include "conformance/checks.hpp"
 #include "oracle/layout.hpp"
 
 namespace cubecheck::conf {
@@ -168,6 +169,61 @@ dut::RunResult unsupported(std::string why) {
   r.suiteLimit = true;
   return r;
 }
+
+/// The memories the rewrite fills by its own instructions before anything reads them: a segment
+/// of one of them in a rewritten program only defines addresses (all zeros), whatever the DUT may
+/// be given.
+bool placeholderMemory(Memory m) {
+  return reachableIndirectly(m) || m == Memory::L0C || m == Memory::L0AMx || m == Memory::L0BMx;
+}
+
+/// Why a program the rewrite built cannot go to a DUT declaring `caps`, or nullopt: it must stay
+/// inside what the DUT declared (instructions, data types, limits, observable memories) and carry
+/// no image of a memory the DUT cannot be given, other than zeros that only define addresses
+/// (placeholderMemory). The rewrite stages its bytes in L1, or in GM where L1 is full; a DUT that
+/// cannot be given them cannot be observed so, and the case is outside its declared envelope,
+/// never a failure of the DUT.
+std::optional<std::string> beyondDeclared(const dut::Capabilities& caps, const Program& q) {
+  for (const Segment& s : q.segments) {
+    if (s.bytes.empty() || caps.canBeGiven(s.memory)) continue;
+    if (placeholderMemory(s.memory) &&
+        std::all_of(s.bytes.begin(), s.bytes.end(), [](std::uint8_t b) { return b == 0; })) {
+      continue;
+    }
+    return std::string(kCannot) + "be given an image of " + std::string(isa::nameOf(s.memory));
+  }
+  Program shape;  // everything but the images, which are checked above
+  shape.profile = q.profile;
+  shape.instructions = q.instructions;
+  shape.observe = q.observe;
+  return unsupportedReason(caps, shape);
+}
+
+/// The DUT as the rewrite sends it programs: a legal program beyondDeclared is not sent but
+/// NotSupported, with the reason and what the rewrite needed it for (`purpose`).
+class WithinDeclared final : public dut::Dut {
+ public:
+  WithinDeclared(dut::Dut& inner, std::string purpose)
+      : inner_(inner), purpose_(std::move(purpose)) {}
+  const dut::Capabilities& capabilities() const override { return inner_.capabilities(); }
+  dut::RunResult run(const Program& q) override {
+    if (!legal(q)) return inner_.run(q);  // a rejection observes nothing and reads no image
+    if (auto why = beyondDeclared(inner_.capabilities(), q)) {
+      dut::RunResult r{dut::RunStatus::Unsupported,
+                       {},
+                       std::nullopt,
+                       *why + ", which the suite needs to " + purpose_ +
+                           ": it cannot observe this case through what the DUT declares"};
+      r.suiteLimit = true;
+      return r;
+    }
+    return inner_.run(q);
+  }
+
+ private:
+  dut::Dut& inner_;
+  std::string purpose_;
+};
 
 /// Appends the loads copying `bytes` (whole fractals, as s8, in order) from `src` to `dst` along
 /// `path`: load2d_v2 with m_step fractals and k_step 1 on 950 (spec 5), load2d with repeat_times
@@ -945,21 +1001,23 @@ std::set<std::string> IndirectObservation::takeUsed() {
 
 dut::RunResult IndirectObservation::run(const Program& p) {
   const dut::Capabilities& own = inner_.capabilities();
-  std::vector<Memory> memories;  // L0 memories the DUT cannot reach but the program touches
-  for (Memory m : kIndirect) {
-    if (own.canObserve(m)) continue;
+  // What the rewrite must reach in m: a region the DUT cannot observe, or an image it cannot be
+  // given (which is loaded then, even where the DUT observes m itself).
+  auto mustReach = [&](Memory m) {
+    const bool image = std::any_of(p.segments.begin(), p.segments.end(), [m](const Segment& s) {
+      return s.memory == m && !s.bytes.empty();
+    });
     const bool touched = std::any_of(p.segments.begin(), p.segments.end(),
                                      [m](const Segment& s) { return s.memory == m; }) ||
                          std::any_of(p.observe.begin(), p.observe.end(),
                                      [m](const isa::Region& r) { return r.memory == m; });
-    if (touched) memories.push_back(m);
+    return (touched && !own.canObserve(m)) || (image && !own.canBeGiven(m));
+  };
+  std::vector<Memory> memories;  // L0 memories whose images or regions the rewrite reaches
+  for (Memory m : kIndirect) {
+    if (mustReach(m)) memories.push_back(m);
   }
-  const bool idx = !own.canObserve(Memory::SparseIndex) &&
-                   (std::any_of(p.segments.begin(), p.segments.end(),
-                                [](const Segment& s) { return s.memory == Memory::SparseIndex; }) ||
-                    std::any_of(p.observe.begin(), p.observe.end(), [](const isa::Region& r) {
-                      return r.memory == Memory::SparseIndex;
-                    }));
+  const bool idx = mustReach(Memory::SparseIndex);
   // MX scale images the DUT cannot be given: staged in L1 and loaded by load_mx_scale.
   std::vector<Memory> mx;
   for (Memory m : {Memory::L0AMx, Memory::L0BMx}) {
@@ -973,7 +1031,14 @@ dut::RunResult IndirectObservation::run(const Program& p) {
       writesL0c_ && legal(p) && std::any_of(p.segments.begin(), p.segments.end(), [](auto& s) {
         return s.memory == Memory::L0C && !s.bytes.empty();
       });
-  L0cWriter writer(inner_, writeL0c, own.hasInstruction(isa::SetHF32::kOpcode));
+  std::vector<Memory> reached = memories;
+  if (idx) reached.push_back(Memory::SparseIndex);
+  reached.insert(reached.end(), mx.begin(), mx.end());
+  if (writeL0c) reached.push_back(Memory::L0C);
+  std::string purpose;
+  for (Memory m : reached) purpose += (purpose.empty() ? "" : ", ") + std::string(isa::nameOf(m));
+  WithinDeclared declared(inner_, "reach " + purpose + " by its own instructions");
+  L0cWriter writer(declared, writeL0c, own.hasInstruction(isa::SetHF32::kOpcode));
   if ((memories.empty() && !idx && mx.empty()) || !legal(p)) {
     dut::RunResult r = writer.run(p);
     if (writer.wrote() && r.status == dut::RunStatus::Ok) used_.insert(kL0cByMmadLine);
@@ -1041,6 +1106,7 @@ dut::RunResult IndirectObservation::run(const Program& p) {
   const std::uint64_t perRun = prof.capacityOf(Memory::L0C) / kCPerFractal;
   std::array<Bytes, 2> images;
   for (Memory m : memories) {
+    if (own.canObserve(m)) continue;  // only its image is loaded; the DUT observes it itself
     std::vector<Range> rs;
     for (const isa::Region& r : p.observe) {
       if (r.memory == m) rs.push_back({r.addr, r.size});
@@ -1068,7 +1134,7 @@ dut::RunResult IndirectObservation::run(const Program& p) {
     used.insert(observedLine(p.profile, m, from));
   }
   Bytes idxImage;
-  if (idx) {
+  if (idx && !own.canObserve(Memory::SparseIndex)) {
     std::vector<std::uint64_t> units;
     for (const isa::Region& r : p.observe) {
       if (r.memory != Memory::SparseIndex) continue;

@@ -121,7 +121,13 @@ inline constexpr const char* kBorrowedL1Line =
 ///   index is seen only as MmadWithSparse reads it (OPEN-4 is not checked).
 /// The answer is translated back into the bytes of the original regions, so every comparison
 /// (exact, masks, canaries, metamorphic) is unchanged. Illegal programs and programs that touch
-/// no such memory go to the DUT as they are.
+/// no such memory go to the DUT as they are. An image of L0A/L0B (or IDX) the DUT may not be given
+/// is loaded so even where it observes that memory itself.
+/// Every legal program the rewrite builds stays inside what the DUT declared: its instructions,
+/// data types and limits, the memories it observes, and images only of memories it may be given
+/// (zeros that define addresses its loads fill aside). One that would not (its images staged in
+/// GM for a DUT not given GM, say) is not sent: the case is NotSupported with the DUT's reason
+/// (kCannot, kNotDeclared, kOutsideLimits: outside its envelope), never a failure of the DUT.
 class IndirectObservation final : public dut::Dut {
  public:
   explicit IndirectObservation(dut::Dut& inner);

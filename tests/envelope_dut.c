@@ -7,7 +7,12 @@
  *   limit100-declared  the same, declaring `limit load2d repeat_times <= 100` (protocol 2)
  *   s4-only            the correct example, declaring only data type s4 and only GM L1 L0B
  *                      observable: its declarations, not a limit, keep most cases out
- *   nothing            declares nothing at all */
+ *   nothing            declares nothing at all
+ *   l1-l0c             a2 only, the load and Mmad instructions and s8, observable L1 L0C and no
+ *                      `given` line, so given L1 L0C alone (L0A/L0B segments only define the
+ *                      addresses the suite's own loads fill); it runs load2d alone and answers
+ *                      `error` to any program carrying a segment of another memory: the suite
+ *                      broke the protocol's promise */
 #include <stdio.h>
 #include <string.h>
 
@@ -22,6 +27,16 @@ static int envelope_hook(unsigned long long seq, FILE* out);
 /* Runs after the example has run the loads, before it answers: 1 when it answered instead. */
 static int envelope_hook(unsigned long long seq, FILE* out) {
   if (strcmp(mode, "s4-only") == 0) return 0;
+  if (strcmp(mode, "l1-l0c") == 0) {
+    for (int i = 0; i < nseg; ++i) {
+      const char* m = segs[i].mem;
+      if (strcmp(m, "L1") && strcmp(m, "L0C") && strcmp(m, "L0A") && strcmp(m, "L0B")) {
+        fprintf(out, "error %llu sent an image of %s, which this DUT cannot be given\n", seq, m);
+        return 1;
+      }
+    }
+    return 0;
+  }
   const unsigned most = strcmp(mode, "echo") == 0 ? 0 : 100;
   for (int i = 0; i < nload; ++i) {
     if (loads[i].repeat > most) {
@@ -54,6 +69,12 @@ int main(int argc, char** argv) {
         "dut 2\nname load2d-up-to-100\nversion 1.0\nprofiles a2 950 legacy\n"
         "instructions load2d\n" DTYPES
         "observable GM L1 L0A L0B\nrejects_illegal 0\nlimit load2d repeat_times <= 100\nend\n",
+        stdout);
+  } else if (!strcmp(mode, "l1-l0c")) {
+    fputs(
+        "dut 1\nname l1-l0c\nversion 0\nprofiles a2\n"
+        "instructions load2d load3d_v2 load3d_v2pro set_fmatrix set_padding mmad\n" DTYPES
+        "observable L1 L0C\nrejects_illegal 0\nend\n",
         stdout);
   } else if (!strcmp(mode, "s4-only")) {
     fputs(

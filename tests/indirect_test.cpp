@@ -25,6 +25,18 @@ isa::Bytes pattern(std::size_t n, std::uint8_t salt) {
   return b;
 }
 
+/// Whether a NotSupported reason of f contains `part`.
+bool hasReason(const FamilyResult& f, const std::string& part) {
+  return std::any_of(f.notSupportedReasons.begin(), f.notSupportedReasons.end(),
+                     [&](const auto& r) { return r.first.find(part) != std::string::npos; });
+}
+
+/// Whether a line of what f's indirectly observed cases rested on contains `part`.
+bool restsOn(const FamilyResult& f, const std::string& part) {
+  return std::any_of(f.indirect.begin(), f.indirect.end(),
+                     [&](const auto& u) { return u.first.find(part) != std::string::npos; });
+}
+
 /// L1 -> dst (L0A or L0B) of two f16 fractals into the middle of an 8-fractal canary segment that
 /// starts at 256 (not fractal aligned, so the rewrite must round it out), observed whole.
 isa::Program loadProgram(isa::ProfileId profile, Memory dst) {
@@ -444,14 +456,8 @@ TEST(Indirect, IndexBufferThroughMmadWithSparse) {
     EXPECT_EQ(f.verdict(), "conformant") << f.name;
     EXPECT_EQ(f.counts.of(Outcome::NotSupported), 0u) << f.name;
     for (const Failure& x : f.failures) ADD_FAILURE() << f.name << ": " << x.detail;
-    const bool observed = std::any_of(f.indirect.begin(), f.indirect.end(), [](const auto& u) {
-      return u.first.find("observed IDX through mmad_sparse") != std::string::npos;
-    });
-    const bool loaded = std::any_of(f.indirect.begin(), f.indirect.end(), [](const auto& u) {
-      return u.first.find("initial IDX image loaded by load_sparse") != std::string::npos;
-    });
-    EXPECT_EQ(observed, f.name == "load_sparse") << f.name;
-    EXPECT_TRUE(loaded) << f.name;
+    EXPECT_EQ(restsOn(f, "observed IDX through mmad_sparse"), f.name == "load_sparse") << f.name;
+    EXPECT_TRUE(restsOn(f, "initial IDX image loaded by load_sparse")) << f.name;
   }
   for (const char* name : {"sparse-load-start-ignored", "sparse-load-honours-stride"}) {
     auto mutant = dut::makeDut(std::string("mutant:") + name);
@@ -472,6 +478,112 @@ TEST(Indirect, ALoadMutantIsStillKilledThroughIt) {
     const CertifyResult r = certify(board, o);
     EXPECT_GT(r.families.at(0).counts.failures(), 0u) << name << " survived";
   }
+}
+
+/// A DUT that holds the suite to the protocol's promise: a legal program carrying bytes of a
+/// memory the DUT may not be given (anything but the zeros that only define the addresses the
+/// rewrite's loads fill) fails the test and is answered as an adapter error.
+class StrictDut final : public dut::Dut {
+ public:
+  explicit StrictDut(dut::Dut& inner) : inner_(inner) {}
+  const dut::Capabilities& capabilities() const override { return inner_.capabilities(); }
+  dut::RunResult run(const isa::Program& p) override {
+    if (!isa::validateProgram(p)) {
+      for (const isa::Segment& s : p.segments) {
+        if (capabilities().canBeGiven(s.memory) ||
+            std::all_of(s.bytes.begin(), s.bytes.end(), [](std::uint8_t b) { return b == 0; })) {
+          continue;
+        }
+        ADD_FAILURE() << "sent an image of " << isa::nameOf(s.memory) << " @" << s.addr << "+"
+                      << s.bytes.size();
+        return {dut::RunStatus::AdapterError, {}, std::nullopt, "sent an image of a memory"};
+      }
+    }
+    return inner_.run(p);
+  }
+
+ private:
+  dut::Dut& inner_;
+};
+
+/// Smoke certification of `families` on a2 (seed 1) of the reference narrowed to `observable`
+/// and `given`, held to them by StrictDut.
+CertifyResult narrowedRun(const std::vector<Memory>& observable, const std::vector<Memory>& given,
+                          std::vector<std::string> families) {
+  auto ref = dut::makeDut("reference");
+  NarrowedDut narrowed(*ref, observable, given);
+  StrictDut strict(narrowed);
+  RunOptions o;
+  o.level = Level::Smoke;
+  o.seed = 1;
+  o.families = std::move(families);
+  return certify(strict, o);
+}
+
+// A DUT that observes L1 and L0C and is given nothing else: where a load3d feature map fills L1,
+// the rewrite could stage the L0A images only in GM, which the DUT cannot be given. Such cases
+// are outside what can be observed through its declaration: NotSupported with that reason (and
+// counted outside its envelope), never a failure of the DUT, and never a program with GM bytes.
+TEST(Indirect, StagingInAMemoryTheDutCannotBeGivenIsNotSupported) {
+  const CertifyResult r = narrowedRun({Memory::L1, Memory::L0C}, {}, {"load3d_v2", "load3d_v2pro"});
+  EXPECT_TRUE(r.stoppedEarly.empty()) << r.stoppedEarly;
+  for (const FamilyResult& f : r.families) {
+    EXPECT_EQ(f.verdict(), "conformant") << f.name;
+    for (const Failure& x : f.failures) ADD_FAILURE() << f.name << ": " << x.detail;
+    EXPECT_TRUE(hasReason(f, std::string(kCannot) + "be given an image of GM")) << f.name;
+    for (const auto& [why, n] : f.notSupportedReasons) {
+      if (why.find("image of GM") == std::string::npos) continue;
+      EXPECT_TRUE(outsideDeclaredEnvelope(why)) << why;
+      EXPECT_NE(why.find("cannot observe this case through what the DUT declares"),
+                std::string::npos)
+          << why;
+    }
+  }
+}
+
+// Observing L0C alone, the DUT is given nothing but L0C: every load case needs an L1 (or GM)
+// image, staged or its own, so none can run. All NotSupported, and the run goes to its end (it
+// used to stop after five adapter errors of cases whose L0A image was staged in L1 anyway).
+TEST(Indirect, ADutObservingL0cAloneIsNotBlamedForWhatItCannotBeGiven) {
+  const CertifyResult r = narrowedRun({Memory::L0C}, {}, {"load2d"});
+  EXPECT_TRUE(r.stoppedEarly.empty()) << r.stoppedEarly;
+  const FamilyResult& f = r.families.at(0);
+  EXPECT_EQ(f.counts.failures(), 0u);
+  for (const Failure& x : f.failures) ADD_FAILURE() << x.detail;
+  EXPECT_TRUE(hasReason(f, std::string(kCannot) + "be given an image of L1")) << f.name;
+}
+
+// A DUT that observes L0A and L0B but is not given them still gets their images, loaded by the
+// rewrite like a board's, never sent as they are.
+TEST(Indirect, AnObservableMemoryTheDutIsNotGivenIsLoaded) {
+  const CertifyResult r =
+      narrowedRun({Memory::GM, Memory::L1, Memory::L0A, Memory::L0B, Memory::L0C},
+                  {Memory::GM, Memory::L1, Memory::L0C, Memory::BiasTable}, {"load2d", "mmad"});
+  for (const FamilyResult& f : r.families) {
+    EXPECT_EQ(f.verdict(), "conformant") << f.name;
+    EXPECT_EQ(f.counts.of(Outcome::NotSupported), 0u) << f.name;
+    for (const Failure& x : f.failures) ADD_FAILURE() << f.name << ": " << x.detail;
+    EXPECT_TRUE(restsOn(f, "image loaded by load2d")) << f.name;
+    EXPECT_FALSE(restsOn(f, "observed")) << f.name;  // the DUT reads L0A and L0B out itself
+  }
+}
+
+// The same over the exec protocol: a DUT declaring `observable L1 L0C` and no `given` line is
+// never sent a GM segment (the DUT answers `error` to one), and the case whose feature map fills
+// L1 is NotSupported, naming GM.
+TEST(Indirect, AnExecDutIsNeverSentAMemoryItCannotBeGiven) {
+  auto dut = dut::makeDut(std::string("exec:") + ENVELOPE_DUT + " l1-l0c");
+  RunOptions o;
+  o.level = Level::Smoke;
+  o.seed = 1;
+  o.families = {"load3d_v2"};
+  o.property = "MatchesOracle";
+  o.caseIndex = 68;  // its feature map fills L1: the images could only be staged in GM
+  const CertifyResult r = certify(*dut, o);
+  const FamilyResult& f = r.families.at(0);
+  for (const Failure& x : f.failures) ADD_FAILURE() << x.detail;
+  EXPECT_EQ(f.counts.of(Outcome::NotSupported), 1u);
+  EXPECT_TRUE(hasReason(f, std::string(kCannot) + "be given an image of GM"));
 }
 
 TEST(Indirect, MemoryListsParseOrSayWhatIsWrong) {
