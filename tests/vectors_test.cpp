@@ -325,6 +325,90 @@ TEST(Vectors, CorruptedSidecarIsNamed) {
   EXPECT_NE(r.errors[0].find("does not hash to its name"), std::string::npos) << r.errors[0];
 }
 
+// A row is checked against its case_id before a sidecar is read: a sidecar cannot cost anything
+// for a row that is not the published one.
+TEST(Vectors, TheCaseIdIsCheckedBeforeAnySidecarIsRead) {
+  const fs::path d = fresh("case_id_first");
+  const fs::path f = sample(d);
+  fs::remove_all(d / "bin");
+  std::string s = slurp(f);
+  ASSERT_NE(s.find("=bin:", rowStart(s, 1)), std::string::npos);  // row 1 names a sidecar
+  s[rowStart(s, 1) + 1] = s[rowStart(s, 1) + 1] == '0' ? '1' : '0';
+  spit(f, s);
+  const ReadResult r = readFile(f);
+  ASSERT_FALSE(r.errors.empty());
+  EXPECT_NE(r.errors[0].find(":3:1: column case_id"), std::string::npos) << r.errors[0];
+}
+
+/// A vector file of `rows` rows, each with `segments` L1 segments of `size` bytes naming a
+/// sidecar that does not exist, and a case_id that matches nothing: a reader that read (or
+/// allocated) a segment before refusing the row would say the sidecar is missing.
+std::string rowsOfSegments(int rows, std::uint64_t segments, std::uint64_t size) {
+  std::string segs;
+  for (std::uint64_t i = 0; i < segments; ++i) {
+    segs += (i ? ";" : "") + std::string("L1@0+") + std::to_string(size) + "=bin:00000000000000aa";
+  }
+  std::string out =
+      "# cubecheck vectors format 1; test\ncase_id,family,profile,property,why,"
+      "instructions,segments,observe,expected,footprint,dont_care,formats,policy\n";
+  for (int i = 0; i < rows; ++i) {
+    out +=
+        "\"0123456789abcdef\",\"load2d\",\"a2\",\"MatchesOracle\",\"x\","
+        "\"load2d GMtoA1 u8 0 0 0 1 1 0 0 0 0\",\"" +
+        segs + "\",\"L1@0+32\",\"hex:" + std::string(64, '0') +
+        "\",\"-\",\"-\",\"u8:A:0:512\",\"exact\"\n";
+  }
+  return out;
+}
+
+// A short row naming one sidecar many times declares more than the profile's memories hold: it
+// is refused, with file, line and column, before any of it is allocated (it used to allocate
+// every segment first and die of std::bad_alloc with no line).
+TEST(Vectors, ARowDeclaringMoreThanTheMemoriesHoldIsRefusedBeforeReading) {
+  const fs::path d = fresh("row_limit");
+  const std::uint64_t l1 = isa::profile(isa::ProfileId::A2).capacityOf(isa::Memory::L1);
+  const std::uint64_t fit = rowPartLimit(isa::ProfileId::A2) / l1;  // whole L1s in one row
+  ASSERT_GT(fit, 1u);
+  spit(d / "big.csv", rowsOfSegments(1, fit + 1, l1));
+  ReadResult r = readFile(d / "big.csv");
+  ASSERT_EQ(r.errors.size(), 1u);
+  EXPECT_NE(r.errors[0].find("big.csv:3:7: column segments: the row's segments declare " +
+                             std::to_string((fit + 1) * l1) + " bytes, more than the " +
+                             std::to_string(rowPartLimit(isa::ProfileId::A2))),
+            std::string::npos)
+      << r.errors[0];
+  // As many as the memories hold pass this check (and fail on the case_id, before any sidecar).
+  spit(d / "big.csv", rowsOfSegments(1, fit, l1));
+  r = readFile(d / "big.csv");
+  ASSERT_EQ(r.errors.size(), 1u);
+  EXPECT_NE(r.errors[0].find(":3:1: column case_id"), std::string::npos) << r.errors[0];
+}
+
+// Rows that each fit but together declare more than one row may stop the file: every row read
+// is held until the file is done.
+TEST(Vectors, AFileDeclaringMoreThanOneRowMayIsNotReadPastIt) {
+  const fs::path d = fresh("file_limit");
+  const std::uint64_t l1 = isa::profile(isa::ProfileId::A2).capacityOf(isa::Memory::L1);
+  const std::uint64_t perRow = rowPartLimit(isa::ProfileId::A2) / l1;
+  const std::uint64_t rowBytes = perRow * l1 + 32 + 32;  // segments, observed, expected
+  const auto fitting = static_cast<int>(fileImageLimit() / rowBytes);
+  spit(d / "many.csv", rowsOfSegments(fitting + 3, perRow, l1));
+  const ReadResult r = readFile(d / "many.csv");
+  ASSERT_EQ(r.errors.size(), static_cast<std::size_t>(fitting) + 1) << r.errors.back();
+  for (int i = 0; i < fitting; ++i) {
+    EXPECT_NE(r.errors[static_cast<std::size_t>(i)].find("column case_id"), std::string::npos)
+        << r.errors[static_cast<std::size_t>(i)];
+  }
+  EXPECT_NE(r.errors.back().find("many.csv:" + std::to_string(fitting + 3) + ":"),
+            std::string::npos)
+      << r.errors.back();
+  EXPECT_NE(r.errors.back().find("the file's rows declare more than " +
+                                 std::to_string(fileImageLimit()) + " bytes of images together"),
+            std::string::npos)
+      << r.errors.back();
+  EXPECT_NE(r.errors.back().find("the rest of the file was not read"), std::string::npos);
+}
+
 // ---- The set as a whole: input errors are part of the result, the manifest guards the set. ----
 
 /// A small set: load2d on a2 and on 950, with its manifest (as `vectors regen` writes it).

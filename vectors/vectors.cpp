@@ -71,6 +71,13 @@ int hexDigit(char c) {
   return -1;
 }
 
+/// Whether `hash` can name a sidecar (16 lower-case hex digits); false with `error`.
+bool sidecarName(const std::string& hash, std::string& error) {
+  if (hash.size() == 16 && hash.find_first_not_of(kHex) == std::string::npos) return true;
+  error = "bad sidecar name '" + hash.substr(0, 40) + "'";
+  return false;
+}
+
 }  // namespace
 
 std::string writeImage(const isa::Bytes& b, const fs::path& binDir) {
@@ -107,10 +114,7 @@ bool readImage(const std::string& s, std::uint64_t size, const fs::path& binDir,
   }
   if (s.rfind("bin:", 0) == 0) {
     const std::string hash = s.substr(4);
-    if (hash.size() != 16 || hash.find_first_not_of(kHex) != std::string::npos) {
-      error = "bad sidecar name '" + hash.substr(0, 40) + "'";
-      return false;
-    }
+    if (!sidecarName(hash, error)) return false;
     const fs::path path = binDir / (hash + ".bin");
     std::error_code ec;
     const auto length = fs::file_size(path, ec);
@@ -221,11 +225,8 @@ class RowParser {
  public:
   explicit RowParser(fs::path binDir) : binDir_(std::move(binDir)) {}
 
-  /// The content hash of the last sidecar read (so it is not computed twice).
-  std::string lastHash;
-
   bool bytes(const std::string& s, std::uint64_t size, isa::Bytes& out, std::string& error) {
-    return readImage(s, size, binDir_, out, error, &lastHash);
+    return readImage(s, size, binDir_, out, error);
   }
 
   bool mask(const std::string& s, std::uint64_t size, isa::Bytes& out, std::string& error) {
@@ -261,25 +262,51 @@ std::string contentHash(const void* data, std::size_t size) {
 }
 
 namespace {
-/// The case id, with the segments' content hashes where already known (empty: compute).
-std::string caseIdWith(const std::string& family, const std::string& profile, const isa::Program& p,
-                       const std::vector<std::string>& known) {
+/// A segment as the case id names it: where it lies and its bytes' content hash.
+struct HashedSegment {
+  isa::Region region;
+  std::string hash;
+};
+
+/// The case id of a program given its segments' content hashes (so a row's can be checked
+/// before its sidecars are read).
+std::string caseIdWith(const std::string& family, const std::string& profile,
+                       const std::vector<isa::Instruction>& instructions,
+                       const std::vector<HashedSegment>& segments,
+                       const std::vector<isa::Region>& observe) {
   std::string text = family + "\n" + profile + "\n";
-  for (const auto& ins : p.instructions) text += isa::toText(ins) + "\n";
-  for (std::size_t i = 0; i < p.segments.size(); ++i) {
-    const auto& s = p.segments[i];
-    text += regionText(s.memory, s.addr, s.bytes.size()) + "=" +
-            (i < known.size() && !known[i].empty() ? known[i]
-                                                   : contentHash(s.bytes.data(), s.bytes.size())) +
-            "\n";
+  for (const auto& ins : instructions) text += isa::toText(ins) + "\n";
+  for (const HashedSegment& s : segments) {
+    text += regionText(s.region.memory, s.region.addr, s.region.size) + "=" + s.hash + "\n";
   }
-  for (const auto& r : p.observe) text += regionText(r.memory, r.addr, r.size) + "\n";
+  for (const auto& r : observe) text += regionText(r.memory, r.addr, r.size) + "\n";
   return contentHash(text.data(), text.size());
 }
 }  // namespace
 
 std::string caseIdOf(const std::string& family, const std::string& profile, const isa::Program& p) {
-  return caseIdWith(family, profile, p, {});
+  std::vector<HashedSegment> segments;
+  for (const isa::Segment& s : p.segments) {
+    segments.push_back(
+        {{s.memory, s.addr, s.bytes.size()}, contentHash(s.bytes.data(), s.bytes.size())});
+  }
+  return caseIdWith(family, profile, p.instructions, segments, p.observe);
+}
+
+std::uint64_t rowPartLimit(isa::ProfileId id) {
+  const isa::Profile& prof = isa::profile(id);
+  std::uint64_t held = kMaxGmRegionBytes;
+  for (int m = 0; m < isa::kMemoryCount; ++m) {
+    if (static_cast<isa::Memory>(m) != isa::Memory::GM)
+      held += prof.capacity[static_cast<std::size_t>(m)];
+  }
+  return held;
+}
+
+std::uint64_t fileImageLimit() {
+  std::uint64_t most = 0;
+  for (isa::ProfileId id : isa::kAllProfiles) most = std::max(most, rowPartLimit(id));
+  return 3 * most;  // segments, observed regions, expected images
 }
 
 fs::path writeFile(const fs::path& dir, const std::string& family, const std::string& profile,
@@ -372,9 +399,47 @@ std::optional<RowError> checkTexts(const RowFields& f) {
   return std::nullopt;
 }
 
-/// Columns family to observe: the program, its segments read through `parser` (sidecar hashes
-/// into `hashes`), and the case_id checked against them.
-std::optional<RowError> parseProgram(const RowFields& f, RowParser& parser, Row& row) {
+/// The bytes of images the rows of one file have declared so far (fileImageLimit).
+struct FileBudget {
+  std::uint64_t declared = 0;
+  bool spent = false;  ///< a row went past it: the rest of the file is not read
+};
+
+/// Counts `bytes` of images a row declares in `column` (`what`) against rowPartLimit and the
+/// file's budget, before any of them is allocated; the error when either is passed.
+std::optional<RowError> declare(std::uint64_t bytes, int column, const std::string& what,
+                                isa::ProfileId profile, FileBudget& budget) {
+  const std::uint64_t part = rowPartLimit(profile);
+  if (bytes > part) {
+    return RowError{column, "the row's " + what + " declare " + std::to_string(bytes) +
+                                " bytes, more than the " + std::to_string(part) +
+                                " bytes the memories of profile " +
+                                std::string(isa::profile(profile).name) + " hold (GM counted as " +
+                                std::to_string(kMaxGmRegionBytes) + "); nothing of them was read"};
+  }
+  if (bytes > fileImageLimit() - budget.declared) {
+    budget.spent = true;
+    return RowError{column, "with this row's " + what + " the file's rows declare more than " +
+                                std::to_string(fileImageLimit()) +
+                                " bytes of images together (what one row may at most); the rest "
+                                "of the file was not read"};
+  }
+  budget.declared += bytes;
+  return std::nullopt;
+}
+
+/// How many expected images a row declares per observed region: one per reading of its policy.
+std::uint64_t readingsOf(const std::string& policy) {
+  if (policy == "exact") return 1;
+  if (policy.rfind("probe:", 0) == 0) return split(policy.substr(6), '|').size();
+  return 0;
+}
+
+/// Columns family to observe: the program, the case_id checked against its inputs (sidecars by
+/// the hash they are named after, so before any is read), then its segments read through
+/// `parser`. Every image the row declares is counted against `budget` first.
+std::optional<RowError> parseProgram(const RowFields& f, RowParser& parser, Row& row,
+                                     FileBudget& budget) {
   if (std::find(conf::kFamilyNames.begin(), conf::kFamilyNames.end(), f[1]) ==
       conf::kFamilyNames.end()) {
     return RowError{1, "unknown family '" + f[1].substr(0, 40) + "'"};
@@ -389,32 +454,57 @@ std::optional<RowError> parseProgram(const RowFields& f, RowParser& parser, Row&
     if (!ins) return RowError{5, error};
     p.instructions.push_back(*ins);
   }
-  std::vector<std::string> hashes;  // of sidecar segments, already verified
+  std::vector<HashedSegment> hashed;
+  std::vector<std::string> images;  // the field of each segment, read once the case_id matches
+  std::uint64_t segmentBytes = 0;
   for (const std::string& seg : split(f[6], ';')) {
     if (seg.empty()) continue;
     const auto eq = seg.find('=');
     if (eq == std::string::npos)
       return RowError{6, "bad segment '" + dut::printable(seg, 40) + "'"};
     isa::Region r;
-    isa::Segment s;
-    if (!parseRegion(seg.substr(0, eq), isa::profile(*prof), r, error) ||
-        !parser.bytes(seg.substr(eq + 1), r.size, s.bytes, error)) {
-      return RowError{6, error};
-    }
-    s.memory = r.memory;
-    s.addr = r.addr;
-    p.segments.push_back(std::move(s));
-    hashes.push_back(parser.lastHash);
+    if (!parseRegion(seg.substr(0, eq), isa::profile(*prof), r, error)) return RowError{6, error};
+    hashed.push_back({r, {}});
+    images.push_back(seg.substr(eq + 1));
+    segmentBytes += r.size;  // each at most 64 MiB, and a line holds at most 2^20 of them
   }
+  if (auto e = declare(segmentBytes, 6, "segments", *prof, budget)) return e;
+  std::uint64_t observedBytes = 0;
   for (const std::string& o : split(f[7], ';')) {
     isa::Region r;
     if (!parseRegion(o, isa::profile(*prof), r, error)) return RowError{7, error};
     p.observe.push_back(r);
+    observedBytes += r.size;
   }
-  const std::string id = caseIdWith(row.family, f[2], p, hashes);
+  if (auto e = declare(observedBytes, 7, "observed regions", *prof, budget)) return e;
+  if (auto e = declare(readingsOf(f[12]) * observedBytes, 8, "expected images", *prof, budget)) {
+    return e;
+  }
+  // Inline images are short (a line is at most kMaxLine): decoded now, for their hash. A sidecar
+  // is named after its hash, which reading it checks.
+  std::vector<isa::Bytes> decoded(images.size());
+  for (std::size_t i = 0; i < images.size(); ++i) {
+    if (images[i].rfind("bin:", 0) == 0) {
+      hashed[i].hash = images[i].substr(4);
+      if (!sidecarName(hashed[i].hash, error)) return RowError{6, error};
+    } else if (parser.bytes(images[i], hashed[i].region.size, decoded[i], error)) {
+      hashed[i].hash = contentHash(decoded[i].data(), decoded[i].size());
+    } else {
+      return RowError{6, error};
+    }
+  }
+  const std::string id = caseIdWith(row.family, f[2], p.instructions, hashed, p.observe);
   if (id != row.caseId) {
     return RowError{0, "case_id " + row.caseId.substr(0, 20) +
                            " does not match the row's inputs (" + id + "): edited or corrupted"};
+  }
+  for (std::size_t i = 0; i < images.size(); ++i) {
+    isa::Segment s{hashed[i].region.memory, hashed[i].region.addr, std::move(decoded[i])};
+    if (images[i].rfind("bin:", 0) == 0 &&
+        !parser.bytes(images[i], hashed[i].region.size, s.bytes, error)) {
+      return RowError{6, error};
+    }
+    p.segments.push_back(std::move(s));
   }
   return std::nullopt;
 }
@@ -568,6 +658,7 @@ ReadResult readFile(const fs::path& file) {
                    kColumns[4], kColumns[5], kColumns[6], kColumns[7], kColumns[8], kColumns[9],
                    kColumns[10], kColumns[11], kColumns[12]);
     RowFields f;
+    FileBudget budget;
     while (true) {
       // A line the CSV parser refuses (too few columns, a quote not closed) has been consumed
       // when it throws: it is reported and reading goes on with the next line.
@@ -590,12 +681,13 @@ ReadResult readFile(const fs::path& file) {
       row.property = f[3];
       row.why = f[4];
       std::optional<RowError> e = checkTexts(f);
-      if (!e) e = parseProgram(f, parser, row);
+      if (!e) e = parseProgram(f, parser, row, budget);
       if (!e) e = parseExpectation(f, parser, row);
       if (e) {
         addError(result, name + ":" + std::to_string(in.get_file_line()) + ":" +
                              std::to_string(e->column + 1) + ": column " +
                              kColumns[static_cast<std::size_t>(e->column)] + ": " + e->what);
+        if (budget.spent) break;
         continue;
       }
       result.rows.push_back(std::move(row));

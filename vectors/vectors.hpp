@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "conformance/vector_case.hpp"
+#include "isa/profile.hpp"
 
 namespace cubecheck::vec {
 
@@ -21,6 +22,17 @@ inline constexpr std::size_t kMaxLine = 1 << 20;
 /// it per region, at any address (64 MiB; the generators' largest GM segment is about 256 KiB).
 /// Other memories are bounded by the profile's capacity. Checked before any byte is allocated.
 inline constexpr std::uint64_t kMaxGmRegionBytes = 64ull << 20;
+
+/// The most bytes of images one part of a row may declare on `profile`: what the profile's
+/// memories hold, GM counted as kMaxGmRegionBytes. A legal program's segments do not overlap and
+/// stay inside the memories, and it observes and expects bytes inside its segments, so a row's
+/// segments, its observed regions and its expected images (all readings together) each stay
+/// below it. A row past it is refused before any of its images is allocated or read.
+std::uint64_t rowPartLimit(isa::ProfileId profile);
+/// The most bytes of images the rows of one file may declare together: what one row may (its
+/// three parts on the profile with the largest memories). Every row read is held until the file
+/// is done, so past it the rest of the file is not read.
+std::uint64_t fileImageLimit();
 
 struct Row {
   std::string caseId;  ///< hash of the inputs (family, profile, instructions, segments, observe)
