@@ -204,6 +204,12 @@ MmadInit drawInit(const isa::Profile& profile, std::uint64_t n) {
                                               {2, MmadInit::BiasTensor}});
 }
 
+std::uint64_t drawBiasAddr(const isa::Profile& profile, std::uint64_t n) {
+  const std::uint64_t table = profile.capacityOf(Memory::BiasTable);
+  const std::uint64_t biasBytes = std::min<std::uint64_t>(4 * n, table);
+  return 64 * *upTo(0, (table - biasBytes) / 64);
+}
+
 MatrixD initMatrix(MmadInit mode, const MatrixD& c0, const MatrixD& bias) {
   switch (mode) {
     case MmadInit::Zero:
@@ -687,9 +693,7 @@ rc::Gen<MmadCase> legalMmad(ProfileId id, MmadValues values, Sizes sizes) {
               *edgy(0, (prof.capacityOf(Memory::L0B) - bBytesOf(x)) / isa::kFractalBytes);
     const std::uint64_t cBytes = std::max<std::uint64_t>(isa::mmadCBytes(x), 1024);
     c.cAddr = 1024 * *edgy(0, (prof.capacityOf(Memory::L0C) - cBytes) / 1024);
-    const std::uint64_t biasBytes =
-        std::min<std::uint64_t>(4ull * c.n, prof.capacityOf(Memory::BiasTable));
-    c.biasAddr = 64 * *upTo(0, (prof.capacityOf(Memory::BiasTable) - biasBytes) / 64);
+    c.biasAddr = drawBiasAddr(prof, c.n);
     c.contentSeed = *rc::gen::arbitrary<std::uint64_t>();
     return c;
   });

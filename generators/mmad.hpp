@@ -64,6 +64,12 @@ std::ostream& operator<<(std::ostream& os, const MmadCase& c);
 /// bias row would not fit the bias table (256 f32 or s32 values).
 isa::MmadInit drawInit(const isa::Profile& profile, std::uint64_t n);
 
+/// A bias-table byte address for a C of n columns: 64-byte aligned, the n 4-byte bias values
+/// inside the table, and, where they would not fit (the init is then zero or accumulate and the
+/// address unused), still inside the table: the field is sent either way, and a value past the
+/// table is not a legal address.
+std::uint64_t drawBiasAddr(const isa::Profile& profile, std::uint64_t n);
+
 /// The init Mmad selects: zero, c0 (L0C before), or the bias row broadcast over c0's rows.
 oracle::MatrixD initMatrix(isa::MmadInit mode, const oracle::MatrixD& c0,
                            const oracle::MatrixD& bias);

@@ -665,7 +665,7 @@ rc::Gen<MxCase> legalMmadMx(MxValues values, Sizes sizes, bool allowNoOp) {
     c.bAddr = alignB * *edgy(0, (prof.capacityOf(Memory::L0B) - bBytesOf(x)) / alignB);
     const std::uint64_t cBytes = std::max<std::uint64_t>(isa::mmadCBytes(x), 1024);
     c.cAddr = 1024 * *edgy(0, (prof.capacityOf(Memory::L0C) - cBytes) / 1024);
-    c.biasAddr = 64 * *upTo(0, (prof.capacityOf(Memory::BiasTable) - 4ull * c.n) / 64);
+    c.biasAddr = drawBiasAddr(prof, c.n);
     c.contentSeed = *rc::gen::arbitrary<std::uint64_t>();
     return c;
   });

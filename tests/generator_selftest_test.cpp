@@ -1,7 +1,8 @@
 // Generator self-tests for every family (architecture.md habit 5 and habit 6): what the
 // generators claim about their own output, checked against isa's legality rules.
 //
-//  (a) legal by construction: random draws give programs isa::validateProgram accepts;
+//  (a) legal by construction: random draws give programs isa::validateProgram accepts, every
+//      field of an instruction legal on its own inside the field's legal range (isa/fields.hpp);
 //  (b) every boundary-table entry says why it is there and gives a legal program;
 //  (c) every illegal-set entry breaks exactly one rule, the one it names: the program's first
 //      violation has the expected code, at most one instruction is illegal on its own, the
@@ -67,10 +68,28 @@ std::string show(const Case& c) {
   return os.str();
 }
 
-/// (a) and (b): the program is legal as a whole and observes something.
+/// Every field of an instruction legal on its own is inside its legal range, whether the
+/// instruction reads the field or not (an unused bias address is still an address).
+void expectFieldsInRange(const isa::Program& p, const std::string& what) {
+  const isa::Profile& prof = isa::profile(p.profile);
+  for (const isa::Instruction& ins : p.instructions) {
+    if (isa::validate(prof, ins)) continue;
+    const isa::InstructionDesc& d = isa::descOf(ins);
+    for (const isa::FieldDesc& f : d.fields) {
+      const std::int64_t v = f.get(ins);
+      EXPECT_TRUE(v >= f.legalMin && v <= f.legalMax)
+          << what << "\n  " << d.opcode << "." << f.name << " = " << v << " outside " << f.legalMin
+          << ".." << f.legalMax;
+    }
+  }
+}
+
+/// (a) and (b): the program is legal as a whole, every field inside its range, and it observes
+/// something.
 void expectLegal(const isa::Program& p, const std::string& what) {
   const auto v = isa::validateProgram(p);
   EXPECT_FALSE(v) << what << "\n  rejected: " << v->message;
+  expectFieldsInRange(p, what);
   EXPECT_FALSE(p.observe.empty()) << what;
   for (const isa::Region& r : p.observe) EXPECT_GT(r.size, 0u) << what;
 }
@@ -224,6 +243,7 @@ std::string repairsTried(isa::Program p, ViolationCode code) {
 
 /// (c) for one illegal case: its program `p` breaks the rule `expected` names, and only it.
 void expectOneRule(const isa::Program& p, ViolationCode expected, const std::string& what) {
+  expectFieldsInRange(p, what);
   const auto v = isa::validateProgram(p);
   ASSERT_TRUE(v) << what << "\n  is legal";
   EXPECT_EQ(v->code, expected) << what << "\n  rejected for " << isa::nameOf(v->code) << ": "
