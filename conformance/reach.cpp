@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <stdexcept>
 
 #include "generators/mmad.hpp"
 #include "generators/sparse.hpp"
 #include "isa/fields.hpp"
 #include "isa/sparse.hpp"
+#include "isa/text.hpp"
 
 namespace cubecheck::conf {
 
@@ -35,6 +37,15 @@ void Reach::widen(std::size_t descriptor, std::size_t field, const Drawn& d) {
 
 void Reach::merge(const Reach& other) {
   for (const auto& [key, d] : other.drawn_) widen(key.first, key.second, d);
+}
+
+dut::RunResult ReachRecorder::run(const isa::Program& program) {
+  if (std::optional<std::string> why = isa::outsideTextRange(program)) {
+    throw std::logic_error("a generator drew a value outside the field's range (" + *why +
+                           "); the program was not run");
+  }
+  reach_.add(profile_, program);
+  return inner_.run(program);
 }
 
 namespace {
@@ -115,6 +126,12 @@ std::string legalText(const ReachRow& r) {
 }
 
 std::string verdictText(const ReachRow& r) {
+  if (r.beyond()) {
+    std::string s = "BEYOND";
+    if (r.drawnMin < r.legalMin) s += " min " + shown(r, r.legalMin);
+    if (r.drawnMax > r.legalMax) s += " max " + shown(r, r.legalMax);
+    return s + " (a generator's defect)";
+  }
   if (!r.checked) return "not held (" + r.unit + ")";
   if (!r.flagged()) return "reached";
   std::string s = "MISSED";
@@ -128,7 +145,7 @@ std::string verdictText(const ReachRow& r) {
 }  // namespace
 
 bool ReachRow::flagged() const {
-  return checked && (drawnMin > legalMin || drawnMax < target());
+  return beyond() || (checked && (drawnMin > legalMin || drawnMax < target()));
 }
 
 std::vector<ReachRow> reachTable(const Reach& reach, isa::ProfileId profile) {

@@ -46,16 +46,17 @@ class Reach {
 
 /// A DUT that records the programs it is given into a Reach before passing them on: every case
 /// that ran (NotSupported cases run nothing) counts, metamorphic pairs and shrink steps too.
+/// Every program a certify or fuzz run hands a DUT passes here, so here a program with a field
+/// outside its text range (which no DUT could be sent: the line would not parse) is stopped:
+/// run() throws std::logic_error naming the field, the run's internal error, and the program is
+/// not run. Such a value is a generator's defect, whatever the DUT.
 class ReachRecorder final : public dut::Dut {
  public:
   ReachRecorder(dut::Dut& inner, Reach& reach, isa::ProfileId profile)
       : inner_(inner), reach_(reach), profile_(profile) {}
   const dut::Capabilities& capabilities() const override { return inner_.capabilities(); }
   std::optional<std::string> broken() const override { return inner_.broken(); }
-  dut::RunResult run(const isa::Program& program) override {
-    reach_.add(profile_, program);
-    return inner_.run(program);
-  }
+  dut::RunResult run(const isa::Program& program) override;
 
  private:
   dut::Dut& inner_;
@@ -78,7 +79,10 @@ struct ReachRow {
   /// Held to its extremes: integer and flag fields, not addresses (bounded by whichever memory
   /// the path names), packed words, paths or types (not every value is legal per instruction).
   bool checked = false;
-  /// Checked, and the drawn range misses legalMin or the largest reachable value.
+  /// A legal instruction held a value outside the field's legal range (any field, checked or
+  /// not): a generator's defect, since legal draws stay inside it.
+  bool beyond() const { return drawnMin < legalMin || drawnMax > legalMax; }
+  /// beyond(), or checked and the drawn range misses legalMin or the largest reachable value.
   bool flagged() const;
   std::int64_t target() const { return fitMax.value_or(legalMax); }
 };

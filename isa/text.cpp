@@ -2,13 +2,42 @@
 
 #include <charconv>
 #include <sstream>
+#include <stdexcept>
 #include <vector>
 
 #include "isa/fields.hpp"
 
 namespace cubecheck::isa {
 
+std::optional<std::string> outsideTextRange(const Instruction& ins) {
+  const InstructionDesc& d = descOf(ins);
+  for (const FieldDesc& f : d.fields) {
+    if (f.kind == FieldKind::Word) continue;  // any 64-bit pattern is a word
+    const std::int64_t v = f.get(ins);
+    if (v >= f.textMin && v <= f.textMax) continue;
+    // Unsigned fields above INT64_MAX read back negative: print the bit pattern as well.
+    std::string shown = std::to_string(v);
+    if (v < 0 && f.textMin >= 0)
+      shown += " (" + std::to_string(static_cast<std::uint64_t>(v)) + ")";
+    return std::string(d.opcode) + "." + std::string(f.name) + " = " + shown + " is outside " +
+           std::to_string(f.textMin) + ".." + std::to_string(f.textMax);
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> outsideTextRange(const Program& program) {
+  for (std::size_t i = 0; i < program.instructions.size(); ++i) {
+    if (auto why = outsideTextRange(program.instructions[i])) {
+      return "instruction " + std::to_string(i) + ": " + *why;
+    }
+  }
+  return std::nullopt;
+}
+
 std::string toText(const Instruction& ins) {
+  if (auto why = outsideTextRange(ins)) {
+    throw std::logic_error("cannot write the instruction as text: " + *why);
+  }
   const InstructionDesc& d = descOf(ins);
   std::ostringstream os;
   os << d.opcode;

@@ -36,6 +36,7 @@
 #include "generators/sparse.hpp"
 #include "isa/fields.hpp"
 #include "isa/program.hpp"
+#include "isa/text.hpp"
 
 namespace cubecheck::gen {
 namespace {
@@ -68,9 +69,11 @@ std::string show(const Case& c) {
   return os.str();
 }
 
-/// Every field of an instruction legal on its own is inside its legal range, whether the
-/// instruction reads the field or not (an unused bias address is still an address).
+/// Every field of every instruction fits its text range (a DUT can be sent it), and every field of
+/// an instruction legal on its own is inside its legal range, whether the instruction reads the
+/// field or not (an unused bias address is still an address).
 void expectFieldsInRange(const isa::Program& p, const std::string& what) {
+  EXPECT_EQ(isa::outsideTextRange(p), std::nullopt) << what;
   const isa::Profile& prof = isa::profile(p.profile);
   for (const isa::Instruction& ins : p.instructions) {
     if (isa::validate(prof, ins)) continue;

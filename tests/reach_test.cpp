@@ -6,12 +6,16 @@
 #include <cfloat>
 #include <cmath>
 #include <cstring>
+#include <stdexcept>
 
 #include "conformance/reach.hpp"
+#include "dut_adapters/registry.hpp"
 #include "generators/common.hpp"
 #include "generators/mmad.hpp"
 #include "generators/pipeline.hpp"
+#include "isa/fields.hpp"
 #include "isa/program.hpp"
+#include "isa/text.hpp"
 
 namespace cubecheck {
 namespace {
@@ -218,6 +222,67 @@ TEST(Reach, CountsLegalInstructionsOnlyAndFlagsWhatIsMissed) {
   EXPECT_EQ(mergedM->drawnMax, *m.fitMax);
   EXPECT_FALSE(mergedM->flagged());
   EXPECT_TRUE(row("m").flagged()) << "the first shard's reach is unchanged";
+}
+
+TEST(Reach, FlagsAValueBeyondTheLegalRangeOfAnyField) {
+  isa::Program p;
+  p.profile = ProfileId::A2;
+  isa::Mmad x;
+  x.m = x.k = x.n = 16;
+  x.biasAddr = isa::profile(ProfileId::A2).capacityOf(Memory::BiasTable);
+  p.instructions.emplace_back(x);
+  conf::Reach reach;
+  conf::Reach::Drawn huge{-1, -1, 1};  // a 64-bit address above 2^63, as an int64
+  reach.add(ProfileId::A2, p);
+  const std::vector<isa::InstructionDesc>& descs = isa::instructionDescs();
+  const isa::InstructionDesc& mmad = *isa::findInstructionDesc("mmad");
+  const isa::FieldDesc* bias = isa::findField(mmad, "bias");
+  ASSERT_NE(bias, nullptr);
+  auto biasRow = [&](const conf::Reach& r) {
+    for (const conf::ReachRow& row : conf::reachTable(r, ProfileId::A2)) {
+      if (row.instruction == "mmad" && row.field == "bias") return row;
+    }
+    throw std::logic_error("no bias row");
+  };
+  EXPECT_FALSE(biasRow(reach).checked);  // an address: its extremes are not held
+  EXPECT_FALSE(biasRow(reach).flagged()) << "inside 0..2^48-1";
+  reach.widen(static_cast<std::size_t>(&mmad - descs.data()),
+              static_cast<std::size_t>(bias - mmad.fields.data()), huge);
+  const conf::ReachRow row = biasRow(reach);
+  EXPECT_TRUE(row.beyond());
+  EXPECT_TRUE(row.flagged()) << "beyond the legal range, checked or not";
+  EXPECT_NE(conf::reachCells(row).back().find("BEYOND min 0"), std::string::npos)
+      << conf::reachCells(row).back();
+}
+
+// A program holding a value its field's text cannot carry is never handed on: not to the DUT,
+// not written as text. The run stops on cubecheck's own defect, naming the field.
+TEST(Reach, AProgramWithAFieldOutsideItsTextRangeIsNotRun) {
+  isa::Program p;
+  p.profile = ProfileId::Ascend950;
+  isa::Mmad x;
+  x.m = x.k = x.n = 16;
+  x.biasAddr = ~std::uint64_t{0} - 64 * 5;  // what capacity - 4n wrapped below zero gave
+  p.instructions.emplace_back(x);
+  const std::optional<std::string> why = isa::outsideTextRange(p);
+  ASSERT_TRUE(why.has_value());
+  EXPECT_NE(why->find("mmad.bias"), std::string::npos) << *why;
+  EXPECT_THROW((void)isa::toText(p.instructions[0]), std::logic_error);
+  auto ref = dut::makeDut("reference");
+  conf::Reach reach;
+  conf::ReachRecorder recorder(*ref, reach, ProfileId::Ascend950);
+  try {
+    (void)recorder.run(p);
+    ADD_FAILURE() << "the program was run";
+  } catch (const std::logic_error& e) {
+    EXPECT_NE(std::string(e.what()).find("mmad.bias"), std::string::npos) << e.what();
+  }
+  EXPECT_TRUE(reach.empty());
+  x.biasAddr = 0;
+  p.instructions[0] = x;
+  EXPECT_EQ(isa::outsideTextRange(p), std::nullopt);
+  EXPECT_NO_THROW((void)recorder.run(p));
+  EXPECT_FALSE(reach.empty()) << "in range: measured and handed on";
 }
 
 }  // namespace
