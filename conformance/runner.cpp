@@ -59,6 +59,22 @@ std::size_t quotaAt(Level l) {
   return 1;
 }
 
+RequiredCoverage requiredCoverage(const Family& family, Level level) {
+  RequiredCoverage out;
+  if (!family.unsupported.empty()) return out;  // nothing of it runs on the profile
+  out.quota = quotaAt(level);
+  std::vector<std::string> bins = family.requiredBins;
+  if (level != Level::Smoke) {
+    bins.insert(bins.end(), family.requiredBinsFull.begin(), family.requiredBinsFull.end());
+  }
+  const std::size_t once = bins.size();
+  bins.insert(bins.end(), family.requiredBinsOnce.begin(), family.requiredBinsOnce.end());
+  for (std::size_t b = 0; b < bins.size(); ++b) {
+    out.bins.emplace_back(bins[b], b < once ? out.quota : 1);
+  }
+  return out;
+}
+
 std::size_t Counts::total() const {
   std::size_t n = 0;
   for (std::size_t c : byOutcome) n += c;
@@ -577,16 +593,9 @@ CertifyResult certify(dut::Dut& dut, const RunOptions& o) {
     // Functional coverage: a whole run (no property or case filter) must hit every required bin
     // the level's quota times.
     if (family->unsupported.empty() && !o.property && !o.caseIndex && !halt) {
-      fr.coverageQuota = quotaAt(o.level);
-      std::vector<std::string> bins = family->requiredBins;
-      if (o.level != Level::Smoke) {
-        bins.insert(bins.end(), family->requiredBinsFull.begin(), family->requiredBinsFull.end());
-      }
-      const std::size_t once = bins.size();
-      bins.insert(bins.end(), family->requiredBinsOnce.begin(), family->requiredBinsOnce.end());
-      for (std::size_t b = 0; b < bins.size(); ++b) {
-        fr.coverageRequired.emplace_back(bins[b], b < once ? fr.coverageQuota : 1);
-      }
+      RequiredCoverage required = requiredCoverage(*family, o.level);
+      fr.coverageQuota = required.quota;
+      fr.coverageRequired = std::move(required.bins);
       // The level's draws reach a bin only by chance (a kind one draw in eight picks, and only
       // at large sizes): the properties in turn draw on past their cases, and a draw tagged with
       // a bin still short of its quota is run, until none is short. Only draws are spent on the

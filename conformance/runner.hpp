@@ -31,6 +31,18 @@ int casesAt(Level l, int smokeCases);
 /// Cases every required coverage bin must reach at this level (functional coverage quota).
 std::size_t quotaAt(Level l);
 
+/// The coverage a certify run of `family` at `level` must reach (FamilyResult::coverageQuota and
+/// coverageRequired): quotaAt(level) passes of each of the family's requiredBins, and of its
+/// requiredBinsFull above smoke, then one of each of its requiredBinsOnce; nothing for a family
+/// the profile lacks. certify requires it of each family of a whole run (no --property or --case)
+/// that was not halted; merge-reports holds a certify report's coverage to it, since a report can
+/// say less than the run required.
+struct RequiredCoverage {
+  std::size_t quota = 0;
+  std::vector<std::pair<std::string, std::size_t>> bins;  ///< (bin, passes needed), in order
+};
+RequiredCoverage requiredCoverage(const Family& family, Level level);
+
 struct Failure {
   std::string property;
   std::size_t caseIndex = 0;
