@@ -9,9 +9,27 @@
 namespace cubecheck::conf {
 namespace {
 
+/// `into` += `n`, refused past kMaxCount: a sum wrapped past 2^64 would count fewer cases (a
+/// failure count summed to 0) than the shards ran. `field` names the merged report's field.
+void add(std::size_t& into, std::size_t n, const std::string& field) {
+  if (into > kMaxCount || n > kMaxCount - into) {
+    throw MergeError("the shards' " + field + " add up past 2^53, more than any run counts: " +
+                     "a shard's count was edited");
+  }
+  into += n;
+}
+
+void add(Counts& into, const Counts& from, const std::string& field) {
+  for (std::size_t o = 0; o < into.byOutcome.size(); ++o) {
+    add(into.byOutcome[o], from.byOutcome[o],
+        field + "." + std::string(countKey(static_cast<Outcome>(o))));
+  }
+  add(into.trivialPasses, from.trivialPasses, field + ".passed_no_op");
+}
+
 template <class Map>
-void addCounts(Map& into, const Map& from) {
-  for (const auto& [key, n] : from) into[key] += n;
+void addCounts(Map& into, const Map& from, const std::string& field) {
+  for (const auto& [key, n] : from) add(into[key], n, field + "." + key);
 }
 
 /// `item` appended to `list` unless it is there already.
@@ -34,9 +52,11 @@ std::string formatted(double x) {
   return os.str();
 }
 
-/// A shard's family added into the merged one (see mergeResults). `gapBins` collects the bins
-/// any shard listed as gaps; the gaps themselves are found once every shard is in.
-void addFamily(FamilyResult& into, const FamilyResult& f, std::vector<std::string>& gapBins) {
+/// A shard's family added into the merged one (see mergeResults), `field` its place in the
+/// merged report ("families[2]"). `gapBins` collects the bins any shard listed as gaps; the gaps
+/// themselves are found once every shard is in.
+void addFamily(FamilyResult& into, const FamilyResult& f, const std::string& field,
+               std::vector<std::string>& gapBins) {
   for (const PropertyResult& p : f.properties) {
     auto it = std::find_if(into.properties.begin(), into.properties.end(),
                            [&p](const PropertyResult& q) { return q.name == p.name; });
@@ -44,27 +64,29 @@ void addFamily(FamilyResult& into, const FamilyResult& f, std::vector<std::strin
       into.properties.push_back({p.name, p.summary, {}, 0});
       it = into.properties.end() - 1;
     }
-    it->counts.add(p.counts);
-    it->waived.add(p.waived);
+    const std::string at =
+        field + ".properties[" + std::to_string(it - into.properties.begin()) + "]";
+    add(it->counts, p.counts, at);
+    add(it->waived, p.waived, at + ".waived");
     it->seconds += p.seconds;
   }
-  into.counts.add(f.counts);
-  into.waived.add(f.waived);
-  into.topUpCases += f.topUpCases;
-  addCounts(into.waivedReasons, f.waivedReasons);
-  addCounts(into.coverageWaived, f.coverageWaived);
-  addCounts(into.coverage, f.coverage);
-  addCounts(into.coverageNotRun, f.coverageNotRun);
-  addCounts(into.coveragePassed, f.coveragePassed);
-  addCounts(into.notSupportedReasons, f.notSupportedReasons);
+  add(into.counts, f.counts, field);
+  add(into.waived, f.waived, field + ".waived");
+  add(into.topUpCases, f.topUpCases, field + ".top_up_cases");
+  addCounts(into.waivedReasons, f.waivedReasons, field + ".waived_reasons");
+  addCounts(into.coverageWaived, f.coverageWaived, field + ".coverage_waived");
+  addCounts(into.coverage, f.coverage, field + ".coverage");
+  addCounts(into.coverageNotRun, f.coverageNotRun, field + ".coverage_not_run");
+  addCounts(into.coveragePassed, f.coveragePassed, field + ".coverage_passed");
+  addCounts(into.notSupportedReasons, f.notSupportedReasons, field + ".not_supported_reasons");
   for (const auto& [key, example] : f.notSupportedExamples) {
     into.notSupportedExamples.emplace(key, example);  // the first, as record() keeps it
   }
-  addCounts(into.declinedReasons, f.declinedReasons);
-  addCounts(into.probes, f.probes);
-  addCounts(into.indirect, f.indirect);
+  addCounts(into.declinedReasons, f.declinedReasons, field + ".declined_reasons");
+  addCounts(into.probes, f.probes, field + ".probes");
+  addCounts(into.indirect, f.indirect, field + ".indirect_observations");
   for (const Failure& x : f.failures) into.keep(x);
-  into.failuresDropped += f.failuresDropped;
+  add(into.failuresDropped, f.failuresDropped, field + ".failures_not_listed");
   into.reach.merge(f.reach);
   into.coverageQuota = std::max(into.coverageQuota, f.coverageQuota);
   for (const auto& [bin, quota] : f.coverageRequired) {
@@ -272,7 +294,8 @@ CertifyResult mergeResults(std::vector<CertifyResult> shards,
         fresh.provisional = f.provisional;
         it = out.families.insert(out.families.end(), std::move(fresh));
       }
-      addFamily(*it, f, gapBins[f.name]);
+      addFamily(*it, f, "families[" + std::to_string(it - out.families.begin()) + "]",
+                gapBins[f.name]);
       if (!f.notRunWhy.empty()) runnerSaid.insert(f.name);
       if (const std::string why = f.notCertifiedWhy(); !why.empty()) addOnce(notRun[f.name], why);
     }
@@ -281,8 +304,8 @@ CertifyResult mergeResults(std::vector<CertifyResult> shards,
     if (!s.stoppedEarly.empty()) addOnce(stoppedEarly, s.stoppedEarly);
     if (!s.internalError.empty()) addOnce(internalErrors, s.internalError);
     out.seconds = std::max(out.seconds, s.seconds);  // shards run side by side
-    out.reruns += s.reruns;
-    out.rerunsDiffering += s.rerunsDiffering;
+    add(out.reruns, s.reruns, "determinism.rerun");
+    add(out.rerunsDiffering, s.rerunsDiffering, "determinism.differing");
     // One DUT, one fingerprint: the first shard's that has one.
     if (!out.fingerprint && s.fingerprint) out.fingerprint = s.fingerprint;
     if (out.fingerprintWhyNot.empty()) out.fingerprintWhyNot = s.fingerprintWhyNot;
@@ -293,7 +316,7 @@ CertifyResult mergeResults(std::vector<CertifyResult> shards,
       if (it == out.waivers.end()) {
         out.waivers.push_back(w);
       } else {
-        it->cases += w.cases;
+        add(it->cases, w.cases, "waivers[" + std::to_string(it - out.waivers.begin()) + "].cases");
         it->expired = it->expired || w.expired;
         it->otherDut = it->otherDut || w.otherDut;
       }

@@ -28,6 +28,9 @@ namespace cubecheck::conf {
 /// if any, left it a case: shard I of a --cases N run draws nothing when I >= N) adds a
 /// stopped-early reason naming it: the merged run is not conformant without its share.
 ///
+/// Every sum is checked: counts that add up past kMaxCount throw MergeError naming the merged
+/// field ("families[0].properties[2].failed"), never wrap.
+///
 /// Throws MergeError for no shards, shards of different runs (seed, level, DUT spec, profile,
 /// shard count, tool version, spec digest, the DUT's capabilities and limits, the draws: sizes
 /// and budgets, or the filters beside each shard's own --shard), a shard given twice and a

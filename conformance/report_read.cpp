@@ -1,9 +1,13 @@
 #include "conformance/report_read.hpp"
 
+#include <algorithm>
+#include <array>
 #include <climits>
 #include <cstdint>
 #include <limits>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <utility>
 
 #include "conformance/json_unique.hpp"
@@ -43,6 +47,12 @@ constexpr std::pair<const char*, Outcome> kOutcomeKeys[] = {
     {"adapter_errors", Outcome::AdapterError},
     {"timeouts", Outcome::Timeout},
     {"nondeterministic", Outcome::Nondeterministic}};
+
+/// `a + b`, or nullopt past kMaxCount.
+std::optional<std::size_t> checkedSum(std::size_t a, std::size_t b) {
+  if (a > kMaxCount || b > kMaxCount - a) return std::nullopt;
+  return a + b;
+}
 
 /// Reads one report.json; every error names the file and the field.
 class Reader {
@@ -102,10 +112,21 @@ class Reader {
     return has(object, key) ? text(object, key) : std::string();
   }
 
-  std::size_t count(const Field& f) const {
+  /// An integer >= 0 of 64 bits: a seed, a case index, a case budget. Never summed.
+  std::uint64_t unsignedInteger(const Field& f) const {
     expect(f, f.value.is_number_unsigned() || (f.value.is_number_integer() && f.value >= 0),
            "a count (an integer >= 0)");
-    return f.value.get<std::size_t>();
+    return f.value.get<std::uint64_t>();
+  }
+  std::uint64_t unsignedInteger(const Field& object, const char* key) const {
+    return unsignedInteger(at(object, key));
+  }
+
+  /// A count of cases (or of what cases hit): at most kMaxCount, so sums of counts cannot wrap.
+  std::size_t count(const Field& f) const {
+    const std::uint64_t n = unsignedInteger(f);
+    if (n > kMaxCount) fail(f.name, "is above 2^53, more than any run counts");
+    return n;
   }
   std::size_t count(const Field& object, const char* key) const { return count(at(object, key)); }
 
@@ -314,7 +335,7 @@ class Reader {
   Failure failure(const Field& x) const {
     Failure f;
     f.property = text(x, "property");
-    f.caseIndex = count(x, "case");
+    f.caseIndex = unsignedInteger(x, "case");
     f.caseId = optionalText(x, "case_id");
     f.outcome = *named(at(x, "outcome"), parseOutcome, "an outcome");
     f.signature = optionalText(x, "signature");
@@ -335,17 +356,18 @@ class Reader {
     f.openPoints = texts(fj, "open_points");
     f.provisional = optionalText(fj, "provisional");
     f.notRunWhy = optionalText(fj, "not_run");
+    const Field properties = at(fj, "properties");
     Counts sum;
-    for (const Field& p : elements(fj, "properties")) {
+    for (const Field& p : elements(properties)) {
       const Counts c = counts(p);
       f.properties.push_back({text(p, "name"), text(p, "summary"), c, number(p, "seconds")});
       f.properties.back().waived = waived(p, c);
-      sum.add(c);
+      sumInto(sum, c, properties.name);
     }
     // A family's cases are its properties' cases: a count edited in one and not the other is a
     // report no run wrote.
     if (sum.byOutcome != f.counts.byOutcome || sum.trivialPasses != f.counts.trivialPasses) {
-      fail(at(fj, "properties").name, "counts do not add up to the family's own counts");
+      fail(properties.name, "counts do not add up to the family's own counts");
     }
     f.coverage = countMap(fj, "coverage");
     f.coveragePassed = countMap(fj, "coverage_passed");
@@ -365,8 +387,73 @@ class Reader {
     f.waived = waived(fj, f.counts);
     if (has(fj, "waived_reasons")) f.waivedReasons = countMap(fj, "waived_reasons");
     if (has(fj, "coverage_waived")) f.coverageWaived = countMap(fj, "coverage_waived");
+    checkCounted(fj, f);
     checkVerdict(at(fj, "verdict"), f.verdict());
     return f;
+  }
+
+  /// `into` += `c`, refused (naming `field`) past kMaxCount.
+  void sumInto(Counts& into, const Counts& c, const std::string& field) const {
+    for (std::size_t o = 0; o < into.byOutcome.size(); ++o) {
+      const auto n = checkedSum(into.byOutcome[o], c.byOutcome[o]);
+      if (!n) fail(field, "counts add up past 2^53");
+      into.byOutcome[o] = *n;
+    }
+    const auto n = checkedSum(into.trivialPasses, c.trivialPasses);
+    if (!n) fail(field, "counts add up past 2^53");
+    into.trivialPasses = *n;
+  }
+
+  /// What a family counts beside its outcomes is bounded by them, as every run counts it: the
+  /// failures listed and not listed are failing cases counted (by property and outcome), a
+  /// waived failure a waived case, a pass or waived failure of a bin a case of it that ran, a
+  /// top-up case a case.
+  void checkCounted(const Field& fj, const FamilyResult& f) const {
+    const Field failures = at(fj, "failures");
+    std::map<std::pair<std::string, Outcome>, std::size_t> listed;
+    std::array<std::size_t, kOutcomeCount> waivedListed{};
+    for (std::size_t i = 0; i < f.failures.size(); ++i) {
+      const Failure& x = f.failures[i];
+      const std::string name = failures.name + "[" + std::to_string(i) + "]";
+      const auto p = std::find_if(f.properties.begin(), f.properties.end(),
+                                  [&x](const PropertyResult& q) { return q.name == x.property; });
+      if (p == f.properties.end()) {
+        fail(name + ".property", "names '" + x.property + "', no property of the family");
+      }
+      const std::size_t n = ++listed[{x.property, x.outcome}];
+      if (n > p->counts.of(x.outcome)) {
+        fail(name, "is one more " + std::string(countKey(x.outcome)) + " case of property '" +
+                       x.property + "' than it counts (" + std::to_string(p->counts.of(x.outcome)) +
+                       ")");
+      }
+      if (!x.waiver.empty() &&
+          ++waivedListed[static_cast<std::size_t>(x.outcome)] > f.waived.of(x.outcome)) {
+        fail(name + ".waived", "is one more waived " + std::string(countKey(x.outcome)) +
+                                   " case than the family's waived counts");
+      }
+    }
+    const auto failing = checkedSum(f.failures.size(), f.failuresDropped);
+    if (!failing || *failing > f.counts.failures()) {
+      fail(at(fj, "failures_not_listed").name,
+           "and the failures listed are more failing cases than the family counts (" +
+               std::to_string(f.counts.failures()) + ")");
+    }
+    if (f.topUpCases > f.counts.total()) fail(at(fj, "top_up_cases").name, "is above cases");
+    // Hits of a bin are passes and waived failures of cases that ran with it (findCoverageGaps).
+    for (const auto* map : {&f.coveragePassed, &f.coverageWaived}) {
+      for (const auto& [bin, n] : *map) {
+        const auto get = [&bin = bin](const std::map<std::string, std::size_t>& m) {
+          const auto it = m.find(bin);
+          return it == m.end() ? std::size_t{0} : it->second;
+        };
+        const auto hits = checkedSum(get(f.coveragePassed), get(f.coverageWaived));
+        if (!hits || *hits > get(f.coverage)) {
+          fail(at(fj, map == &f.coveragePassed ? "coverage_passed" : "coverage_waived").name + "." +
+                   bin,
+               "is more cases than ran with the bin (coverage, passed and waived together)");
+        }
+      }
+    }
   }
 
   CertifyResult result(const Json& j) const {
@@ -396,7 +483,7 @@ class Reader {
     } else {
       r.profile = *named(at(root, "profile"), isa::parseProfile, "a profile");
       r.level = *named(at(root, "level"), parseLevel, "a level");
-      r.seed = count(root, "seed");
+      r.seed = unsignedInteger(root, "seed");
     }
     const Field shard = at(root, "shard");
     const std::size_t index = count(shard, "index"), total = count(shard, "count");
@@ -408,7 +495,9 @@ class Reader {
     r.shardCount = static_cast<unsigned>(total);
     const Field draws = at(root, "draws");
     r.draws.sizes = text(draws, "sizes");
-    if (const Field n = at(draws, "case_budget"); !n.value.is_null()) r.draws.caseBudget = count(n);
+    if (const Field n = at(draws, "case_budget"); !n.value.is_null()) {
+      r.draws.caseBudget = unsignedInteger(n);
+    }
     if (const Field t = at(draws, "time_budget_seconds"); !t.value.is_null()) {
       expect(t, t.value.is_number() && t.value.get<double>() >= 0, "null or a number >= 0");
       r.draws.timeBudgetSeconds = t.value.get<double>();
@@ -445,6 +534,13 @@ class Reader {
 };
 
 }  // namespace
+
+std::string_view countKey(Outcome outcome) {
+  for (const auto& [key, o] : kOutcomeKeys) {
+    if (o == outcome) return key;
+  }
+  return "cases";
+}
 
 CertifyResult fromJson(const std::string& text, const std::string& path) {
   Json j;

@@ -19,6 +19,15 @@ struct MergeError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// The largest count of cases a report may hold, read or merged: 2^53, the largest integer every
+/// JSON reader (a double) holds exactly, far past any run. Counts are summed (a family's
+/// properties, the shards of a merge), and a sum that wrapped past 2^64 would read as fewer
+/// failing cases than ran: counts above it are refused, sums past it too.
+inline constexpr std::size_t kMaxCount = std::size_t{1} << 53;
+
+/// The report.json key of an outcome's count: "failed" for a Mismatch, "timeouts", ...
+std::string_view countKey(Outcome outcome);
+
 /// The CertifyResult that toJson wrote `text` (report.json, read from `path`) from: every field
 /// toJson writes is read back, so toJson(fromJson(toJson(r), p)) == toJson(r). What toJson derives
 /// from the model (every verdict, the headline, certified and not-certified families, a family's
@@ -34,6 +43,10 @@ struct MergeError : std::runtime_error {
 /// one its fields give (or one this version does not know): the model could not see what made it
 /// so, so the report is refused rather than read greener than it says. A written verdict better
 /// than the fields give is not an error: the fields' failures stand.
+///
+/// Also refused, naming the field: counts no run of this version writes. A count above kMaxCount
+/// or counts that add up past it; failures listed (and not listed) beyond the failing cases
+/// counted, a bin's passes and waived failures beyond the cases that ran with it.
 CertifyResult fromJson(const std::string& text, const std::string& path);
 
 }  // namespace cubecheck::conf

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <functional>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "conformance/dut_health.hpp"
 #include "conformance/fuzz.hpp"
@@ -469,6 +470,104 @@ TEST(ReadReport, EnvelopeLimitsAreReadAsClauses) {
     EXPECT_EQ(std::tie(a.opcode, a.field, a.lo, a.hi, a.multiple, a.values, a.text),
               std::tie(b.opcode, b.field, b.lo, b.hi, b.multiple, b.values, b.text));
   }
+}
+
+// ---- what no run writes is refused: counts, families, coverage ----------------------------------
+
+/// Why fromJson refuses `j`, or "(accepted)".
+std::string refusal(const Json& j) {
+  try {
+    (void)fromJson(j.dump(), "in/report.json");
+  } catch (const MergeError& e) {
+    return e.what();
+  }
+  return "(accepted)";
+}
+
+/// "in/report.json: not a cubecheck report.json: field 'FIELD' ": how a refusal begins.
+std::string refusedField(const std::string& field) {
+  return "in/report.json: not a cubecheck report.json: field '" + field + "' ";
+}
+
+// Counts are summed (a family's properties, a merge's shards): a count that wrapped past 2^64
+// would read as fewer failing cases than ran. A shard whose per-property failures are the 2^64
+// complement of the other shards' would merge to no failure at all; it is refused when read, and
+// sums of counts that each read fine are refused when they pass 2^53.
+TEST(ReadReport, CountsAreBoundedAndTheirSumsNeverWrap) {
+  const std::string spec = "mutant:load2d-dst-gap-ignored";
+  std::vector<Json> shards;
+  for (unsigned i = 0; i < 3; ++i) shards.push_back(Json::parse(toJson(fuzzShard(spec, i, 3, 30))));
+  Json wrapped = shards[2];
+  Json& last = wrapped["families"][0];
+  std::uint64_t familyFailed = 0;
+  std::optional<std::size_t> firstWrapped;
+  for (std::size_t p = 0; p < last["properties"].size(); ++p) {
+    std::uint64_t others = 0;
+    for (std::size_t i = 0; i < 2; ++i) {
+      others += shards[i]["families"][0]["properties"][p]["failed"].get<std::uint64_t>();
+    }
+    const std::uint64_t complement = std::uint64_t{0} - others;  // 2^64 - others
+    last["properties"][p]["failed"] = complement;
+    familyFailed += complement;
+    if (others > 0 && !firstWrapped) firstWrapped = p;
+  }
+  last["failed"] = familyFailed;  // the properties' sum, wrapped
+  last["failures"] = Json::array();
+  last["failures_not_listed"] = 0;
+  ASSERT_TRUE(firstWrapped) << "the mutant is found in shards 0 and 1";
+  // The family's count, the properties' sum wrapped, is read first.
+  EXPECT_EQ(refusal(wrapped),
+            refusedField("families[0].failed") + "is above 2^53, more than any run counts");
+  last["failed"] = 0;  // as if the family's count were left alone: its properties' are refused
+  EXPECT_EQ(refusal(wrapped),
+            refusedField("families[0].properties[" + std::to_string(*firstWrapped) + "].failed") +
+                "is above 2^53, more than any run counts");
+
+  // Counts each below the bound whose merged sum passes it: refused, naming the merged field.
+  std::vector<CertifyResult> big{fromJson(shards[2].dump(), "big.json")};
+  for (std::size_t i = 0; i < 2; ++i) {
+    Json j = shards[i];
+    Json& f = j["families"][0];
+    const std::uint64_t half = kMaxCount / 2 + 1;
+    f["failed"] =
+        f["failed"].get<std::uint64_t>() - f["properties"][0]["failed"].get<std::uint64_t>() + half;
+    f["properties"][0]["failed"] = half;
+    big.push_back(fromJson(j.dump(), "big.json"));
+  }
+  try {
+    (void)mergeResults(big);
+    ADD_FAILURE() << "merged";
+  } catch (const MergeError& e) {
+    EXPECT_NE(std::string(e.what()).find("families[0].properties[0].failed add up past 2^53"),
+              std::string::npos)
+        << e.what();
+  }
+
+  // Failures listed are failing cases counted: a property's count lowered with its family's
+  // (the sums agree) under failures it still lists is refused.
+  Json j = shards[0];
+  Json& f = j["families"][0];
+  ASSERT_FALSE(f["failures"].empty());
+  ASSERT_EQ(f["failures"][0]["outcome"], nameOf(Outcome::Mismatch));
+  const std::size_t p = [&f] {
+    for (std::size_t i = 0; i < f["properties"].size(); ++i) {
+      if (f["properties"][i]["name"] == f["failures"][0]["property"]) return i;
+    }
+    return std::size_t{0};
+  }();
+  f["failed"] = f["failed"].get<std::size_t>() - f["properties"][p]["failed"].get<std::size_t>();
+  f["properties"][p]["failed"] = 0;
+  EXPECT_EQ(
+      refusal(j).rfind(refusedField("families[0].failures[0]") + "is one more failed case", 0), 0u)
+      << refusal(j);
+
+  // A bin's passes are cases that ran with it.
+  j = shards[0];
+  Json& cov = j["families"][0];
+  const std::string bin = cov["coverage"].begin().key();
+  cov["coverage_passed"][bin] = cov["coverage"][bin].get<std::size_t>() + 1;
+  EXPECT_EQ(refusal(j).rfind(refusedField("families[0].coverage_passed." + bin), 0), 0u)
+      << refusal(j);
 }
 
 }  // namespace
