@@ -10,6 +10,7 @@
 #include <optional>
 #include <utility>
 
+#include "conformance/families.hpp"
 #include "conformance/json_unique.hpp"
 #include "isa/dtype.hpp"
 #include "isa/fields.hpp"
@@ -48,10 +49,22 @@ constexpr std::pair<const char*, Outcome> kOutcomeKeys[] = {
     {"timeouts", Outcome::Timeout},
     {"nondeterministic", Outcome::Nondeterministic}};
 
+/// The commands whose reports this version writes; a replay's families are its vector files.
+bool isReplay(const std::string& command) {
+  return command == "vectors check" || command == "vectors verify";
+}
+
 /// `a + b`, or nullopt past kMaxCount.
 std::optional<std::size_t> checkedSum(std::size_t a, std::size_t b) {
   if (a > kMaxCount || b > kMaxCount - a) return std::nullopt;
   return a + b;
+}
+
+/// "a, b, c".
+std::string commaList(const std::vector<std::string>& names) {
+  std::string out;
+  for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out;
 }
 
 /// Reads one report.json; every error names the file and the field.
@@ -388,6 +401,15 @@ class Reader {
     if (has(fj, "waived_reasons")) f.waivedReasons = countMap(fj, "waived_reasons");
     if (has(fj, "coverage_waived")) f.coverageWaived = countMap(fj, "coverage_waived");
     checkCounted(fj, f);
+    // The gaps follow from the required bins and the passes (findCoverageGaps): the rule is
+    // applied again, not read.
+    const auto gaps = f.coverageGaps;
+    f.findCoverageGaps();
+    if (gaps != f.coverageGaps) {
+      fail(at(fj, "coverage_gaps").name,
+           "are not the gaps coverage_required and coverage_passed give (" +
+               binList(f.coverageGaps) + ")");
+    }
     checkVerdict(at(fj, "verdict"), f.verdict());
     return f;
   }
@@ -402,6 +424,12 @@ class Reader {
     const auto n = checkedSum(into.trivialPasses, c.trivialPasses);
     if (!n) fail(field, "counts add up past 2^53");
     into.trivialPasses = *n;
+  }
+
+  static std::string binList(const std::vector<std::pair<std::string, std::size_t>>& bins) {
+    std::vector<std::string> out;
+    for (const auto& [bin, n] : bins) out.push_back(bin + " " + std::to_string(n));
+    return out.empty() ? "none" : commaList(out);
   }
 
   /// What a family counts beside its outcomes is bounded by them, as every run counts it: the
@@ -516,6 +544,7 @@ class Reader {
       for (const Field& w : elements(root, "waivers")) r.waivers.push_back(waiver(w));
     }
     r.seconds = number(root, "seconds");
+    checkRun(root, r);
     checkVerdict(at(root, "verdict"), r.verdict());
     // Written since report_kind was added; an older report has none.
     if (has(root, "report_kind") && text(root, "report_kind") != r.reportKind()) {
@@ -523,6 +552,159 @@ class Reader {
                               "' where the report's fields give '" + r.reportKind() + "'");
     }
     return r;
+  }
+
+  /// What the report's command, profile, level, sizes, scope and finish state decide is as this
+  /// version's run decides it, not as the file says: a report is refused that lists other families
+  /// than its run lists (one missing makes a certificate of the rest) or another coverage than
+  /// certify requires of them (a bin or the level's quota dropped makes a gap vanish).
+  void checkRun(const Field& root, const CertifyResult& r) const {
+    const Field scope = at(root, "scope");
+    // Every writer: complete exactly when nothing was filtered.
+    if (r.scope.complete != r.scope.filters.empty()) {
+      fail(scope.name + ".complete",
+           r.scope.complete ? "is true beside filters" : "is false though nothing was filtered");
+    }
+    const bool replay = isReplay(r.command);
+    if (!replay && r.command != "certify" && r.command != "fuzz") {
+      fail("command",
+           "names a command '" + r.command + "' whose reports this version does not write");
+    }
+    if (replay != r.vectorSet.has_value()) {
+      fail(replay ? "vector_set" : "command",
+           replay ? "is missing" : "is '" + r.command + "' beside a vector_set (a replay's)");
+    }
+    if (replay) return;  // a replay's families are the vector files it was given
+    const std::optional<gen::Sizes> sizes = gen::parseSizes(r.draws.sizes);
+    if (!sizes)
+      fail("draws.sizes", "names sizes '" + r.draws.sizes + "' this version does not know");
+    const bool fuzz = r.command == "fuzz";
+    // The filters the run wrote, and the families they leave it.
+    std::vector<std::string> named;  // --family, as typed
+    bool whole = true;               // no --property or --case
+    const std::string ownShard =
+        "--shard " + std::to_string(r.shardIndex) + "/" + std::to_string(r.shardCount);
+    bool shardFilter = false;
+    const std::vector<Field> filters = elements(scope, "filters");
+    for (std::size_t i = 0; i < filters.size(); ++i) {
+      const std::string& f = r.scope.filters[i];
+      if (f.rfind("--family ", 0) == 0) {
+        named.push_back(f.substr(9));
+      } else if (!fuzz && (f.rfind("--property ", 0) == 0 || f.rfind("--case ", 0) == 0)) {
+        whole = false;
+      } else if (fuzz && f == ownShard && r.shardCount > 1 && !shardFilter) {
+        shardFilter = true;
+      } else {
+        fail(filters[i].name, "is '" + f + "', not a filter " + r.command +
+                                  " writes for this report's shard " + ownShard.substr(8));
+      }
+    }
+    if (fuzz && r.shardCount > 1 && !shardFilter) {
+      fail(scope.name + ".filters", "lack the shard's own " + ownShard);
+    }
+    if (!fuzz && r.draws != Draws{r.draws.sizes, std::nullopt, std::nullopt}) {
+      fail("draws", "has a case or time budget, which certify does not take");
+    }
+    if (!fuzz && r.shardCount != 1) fail("shard", "is not 0/1: certify is not sharded");
+    const bool halted = !r.unfinished().empty();
+    std::vector<std::string> want, wantMissing;
+    for (std::string_view n : kFamilyNames) {
+      // fuzz: the table's families the --family filters keep, that the profile has.
+      if (fuzz && (named.empty() || std::find(named.begin(), named.end(), n) != named.end()) &&
+          makeFamily(n, r.profile, *sizes)->unsupported.empty()) {
+        want.emplace_back(n);
+      }
+      if (!fuzz && named.empty()) want.emplace_back(n);  // certify: every family, in order
+    }
+    if (!fuzz) {  // certify: the --family list as typed, a name this version lacks not run
+      for (const std::string& n : named) (isImplemented(n) ? want : wantMissing).push_back(n);
+    }
+    // An unfinished certify run stops before the families after the one it stopped in.
+    const bool prefix = !fuzz && halted;
+    std::vector<std::string> got;
+    for (const FamilyResult& f : r.families) got.push_back(f.name);
+    sameNames(at(root, "families"), got, want, prefix, r);
+    sameNames(at(root, "not_implemented"), r.notImplemented, wantMissing, prefix, r);
+    if (fuzz) return;  // fuzz checks no coverage
+    const std::vector<Field> families = elements(root, "families");
+    for (std::size_t i = 0; i < r.families.size(); ++i) {
+      const FamilyResult& f = r.families[i];
+      RequiredCoverage required;
+      if (whole) required = requiredCoverage(*makeFamily(f.name, r.profile, *sizes), r.level);
+      // The family a run stopped in checks none (its quota may be set: the stop came as it
+      // drew cases to fill the bins).
+      const bool stoppedIn = halted && i + 1 == r.families.size();
+      const Field quota = at(families[i], "coverage_quota");
+      if (stoppedIn ? f.coverageQuota != 0 && f.coverageQuota != required.quota
+                    : f.coverageQuota != required.quota) {
+        fail(quota.name, "is " + std::to_string(f.coverageQuota) + " where certify at level " +
+                             std::string(nameOf(r.level)) + " requires " +
+                             std::to_string(required.quota) + " of " + f.name);
+      }
+      if (stoppedIn) required.bins.clear();
+      sameBins(at(families[i], "coverage_required"), f, required.bins, r.level);
+    }
+  }
+
+  /// `got` (the report's `field`) is `want`, or a prefix of it when `prefix`; else names what
+  /// differs: a name missing, one the version does not have, one given twice, the order.
+  void sameNames(const Field& field, const std::vector<std::string>& got,
+                 const std::vector<std::string>& want, bool prefix, const CertifyResult& r) const {
+    const bool same =
+        prefix ? got.size() <= want.size() && std::equal(got.begin(), got.end(), want.begin())
+               : got == want;
+    if (same) return;
+    const auto n = [](const std::vector<std::string>& v, const std::string& x) {
+      return std::count(v.begin(), v.end(), x);
+    };
+    std::vector<std::string> missing, unknown, twice, extra;
+    for (const std::string& x : want) {
+      if (n(got, x) < n(want, x) && n(missing, x) == 0) missing.push_back(x);
+    }
+    for (const std::string& x : got) {
+      if (!isImplemented(x) && field.name == "families") {
+        if (n(unknown, x) == 0) unknown.push_back(x);
+      } else if (n(got, x) > std::max<std::ptrdiff_t>(n(want, x), 1)) {
+        if (n(twice, x) == 0) twice.push_back(x);
+      } else if (n(want, x) == 0 && n(extra, x) == 0) {
+        extra.push_back(x);
+      }
+    }
+    std::vector<std::string> why;
+    if (!missing.empty() && !prefix) why.push_back("lacks " + commaList(missing));
+    if (!unknown.empty()) why.push_back("names " + commaList(unknown) + ", not in this version");
+    if (!twice.empty()) why.push_back("lists " + commaList(twice) + " twice");
+    if (!extra.empty()) why.push_back("lists " + commaList(extra) + ", which the run leaves out");
+    if (why.empty()) why.push_back("is not in the order the run lists them");
+    std::string run = r.command + " on " + std::string(isa::profile(r.profile).name);
+    if (!r.scope.filters.empty()) run += " with " + commaList(r.scope.filters);
+    fail(field.name, commaList(why) + ": a " + run + " run of this version lists " +
+                         (want.empty() ? "none" : commaList(want)) +
+                         (prefix ? " (an unfinished run: the first of them)" : ""));
+  }
+
+  /// A certify family's coverage_required is what the run required of it (requiredCoverage).
+  void sameBins(const Field& field, const FamilyResult& f,
+                const std::vector<std::pair<std::string, std::size_t>>& want, Level level) const {
+    const auto& got = f.coverageRequired;
+    if (got == want) return;
+    const std::string at = " where certify at level " + std::string(nameOf(level)) +
+                           " requires of " + f.name + " (" + std::to_string(want.size()) + " bins)";
+    for (const auto& [bin, quota] : want) {
+      const auto it = std::find_if(got.begin(), got.end(),
+                                   [&bin = bin](const auto& g) { return g.first == bin; });
+      if (it == got.end()) fail(field.name, "lacks bin '" + bin + "'" + at);
+      if (it->second != quota) {
+        fail(field.name, "requires bin '" + bin + "' " + std::to_string(it->second) +
+                             " times, not " + std::to_string(quota) + at);
+      }
+    }
+    for (const auto& [bin, quota] : got) {
+      const auto it = std::find_if(want.begin(), want.end(),
+                                   [&bin = bin](const auto& w) { return w.first == bin; });
+      if (it == want.end()) fail(field.name, "lists bin '" + bin + "', not one" + at);
+    }
+    fail(field.name, "does not list its bins once each in the order" + at);
   }
 
  private:

@@ -44,9 +44,16 @@ std::string_view countKey(Outcome outcome);
 /// so, so the report is refused rather than read greener than it says. A written verdict better
 /// than the fields give is not an error: the fields' failures stand.
 ///
-/// Also refused, naming the field: counts no run of this version writes. A count above kMaxCount
+/// Also refused, naming the field: what no run of this version writes. A count above kMaxCount
 /// or counts that add up past it; failures listed (and not listed) beyond the failing cases
-/// counted, a bin's passes and waived failures beyond the cases that ran with it.
+/// counted, a bin's passes and waived failures beyond the cases that ran with it; coverage_gaps
+/// other than findCoverageGaps gives; a scope complete beside filters (or not, without any), a
+/// filter its command does not write. For certify and fuzz, what the command, profile, level,
+/// sizes, scope and finish state decide: the families (kFamilyNames; certify's --family list as
+/// typed, a prefix of it for a run that did not finish; fuzz's those the profile has), and for
+/// certify each family's coverage_quota and coverage_required as requiredCoverage gives them to a
+/// whole run that was not halted (none for the family a run stopped in, or a --property or
+/// --case run), shard 0/1 and no budgets.
 CertifyResult fromJson(const std::string& text, const std::string& path);
 
 }  // namespace cubecheck::conf

@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "conformance/dut_health.hpp"
+#include "conformance/families.hpp"
 #include "conformance/fuzz.hpp"
 #include "conformance/merge.hpp"
 #include "conformance/report.hpp"
@@ -164,9 +165,20 @@ TEST(Merge, ShardsOfAnotherDutBuildOrOtherDrawsAreRefused) {
   auto optioned = [&spec](const std::function<void(FuzzOptions&)>& edit) {
     return fuzzShardWith(spec, 1, 2, 4, edit);
   };
+  // A certify report among fuzz shards: a certificate of cases drawn without coverage. Its
+  // report.json is refused when read (no certify run is sharded), the model by the merge.
+  const CertifyResult certified = edited([](CertifyResult& r) { r.command = "certify"; });
+  EXPECT_THROW((void)viaJson(certified), MergeError);
+  try {
+    (void)mergeResults({viaJson(a), certified}, {"a.json", "b.json"});
+    ADD_FAILURE() << "merged";
+  } catch (const MergeError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind(
+                  "b.json: from another run than a.json: command certify instead of fuzz", 0),
+              0u)
+        << e.what();
+  }
   const std::vector<std::pair<std::string, CertifyResult>> rows{
-      // A certify report among fuzz shards: a certificate of cases drawn without coverage.
-      {"command certify instead of fuzz", edited([](CertifyResult& r) { r.command = "certify"; })},
       {"dut_capabilities.version 0.9 instead of " + a.capabilities.version,
        edited([](CertifyResult& r) { r.capabilities.version = "0.9"; })},
       {"dut_capabilities.name other instead of " + a.capabilities.name,
@@ -274,13 +286,17 @@ TEST(Merge, CoverageGapsAreFoundAgainFromTheMergedPasses) {
       EXPECT_EQ(merged.verdict(), "nonconformant");
     }
   }
-  // Listed as a gap, not required (a report that lists the gap alone).
+  // Listed as a gap, not required (a model that lists the gap alone: report.json whose gaps are
+  // not the ones its required bins give is refused when read).
   std::vector<CertifyResult> read;
   for (CertifyResult s : shards) {
     FamilyResult& f = s.families.at(0);
     f.coverageQuota = sum + 1;
-    if (s.shardIndex == 0) f.coverageGaps = {{bin, passed0.at(bin)}};
-    read.push_back(viaJson(s));
+    if (s.shardIndex == 0) {
+      f.coverageGaps = {{bin, passed0.at(bin)}};
+      EXPECT_THROW((void)viaJson(s), MergeError);
+    }
+    read.push_back(s);
   }
   const FamilyResult merged = mergeResults(read).families.at(0);
   ASSERT_EQ(merged.coverageGaps.size(), 1u);
@@ -489,6 +505,27 @@ std::string refusedField(const std::string& field) {
   return "in/report.json: not a cubecheck report.json: field '" + field + "' ";
 }
 
+/// The index in report.json's families of the family `name`.
+std::size_t familyIndex(const Json& j, const std::string& name) {
+  for (std::size_t i = 0; i < j["families"].size(); ++i) {
+    if (j["families"][i]["name"] == name) return i;
+  }
+  ADD_FAILURE() << "no family " << name;
+  return 0;
+}
+
+/// A whole smoke certify run of the reference as report.json, run once for the tests below.
+const Json& smokeCertificate() {
+  static const Json j = [] {
+    auto dut = dut::makeDut("reference");
+    RunOptions o;
+    o.level = Level::Smoke;
+    o.seed = 3;
+    return Json::parse(toJson(certify(*dut, o)));
+  }();
+  return j;
+}
+
 // Counts are summed (a family's properties, a merge's shards): a count that wrapped past 2^64
 // would read as fewer failing cases than ran. A shard whose per-property failures are the 2^64
 // complement of the other shards' would merge to no failure at all; it is refused when read, and
@@ -568,6 +605,120 @@ TEST(ReadReport, CountsAreBoundedAndTheirSumsNeverWrap) {
   cov["coverage_passed"][bin] = cov["coverage"][bin].get<std::size_t>() + 1;
   EXPECT_EQ(refusal(j).rfind(refusedField("families[0].coverage_passed." + bin), 0), 0u)
       << refusal(j);
+}
+
+// A report lists the families its run lists: a family deleted from a certificate leaves a
+// certificate of the rest, one deleted from a fuzz shard makes its cases vanish from the merge.
+// The families follow from the command, profile and scope (and whether the run finished), so
+// a report listing others is refused, naming what differs; a partial run lists what it ran.
+TEST(ReadReport, AReportListsTheFamiliesItsRunLists) {
+  const Json& cert = smokeCertificate();
+  ASSERT_EQ(refusal(cert), "(accepted)");
+  ASSERT_EQ(cert["families"].size(), kFamilyNames.size());
+  const std::string certifyLists = "a certify on a2 run of this version lists ";
+
+  Json dropped = cert;
+  dropped["families"].erase(familyIndex(dropped, "pipeline"));
+  dropped["families"].erase(familyIndex(dropped, "mmad"));
+  dropped["verdict"] = "conformant";
+  EXPECT_EQ(refusal(dropped).rfind(refusedField("families") + "lacks mmad, pipeline: " +
+                                       certifyLists + "load2d, load2d_v2",
+                                   0),
+            0u)
+      << refusal(dropped);
+
+  Json twice = cert;
+  twice["families"].push_back(cert["families"][0]);
+  EXPECT_NE(refusal(twice).find("lists load2d twice"), std::string::npos) << refusal(twice);
+
+  Json unknown = cert;
+  unknown["families"][0]["name"] = "load9d";
+  EXPECT_NE(refusal(unknown).find("names load9d, not in this version"), std::string::npos)
+      << refusal(unknown);
+
+  // A fuzz shard lists every family the profile has (a2 lacks some).
+  Json fuzzed = Json::parse(toJson(fuzzShard("reference", 0, 2, 1, {})));
+  ASSERT_EQ(refusal(fuzzed), "(accepted)");
+  const std::string firstFuzzed = fuzzed["families"][0]["name"];
+  fuzzed["families"].erase(0);
+  EXPECT_EQ(refusal(fuzzed).rfind(refusedField("families") + "lacks " + firstFuzzed, 0), 0u)
+      << refusal(fuzzed);
+
+  // A partial certify run lists what its --family filters name, reads back and merges to a
+  // partial run, never a certificate; claiming a complete scope, it must list every family.
+  auto dut = dut::makeDut("reference");
+  RunOptions o;
+  o.level = Level::Smoke;
+  o.families = {"load2d"};
+  const CertifyResult partial = certify(*dut, o);
+  const Json pj = Json::parse(toJson(partial));
+  ASSERT_EQ(refusal(pj), "(accepted)");
+  EXPECT_EQ(mergeResults({fromJson(pj.dump(), "p.json")}).reportKind(), "partial_run");
+  Json complete = pj;
+  complete["scope"]["complete"] = true;
+  complete["report_kind"] = "certificate";
+  EXPECT_EQ(refusal(complete), refusedField("scope.complete") + "is true beside filters");
+  complete["scope"]["filters"] = Json::array();
+  EXPECT_EQ(refusal(complete).rfind(refusedField("families") + "lacks load2d_v2", 0), 0u)
+      << refusal(complete);
+
+  // An interrupted run lists the families up to the one it stopped in; relabelled finished, it
+  // is the whole run's list it lacks.
+  const std::atomic<bool> stop{true};
+  o.families.clear();
+  o.stop = &stop;
+  const CertifyResult interrupted = certify(*dut, o);
+  ASSERT_TRUE(interrupted.interrupted);
+  ASSERT_LT(interrupted.families.size(), kFamilyNames.size());
+  Json ij = Json::parse(toJson(interrupted));
+  ASSERT_EQ(refusal(ij), "(accepted)");
+  ij["interrupted"] = false;
+  ij["report_kind"] = "certificate";
+  ij["verdict"] = "conformant";
+  EXPECT_EQ(refusal(ij).rfind(refusedField("families") + "lacks ", 0), 0u) << refusal(ij);
+}
+
+// What a certify run requires of each family (its level's quota of each required bin) follows
+// from the version, profile, level and scope: requiredCoverage, as certify applies it. A level
+// relabelled, a bin dropped or its quota lowered, or a gap deleted would read a run as having
+// tested what it did not; each is refused, naming the family's field and the bin.
+TEST(ReadReport, CertifyCoverageIsWhatTheRunRequires) {
+  const Json& cert = smokeCertificate();
+  ASSERT_EQ(cert["families"][0]["name"], kFamilyNames[0]);
+
+  Json full = cert;
+  full["level"] = "full";
+  EXPECT_EQ(refusal(full),
+            refusedField("families[0].coverage_quota") + "is " +
+                std::to_string(quotaAt(Level::Smoke)) + " where certify at level full requires " +
+                std::to_string(quotaAt(Level::Full)) + " of " + std::string(kFamilyNames[0]));
+
+  const std::size_t m = familyIndex(cert, "mmad");
+  const std::string required = "families[" + std::to_string(m) + "].coverage_required";
+  ASSERT_FALSE(cert["families"][m]["coverage_required"].empty());
+  const std::string bin = cert["families"][m]["coverage_required"][0]["bin"];
+  Json dropped = cert;
+  dropped["families"][m]["coverage_required"].erase(0);
+  EXPECT_EQ(refusal(dropped).rfind(refusedField(required) + "lacks bin '" + bin +
+                                       "' where certify at level smoke requires of mmad",
+                                   0),
+            0u)
+      << refusal(dropped);
+
+  Json lowered = cert;
+  lowered["families"][m]["coverage_required"][0]["quota"] = 0;
+  EXPECT_NE(refusal(lowered).find("requires bin '" + bin + "' 0 times, not "), std::string::npos)
+      << refusal(lowered);
+
+  // A gap the passes give but the report does not list.
+  Json gapless = cert;
+  gapless["families"][m]["coverage_passed"][bin] = 0;
+  EXPECT_EQ(refusal(gapless).rfind(
+                refusedField("families[" + std::to_string(m) + "].coverage_gaps") +
+                    "are not the gaps coverage_required and coverage_passed give (" + bin + " 0",
+                0),
+            0u)
+      << refusal(gapless);
 }
 
 }  // namespace
