@@ -670,10 +670,16 @@ std::vector<Section> familySections(const CertifyResult& r) {
     if (const std::vector<ReachRow> rows = reachTable(f.reach, r.profile); !rows.empty()) {
       Block t;
       t.kind = Block::Kind::Table;
-      std::size_t missed = 0;
-      for (const ReachRow& row : rows) missed += row.flagged() ? 1 : 0;
+      std::size_t missed = 0, beyond = 0;
+      for (const ReachRow& row : rows) {
+        missed += row.flagged() && !row.beyond() ? 1 : 0;
+        beyond += row.beyond() ? 1 : 0;
+      }
       t.label = "Reach (" + std::to_string(missed) + " of " + std::to_string(rows.size()) +
-                " fields miss a legal extreme)";
+                " fields miss a legal extreme" +
+                (beyond > 0 ? ", " + std::to_string(beyond) + " were drawn beyond their range"
+                            : std::string()) +
+                ")";
       t.header = {"instruction", "field", "legal", "drawn", ""};
       t.isReach = true;
       for (const ReachRow& row : rows) {
