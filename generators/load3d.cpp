@@ -515,6 +515,30 @@ std::vector<Load3DCase> load3DBoundaries(ProfileId id) {
     p.filterW = 0;
     add(A, DType::F16, p, "no-op: filter_w 0 without the size bit");
   }
+  // Each pad at its largest, 255, with the 64 rows of X taken where that pad lies (spec 6.1:
+  // left and top pads are the first windows of a row and of the map, right and bottom the last):
+  // random draws reach a pad of 255 too rarely for a DUT wrong only there to be found.
+  const char* const kSides[] = {"left", "right", "top", "bottom"};
+  for (std::size_t side = 0; side < 4; ++side) {
+    P p = base(2, 2, 16, 1, 1);
+    p.padList[side] = 255;
+    const isa::Img2ColGeometry g = geometryOf(p);
+    const std::uint64_t windows = g.ho * g.wo;
+    p.mExtension = 64;
+    p.kExtension = 16;
+    p.mStartPt = static_cast<std::uint16_t>(side % 2 == 1 ? windows - 64 : 0);
+    add(side < 2 ? A : B, DType::F16, p,
+        std::string("pad ") + kSides[side] + " 255, its largest: rows of X in that padding");
+  }
+  {
+    // Strides at their largest, 63: a 1 x 1 map padded by 63 right and below gives 2 x 2
+    // windows, the map's one pixel and three of padding.
+    P p = base(1, 1, 16, 1, 1);
+    p.padList = {0, 63, 0, 63};
+    p.strideH = 63;
+    p.strideW = 63;
+    add(A, DType::F16, p, "stride 63 x 63, the largest: one window per 63 pixels");
+  }
   return t;
 }
 

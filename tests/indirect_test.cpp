@@ -578,12 +578,20 @@ TEST(Indirect, AnExecDutIsNeverSentAMemoryItCannotBeGiven) {
   o.seed = 1;
   o.families = {"load3d_v2"};
   o.property = "MatchesOracle";
-  o.caseIndex = 68;  // its feature map fills L1: the images could only be staged in GM
-  const CertifyResult r = certify(*dut, o);
-  const FamilyResult& f = r.families.at(0);
-  for (const Failure& x : f.failures) ADD_FAILURE() << x.detail;
-  EXPECT_EQ(f.counts.of(Outcome::NotSupported), 1u);
-  EXPECT_TRUE(hasReason(f, std::string(kCannot) + "be given an image of GM"));
+  // The DUT runs load2d alone: the other cases it is sent it declines (failures here), but none
+  // may carry an image of GM. Some feature maps fill L1, so their images could only be staged in
+  // GM: those cases must not reach the DUT at all.
+  bool outside = false;
+  for (std::size_t i = 0; i < 120 && !outside; ++i) {
+    o.caseIndex = i;
+    const CertifyResult r = certify(*dut, o);
+    const FamilyResult& f = r.families.at(0);
+    for (const Failure& x : f.failures) {
+      EXPECT_EQ(x.detail.find("sent an image of"), std::string::npos) << "case " << i << x.detail;
+    }
+    outside = hasReason(f, std::string(kCannot) + "be given an image of GM");
+  }
+  EXPECT_TRUE(outside) << "no case in the first 120 needed GM: the test no longer tests";
 }
 
 TEST(Indirect, MemoryListsParseOrSayWhatIsWrong) {
