@@ -967,7 +967,8 @@ int main(int argc, char** argv) {
       std::size_t rows = 0;
       const std::vector<vec::Generated> generated = vec::generate(seed, randomPerProperty);
       // Two rows with one case id are one case run twice, and a board's results could not tell
-      // them apart: a generator defect. Nothing is written.
+      // them apart. vec::generate leaves out a random draw that repeats an earlier case; two
+      // table entries that are one case are a generator defect. Nothing is written.
       for (const vec::Generated& g : generated) {
         std::map<std::string, const vec::Row*> seen;
         for (const vec::Row& row : g.rows) {
@@ -983,7 +984,12 @@ int main(int argc, char** argv) {
       std::vector<std::filesystem::path> written;
       for (const vec::Generated& g : generated) {
         written.push_back(vec::writeFile(out, g.family, g.profile, g.rows, provenance));
-        std::cout << written.back().string() << ": " << g.rows.size() << " cases\n";
+        std::cout << written.back().string() << ": " << g.rows.size() << " cases";
+        if (g.repeatedDraws > 0) {
+          std::cout << " (" << g.repeatedDraws
+                    << " random draws repeated an earlier case and were left out)";
+        }
+        std::cout << '\n';
         rows += g.rows.size();
       }
       const std::string digest = vec::writeManifest(out, written);

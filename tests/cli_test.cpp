@@ -621,6 +621,30 @@ TEST(Cli, AKilledRunLeavesNoEarlierVerdictBehind) {
   fs::remove_all(dir);
 }
 
+// Random draws of a property with few distinct programs repeat earlier cases (load3d_v1's
+// illegal programs do within four draws): regen leaves the repeats out and says so, instead of
+// refusing to write anything, and no file holds a case twice.
+TEST(Cli, RegenLeavesOutRandomDrawsThatRepeatACase) {
+  const auto dir = tempDir("regen_repeats");
+  const CliRun r = runCli("vectors regen --random 4 --out " + dir.string());
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("random draws repeated an earlier case and were left out"),
+            std::string::npos)
+      << r.out;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    if (e.path().extension() != ".csv") continue;
+    std::ifstream in(e.path());
+    std::set<std::string> ids;
+    std::string line;
+    while (std::getline(in, line)) {
+      if (line.empty() || line[0] != '"') continue;  // comments and the header
+      const std::string id = line.substr(0, line.find(','));
+      EXPECT_TRUE(ids.insert(id).second) << e.path() << " holds " << id << " twice";
+    }
+  }
+  fs::remove_all(dir);
+}
+
 // One report (or regression) directory, one writer: while another run holds the directory's
 // lock, every command that writes reports or regression vectors there exits 2 naming that run
 // and touches nothing; once it is released, the directory is free again.

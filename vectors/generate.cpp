@@ -2,6 +2,7 @@
 #include "vectors/fccp.hpp"
 
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include "conformance/families.hpp"
@@ -33,6 +34,7 @@ std::vector<Generated> generate(std::uint64_t seed, int randomCases) {
       std::optional<conf::Family> f = conf::makeFamily(family, profile);
       if (!f || !f->unsupported.empty()) continue;
       Generated g{std::string(family), std::string(isa::profile(profile).name), {}};
+      std::set<std::string> ids;
       for (const auto& prop : f->properties) {
         if (!prop->vectorCase(seed, 0)) continue;
         const std::size_t total = prop->tableSize() + static_cast<std::size_t>(randomCases);
@@ -46,6 +48,10 @@ std::vector<Generated> generate(std::uint64_t seed, int randomCases) {
           const bool table = i < prop->tableSize();
           row.why = whyOf(prop->caseText(seed, i), table, seed, table ? i : i - prop->tableSize());
           row.caseId = caseIdOf(row.family, row.profile, c->program);
+          if (!ids.insert(row.caseId).second && !table) {
+            ++g.repeatedDraws;
+            continue;
+          }
           row.c = std::move(*c);
           g.rows.push_back(std::move(row));
         }

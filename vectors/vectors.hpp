@@ -81,6 +81,10 @@ struct Generated {
   std::string family;
   std::string profile;
   std::vector<Row> rows;
+  /// Random draws left out because an earlier row is the same case (same case_id): a small
+  /// space of programs, drawn often, repeats itself. A table entry that repeats is kept, and the
+  /// caller refuses it as a generator defect.
+  std::size_t repeatedDraws = 0;
 };
 std::vector<Generated> generate(std::uint64_t seed, int randomCases);
 
