@@ -384,9 +384,9 @@ TEST(Vectors, ARowDeclaringMoreThanTheMemoriesHoldIsRefusedBeforeReading) {
   EXPECT_NE(r.errors[0].find(":3:1: column case_id"), std::string::npos) << r.errors[0];
 }
 
-// Rows that each fit but together declare more than one row may stop the file: every row read
-// is held until the file is done.
-TEST(Vectors, AFileDeclaringMoreThanOneRowMayIsNotReadPastIt) {
+// Rows that each fit but together declare more than a file may stop the file: every row read is
+// held until the file is done.
+TEST(Vectors, AFileDeclaringMoreThanItsLimitIsNotReadPastIt) {
   const fs::path d = fresh("file_limit");
   const std::uint64_t l1 = isa::profile(isa::ProfileId::A2).capacityOf(isa::Memory::L1);
   const std::uint64_t perRow = rowPartLimit(isa::ProfileId::A2) / l1;

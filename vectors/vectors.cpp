@@ -306,7 +306,11 @@ std::uint64_t rowPartLimit(isa::ProfileId id) {
 std::uint64_t fileImageLimit() {
   std::uint64_t most = 0;
   for (isa::ProfileId id : isa::kAllProfiles) most = std::max(most, rowPartLimit(id));
-  return 3 * most;  // segments, observed regions, expected images
+  // 64 rows' worth of the largest memories (about 4.3 GB): every row is held until its file is
+  // done, so this bounds what one file can make cubecheck allocate, and it stays well above what
+  // cubecheck writes itself (`vectors regen --random 100` puts 50 MB of images into its largest
+  // file, mmad_mx.950.csv, growing with --random).
+  return 64 * most;
 }
 
 fs::path writeFile(const fs::path& dir, const std::string& family, const std::string& profile,
@@ -421,8 +425,8 @@ std::optional<RowError> declare(std::uint64_t bytes, int column, const std::stri
     budget.spent = true;
     return RowError{column, "with this row's " + what + " the file's rows declare more than " +
                                 std::to_string(fileImageLimit()) +
-                                " bytes of images together (what one row may at most); the rest "
-                                "of the file was not read"};
+                                " bytes of images together (64 rows of the largest memories); the "
+                                "rest of the file was not read: split it"};
   }
   budget.declared += bytes;
   return std::nullopt;
