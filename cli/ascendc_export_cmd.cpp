@@ -1,7 +1,6 @@
 #include "cli/ascendc_export_cmd.hpp"
 
 #include <CLI/CLI.hpp>
-#include <algorithm>
 #include <iostream>
 #include <string>
 #include <utility>
@@ -9,7 +8,6 @@
 #include "cli/args.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/export_cmd.hpp"
-#include "conformance/families.hpp"
 #include "vectors/ascendc_api.hpp"
 #include "vectors/ascendc_export.hpp"
 #include "vectors/vectors.hpp"
@@ -33,12 +31,7 @@ int runExportAscendc(const ExportAscendcArgs& args) {
     std::cerr << "cubecheck vectors export-ascendc: " << error << '\n';
     return kExitUsage;
   };
-  for (const std::string& f : args.families) {
-    if (std::find(conf::kFamilyNames.begin(), conf::kFamilyNames.end(), f) ==
-        conf::kFamilyNames.end()) {
-      return usage("unknown family '" + f + "'");
-    }
-  }
+  if (std::string error; !checkFamilies(args.families, error)) return usage(error);
   for (const std::string& p : args.profiles) {
     const auto id = isa::parseProfile(p);
     if (!id || vec::ascendcArch(*id) == nullptr) {
