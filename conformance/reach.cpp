@@ -139,6 +139,12 @@ std::string verdictText(const ReachRow& r) {
   if (r.drawnMax < r.target()) {
     s += " max " + std::to_string(r.target()) + (r.fitMax ? " (largest that fits)" : "");
   }
+  if (!r.heldElsewhere.empty()) {
+    s += " here; held by ";
+    for (std::size_t i = 0; i < r.heldElsewhere.size(); ++i) {
+      s += (i == 0 ? "" : ", ") + r.heldElsewhere[i];
+    }
+  }
   return s;
 }
 
@@ -170,6 +176,28 @@ std::vector<ReachRow> reachTable(const Reach& reach, isa::ProfileId profile) {
   return rows;
 }
 
+void noteOtherFamilies(std::vector<ReachRow>& rows, const std::string& family,
+                       const std::vector<std::pair<std::string, std::vector<ReachRow>>>& run) {
+  for (ReachRow& row : rows) {
+    row.heldElsewhere.clear();
+    if (!row.flagged() || row.beyond()) continue;
+    const bool needMin = row.drawnMin > row.legalMin, needMax = row.drawnMax < row.target();
+    bool gotMin = !needMin, gotMax = !needMax;
+    for (const auto& [name, table] : run) {
+      if (name == family) continue;
+      for (const ReachRow& other : table) {
+        if (other.instruction != row.instruction || other.field != row.field) continue;
+        const bool min = needMin && other.drawnMin <= row.legalMin;
+        const bool max = needMax && other.drawnMax >= row.target();
+        if (min || max) row.heldElsewhere.push_back(name);
+        gotMin = gotMin || min;
+        gotMax = gotMax || max;
+      }
+    }
+    if (!gotMin || !gotMax) row.heldElsewhere.clear();
+  }
+}
+
 nlohmann::ordered_json reachJson(const std::vector<ReachRow>& rows) {
   nlohmann::ordered_json out = nlohmann::ordered_json::array();
   for (const ReachRow& r : rows) {
@@ -195,7 +223,7 @@ std::vector<std::string> reachCells(const ReachRow& r) {
 
 void reachFlags(std::ostream& os, const std::string& family, const std::vector<ReachRow>& rows) {
   for (const ReachRow& r : rows) {
-    if (!r.flagged()) continue;
+    if (!r.runGap()) continue;
     os << family << " reach: " << r.instruction << '.' << r.field << " drawn " << r.drawnMin << ".."
        << r.drawnMax << ", legal " << legalText(r) << ": " << verdictText(r) << '\n';
   }

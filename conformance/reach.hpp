@@ -82,13 +82,26 @@ struct ReachRow {
   /// A legal instruction held a value outside the field's legal range (any field, checked or
   /// not): a generator's defect, since legal draws stay inside it.
   bool beyond() const { return drawnMin < legalMin || drawnMax > legalMax; }
+  /// The run's other families that hold this field at each extreme this row misses (set by
+  /// noteOtherFamilies; empty when some missed extreme is held by none).
+  std::vector<std::string> heldElsewhere;
   /// beyond(), or checked and the drawn range misses legalMin or the largest reachable value.
   bool flagged() const;
+  /// flagged(), and no other family of the run makes up for it: a value the whole run never
+  /// sent, or one beyond the range.
+  bool runGap() const { return flagged() && (beyond() || heldElsewhere.empty()); }
   std::int64_t target() const { return fitMax.value_or(legalMax); }
 };
 
 /// The table of a family's reach on the profile: one row per field of every instruction drawn.
 std::vector<ReachRow> reachTable(const Reach& reach, isa::ProfileId profile);
+
+/// For each of `rows` (one family's table) that misses an extreme, the families of `run` (name,
+/// table) whose draws of the same field hold every extreme it misses, into heldElsewhere: a
+/// pipeline that keeps a stride small is not a gap when the load family's table holds it at its
+/// largest.
+void noteOtherFamilies(std::vector<ReachRow>& rows, const std::string& family,
+                       const std::vector<std::pair<std::string, std::vector<ReachRow>>>& run);
 
 /// report.json's families[].reach: [{instruction, field, legal_min, legal_max, drawn_min,
 /// drawn_max, flagged}, ...] (fit_max when the buffers bound the field).
@@ -96,7 +109,8 @@ nlohmann::ordered_json reachJson(const std::vector<ReachRow>& rows);
 /// One row of the certificate's reach table: instruction, field, legal range, drawn range, and
 /// "reached", "MISSED ..." or "not held (...)".
 std::vector<std::string> reachCells(const ReachRow& r);
-/// The terminal: only the flagged fields of the family, one line each.
+/// The terminal: only the family's fields the whole run left short of an extreme (runGap), one
+/// line each.
 void reachFlags(std::ostream& os, const std::string& family, const std::vector<ReachRow>& rows);
 
 }  // namespace cubecheck::conf

@@ -574,9 +574,10 @@ struct Block {
   std::vector<std::string> header;
   std::vector<std::vector<std::string>> rows;
   std::vector<bool> flagged;
-  std::string heading;    ///< Code: the failure's title
-  std::string reproduce;  ///< Code: the command that reruns it
-  bool isReach = false;   ///< Table: the reach table (the terminal prints its flagged rows)
+  std::string heading;          ///< Code: the failure's title
+  std::string reproduce;        ///< Code: the command that reruns it
+  bool isReach = false;         ///< Table: the reach table (the terminal prints its flagged rows)
+  std::vector<ReachRow> reach;  ///< Table, isReach: the rows the table shows
 };
 
 struct Section {
@@ -598,11 +599,26 @@ Block alert(std::string label, std::string text) {
   return b;
 }
 
+/// Every family's reach table, in run order, each row told which other families hold what it
+/// misses.
+std::vector<std::vector<ReachRow>> reachTables(const CertifyResult& r) {
+  std::vector<std::pair<std::string, std::vector<ReachRow>>> run;
+  for (const FamilyResult& f : r.families) run.emplace_back(f.name, reachTable(f.reach, r.profile));
+  std::vector<std::vector<ReachRow>> out;
+  for (const auto& [name, rows] : run) {
+    out.push_back(rows);
+    noteOtherFamilies(out.back(), name, run);
+  }
+  return out;
+}
+
 /// The sections of the certificate: one per family, in run order, every one with the same parts
 /// in the same order (those with nothing to say are left out).
 std::vector<Section> familySections(const CertifyResult& r) {
   std::vector<Section> out;
-  for (const FamilyResult& f : r.families) {
+  const std::vector<std::vector<ReachRow>> reaches = reachTables(r);
+  for (std::size_t fi = 0; fi < r.families.size(); ++fi) {
+    const FamilyResult& f = r.families[fi];
     Section s;
     s.heading = f.name + ": " + verdictWords(r, f);
     if (!f.provisional.empty()) s.blocks.push_back(alert("Provisional", f.provisional));
@@ -667,25 +683,30 @@ std::vector<Section> familySections(const CertifyResult& r) {
       for (const auto& [tag, n] : f.coverage) b.rows.push_back({tag, std::to_string(n)});
       s.blocks.push_back(std::move(b));
     }
-    if (const std::vector<ReachRow> rows = reachTable(f.reach, r.profile); !rows.empty()) {
+    if (const std::vector<ReachRow>& rows = reaches[fi]; !rows.empty()) {
       Block t;
       t.kind = Block::Kind::Table;
-      std::size_t missed = 0, beyond = 0;
+      std::size_t missed = 0, elsewhere = 0, beyond = 0;
       for (const ReachRow& row : rows) {
         missed += row.flagged() && !row.beyond() ? 1 : 0;
+        elsewhere += row.flagged() && !row.runGap() ? 1 : 0;
         beyond += row.beyond() ? 1 : 0;
       }
       t.label = "Reach (" + std::to_string(missed) + " of " + std::to_string(rows.size()) +
                 " fields miss a legal extreme" +
+                (elsewhere > 0 ? ", " + std::to_string(elsewhere) +
+                                     " of them held at that extreme by another family of the run"
+                               : std::string()) +
                 (beyond > 0 ? ", " + std::to_string(beyond) + " were drawn beyond their range"
                             : std::string()) +
                 ")";
+      t.reach = rows;
       t.header = {"instruction", "field", "legal", "drawn", ""};
       t.isReach = true;
       for (const ReachRow& row : rows) {
         const std::vector<std::string> cells = reachCells(row);
         t.rows.push_back(cells);
-        t.flagged.push_back(row.flagged());
+        t.flagged.push_back(row.runGap());
       }
       s.blocks.push_back(std::move(t));
     }
@@ -940,8 +961,7 @@ void htmlBlock(std::ostream& os, const Block& b) {
 /// A block on the terminal: a note is one line "family LABEL: text" (alerts in capitals), the
 /// reach table only its flagged rows; the property table, coverage bars and failures have their
 /// own compact forms in printReport.
-void terminalBlock(std::ostream& os, const FamilyResult& f, const Block& b,
-                   isa::ProfileId profile) {
+void terminalBlock(std::ostream& os, const FamilyResult& f, const Block& b) {
   switch (b.kind) {
     case Block::Kind::Note:
     case Block::Kind::Alert: {
@@ -959,7 +979,7 @@ void terminalBlock(std::ostream& os, const FamilyResult& f, const Block& b,
       break;
     }
     case Block::Kind::Table:
-      if (b.isReach) reachFlags(os, f.name, reachTable(f.reach, profile));
+      if (b.isReach) reachFlags(os, f.name, b.reach);
       break;
     case Block::Kind::Bars:
     case Block::Kind::Code:
@@ -1015,7 +1035,7 @@ void printReport(std::ostream& out, const CertifyResult& r) {
       os << '\n';
     }
     // Everything the certificate says about the family, one line a note, from the same blocks.
-    for (const Block& b : sections[fi].blocks) terminalBlock(os, f, b, r.profile);
+    for (const Block& b : sections[fi].blocks) terminalBlock(os, f, b);
     std::size_t shown = 0;
     for (const Failure& x : f.failures) {
       if (shown++ == kFailuresPrinted) break;

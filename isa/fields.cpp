@@ -219,6 +219,11 @@ std::vector<InstructionDesc> build() {
                              addr<T>(
                                  "dst", [](auto& x) -> auto& { return x.dstAddr; })};
     params2D<T>(f);
+    // spec 7.3: LoadDataWithSparse never transposes; a set flag is always rejected, so no legal
+    // instruction holds it and a run that never draws it has missed nothing.
+    for (FieldDesc& d : f) {
+      if (d.name == "if_transpose") d.legalMax = 0;
+    }
     add.operator()<T>(std::move(f));
   }
   {

@@ -6,6 +6,7 @@
 #include <cfloat>
 #include <cmath>
 #include <cstring>
+#include <sstream>
 #include <stdexcept>
 
 #include "conformance/reach.hpp"
@@ -305,6 +306,48 @@ TEST(Reach, AProgramWithAFieldOutsideItsTextRangeIsNotRun) {
   EXPECT_EQ(isa::outsideTextRange(p), std::nullopt);
   EXPECT_NO_THROW((void)recorder.run(p));
   EXPECT_FALSE(reach.empty()) << "in range: measured and handed on";
+}
+
+// A family that keeps a field short of an extreme is not a gap of the run when another family
+// holds it there, and says which; when no family does, the whole run missed it.
+TEST(Reach, AFieldAnotherFamilyHoldsAtItsExtremeIsNotAGapOfTheRun) {
+  isa::Program narrow;
+  narrow.profile = ProfileId::A2;
+  isa::Mmad x;
+  x.m = x.k = x.n = 16;
+  narrow.instructions.emplace_back(x);  // unit_flag 0 only
+  isa::Program wide = narrow;
+  x.unitFlag = 3;
+  wide.instructions.emplace_back(x);
+  conf::Reach pipeline, mmad, other;
+  pipeline.add(ProfileId::A2, narrow);
+  mmad.add(ProfileId::A2, wide);
+  other.add(ProfileId::A2, narrow);
+  const auto unitFlag = [](const std::vector<conf::ReachRow>& rows) {
+    return *std::find_if(rows.begin(), rows.end(),
+                         [](const conf::ReachRow& r) { return r.field == "unit_flag"; });
+  };
+  std::vector<std::pair<std::string, std::vector<conf::ReachRow>>> run{
+      {"pipeline", conf::reachTable(pipeline, ProfileId::A2)},
+      {"mmad", conf::reachTable(mmad, ProfileId::A2)},
+      {"other", conf::reachTable(other, ProfileId::A2)}};
+  std::vector<conf::ReachRow> rows = run[0].second;
+  conf::noteOtherFamilies(rows, "pipeline", run);
+  const conf::ReachRow held = unitFlag(rows);
+  EXPECT_TRUE(held.flagged()) << "the pipeline itself never drew it";
+  EXPECT_FALSE(held.runGap());
+  EXPECT_EQ(held.heldElsewhere, std::vector<std::string>{"mmad"});
+  EXPECT_NE(conf::reachCells(held).back().find("here; held by mmad"), std::string::npos)
+      << conf::reachCells(held).back();
+
+  run.erase(run.begin() + 1);  // without the mmad family, nobody holds unit_flag at 3
+  rows = run[0].second;
+  conf::noteOtherFamilies(rows, "pipeline", run);
+  EXPECT_TRUE(unitFlag(rows).runGap());
+  EXPECT_TRUE(unitFlag(rows).heldElsewhere.empty());
+  std::ostringstream terminal;
+  conf::reachFlags(terminal, "pipeline", rows);
+  EXPECT_NE(terminal.str().find("mmad.unit_flag"), std::string::npos) << terminal.str();
 }
 
 }  // namespace
