@@ -378,9 +378,13 @@ std::vector<Load3DCase> load3DBoundaries(ProfileId id) {
     return p;
   };
   auto add = [&](Load2DPath path, DType d, P p, std::string why,
-                 RegisterSource regs = RegisterSource::Params, std::uint64_t dst = 0) {
+                 RegisterSource regs = RegisterSource::Params, std::uint64_t dst = 0,
+                 std::uint64_t src = 64) {
+    // 1.0 in f16 keeps no bit of a 4- or 8-bit element: such entries pad with 0x7F (or 0xF)
+    // instead; an entry that asks for 0 keeps it.
+    const std::uint32_t asked = p.padValue;
     p.padValue &= elementMask(d);
-    if (p.padValue == 0) p.padValue = 0x7F & elementMask(d);
+    if (p.padValue == 0 && asked != 0) p.padValue = 0x7F & elementMask(d);
     // Select all of X unless the entry chose a window.
     const isa::Img2ColGeometry g = geometryOf(p);
     if (p.mExtension == 0 && p.kExtension == 0 && !why.starts_with("no-op")) {
@@ -388,7 +392,7 @@ std::vector<Load3DCase> load3DBoundaries(ProfileId id) {
       p.kExtension = static_cast<std::uint16_t>(
           std::min<std::uint64_t>(p.channelSize * g.hk * g.wk, 4ull * isa::c0Of(d)));
     }
-    t.push_back({id, isa::Load3DV2{path, d, 64, dst, p, {}}, regs, seed++, std::move(why)});
+    t.push_back({id, isa::Load3DV2{path, d, src, dst, p, {}}, regs, seed++, std::move(why)});
   };
   const Load2DPath A = Load2DPath::A1toA2, B = Load2DPath::B1toB2;
   {
@@ -538,6 +542,132 @@ std::vector<Load3DCase> load3DBoundaries(ProfileId id) {
     p.strideH = 63;
     p.strideW = 63;
     add(A, DType::F16, p, "stride 63 x 63, the largest: one window per 63 pixels");
+  }
+  // The 16-bit fields at the largest value a load that does something can hold. k_start_pt and
+  // channel_size are multiples of C0 (spec 6.1; other channel sizes are OPEN-11), so 65528, the
+  // largest multiple of a b32 type's C0 = 8: 8191 C1 slices of one pixel, 256 KiB of L1. A
+  // 2-row kernel makes K = 131056, so k_start_pt 65528 is kernel row 1 of slice 4095, the map
+  // (the top pad puts the window on it), and the next 8 columns are row 0 of slice 4096, padding
+  // holding the largest b32 pad value. A DUT keeping either field in 16 signed bits breaks here.
+  {
+    P p = base(1, 1, 65528, 2, 1);
+    p.padList = {0, 0, 1, 0};
+    p.kStartPt = 65528;
+    p.kExtension = 16;
+    p.mExtension = 1;
+    p.padValue = 0xFFFFFFFF;
+    add(A, DType::U32, p,
+        "channel_size and k_start_pt 65528, the largest multiples of C0 = 8; pad 0xFFFFFFFF");
+  }
+  {
+    // k_extension bounded by L0A: 128 fractals of one 16-row block, 64 columns (C0 of s4) each,
+    // the most a destination can take (spec 1, 64 KiB); L0B and a transposed L0A take 16 columns
+    // per fractal. 128 C1 slices of a one-pixel map, padded to 16 windows.
+    P p = base(1, 1, 8192, 1, 1);
+    p.padList = {0, 15, 0, 0};
+    p.mExtension = 16;
+    p.kExtension = 8192;
+    add(A, DType::S4, p, "k_extension 8192, the largest: 128 fractals of s4 fill L0A");
+  }
+  {
+    // m_extension bounded by L0A: 128 fractals of 16 rows and one C0 column block; a transposed
+    // or L0B destination puts C0 <= 16 rows of X in a fractal. A 16 x 16 map padded to 32 x 64
+    // windows gives exactly 2048 rows.
+    P p = base(16, 16, 32, 1, 1);
+    p.padList = {24, 24, 8, 8};
+    p.mExtension = 2048;
+    p.kExtension = 32;
+    add(A, DType::S8, p, "m_extension 2048, the largest: 128 fractals of rows fill L0A");
+  }
+  {
+    // A map as tall (then as wide) as L1 holds from address 0, one s8 C1 slice of one pixel
+    // across: 255 kernel rows dilated by 64 span 16257 of its 16384 rows, so rows 64..127 of X
+    // at kernel row 254 end on the map's last row. The other axis holds 2 taps 255 apart, the
+    // first in the 255 pixels of padding, the second on the map.
+    const auto side = static_cast<std::uint16_t>(
+        std::min<std::uint64_t>(32767, isa::profile(id).capacityOf(Memory::L1) / 32));
+    P p = base(side, 1, 32, 255, 2);
+    p.dilationFilterH = 64;
+    p.dilationFilterW = 255;
+    p.padList = {255, 0, 0, 0};
+    p.mStartPt = 64;
+    p.mExtension = 64;
+    p.kStartPt = 254 * 2 * 32;  // kernel row 254, both columns
+    p.kExtension = 64;
+    p.padValue = 0;
+    add(A, DType::S8, p,
+        "l1_h " + std::to_string(side) +
+            ", the most L1 holds: kernel rows 255 dilated by 64, columns 255 apart; pad 0",
+        RegisterSource::Params, 0, 0);
+    p = base(1, side, 32, 2, 255);
+    p.dilationFilterH = 255;
+    p.dilationFilterW = 64;
+    p.padList = {0, 0, 255, 0};
+    p.mStartPt = 64;
+    p.mExtension = 64;
+    p.kStartPt = (255 + 253) * 32;  // kernel row 1, columns 253 and 254
+    p.kExtension = 64;
+    add(A, DType::S8, p,
+        "l1_w " + std::to_string(side) +
+            ", the most L1 holds: kernel columns 255 dilated by 64, rows 255 apart",
+        RegisterSource::Params, 0, 0);
+  }
+  // V2Pro reads l1, pads and pad value from the registers, so the V2Pro form of the entries above
+  // holds them only in SetFmatrix's word; from an earlier load they are a load's fields again.
+  {
+    // Windows 63 apart from -255: the 4 x 4 kernel's last tap of window (4, 4), X's row 40,
+    // is the map's one pixel.
+    P p = base(1, 1, 16, 4, 4);
+    p.padList = {255, 255, 255, 255};
+    p.strideH = 63;
+    p.strideW = 63;
+    p.mStartPt = 32;
+    p.mExtension = 16;
+    p.kStartPt = 192;
+    p.kExtension = 64;
+    add(A, DType::F16, p, "pads 255 and strides 63 from an earlier load: row 40 is the map",
+        RegisterSource::EarlierLoad);
+  }
+  {
+    // 256 x 257 windows: row 65535 = 255 * 257 is window (255, 0), the map's first pixel.
+    P p = base(1, 2, 16, 1, 1);
+    p.padList = {0, 255, 255, 0};
+    p.mStartPt = 65535;
+    p.mExtension = 16;
+    p.kExtension = 16;
+    add(A, DType::F16, p, "m_start_pt 65535, the largest: window (255, 0) of 256 x 257",
+        RegisterSource::EarlierLoad);
+  }
+  {
+    P p = base(0, 5, 16, 2, 2);
+    p.mExtension = 16;
+    p.kExtension = 16;
+    add(A, DType::F16, p, "no-op: l1_h 0 in FMATRIX from an earlier load (decoy l1_h 1)",
+        RegisterSource::EarlierLoad);
+  }
+  // A zero extent makes a load do nothing however large the others are (spec 6.1).
+  {
+    P p = base(5, 5, 16, 2, 2);
+    p.kExtension = 65535;
+    add(A, DType::F16, p, "no-op: m_extension 0, k_extension 65535");
+    p.kExtension = 0;
+    p.mExtension = 65535;
+    add(A, DType::F16, p, "no-op: k_extension 0, m_extension 65535");
+    p.l1W = 0;
+    p.mExtension = 16;
+    p.kExtension = 16;
+    p.channelSize = 65535;
+    add(A, DType::F16, p, "no-op: l1_w 0, channel_size 65535");
+  }
+  // The PADDING register at both ends of a b32 element, written by SetLoadDataPaddingValue.
+  {
+    P p = base(4, 4, 8, 3, 3);
+    p.padList = {1, 1, 1, 1};
+    p.padValue = 0;
+    add(A, DType::S32, p, "SetLoadDataPaddingValue 0: padded cells hold 0", RegisterSource::Preset);
+    p.padValue = 0xFFFFFFFF;
+    add(B, DType::U32, p, "SetLoadDataPaddingValue 0xFFFFFFFF read with FMATRIX_B",
+        RegisterSource::FmatrixB);
   }
   return t;
 }

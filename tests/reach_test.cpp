@@ -193,6 +193,140 @@ TEST(Load3DBoundaries, HoldEachPadAndStrideAtItsLegalMaximum) {
   }
 }
 
+/// Whether an img2col load does nothing (spec 6.1): a zero extent, map side, channel count or
+/// kernel side without its size bit.
+bool doesNothing(const isa::LoadData3DParamsV2& p) {
+  return p.l1H == 0 || p.l1W == 0 || p.channelSize == 0 || p.kExtension == 0 || p.mExtension == 0 ||
+         (p.filterH == 0 && !p.filterSizeH) || (p.filterW == 0 && !p.filterSizeW);
+}
+
+/// The largest value of `field` that a V2 load selecting one row (or one column) of X, `other`,
+/// can hold and still fit its destination, over every path, type and transpose isa::validate
+/// accepts. The map is left empty (l1_h 0): only the destination bounds the field, and a larger
+/// value never takes fewer fractals, so the largest legal value is found by bisection.
+std::int64_t largestDestinationFit(ProfileId id, const isa::FieldDesc& field,
+                                   std::string_view other) {
+  const isa::InstructionDesc& desc = *isa::findInstructionDesc(isa::Load3DV2::kOpcode);
+  std::int64_t best = -1;
+  for (isa::Load2DPath path : {isa::Load2DPath::A1toA2, isa::Load2DPath::B1toB2}) {
+    for (DType t : gen::load3dDTypes(path)) {
+      for (bool transpose : {false, true}) {
+        auto legal = [&](std::int64_t v) {
+          isa::Load3DV2 l;
+          l.path = path;
+          l.dtype = t;
+          l.params.enTranspose = transpose;
+          isa::Instruction i(l);
+          isa::findField(desc, other)->set(i, 1);
+          field.set(i, v);
+          return !isa::validate(isa::profile(id), i);
+        };
+        if (!legal(1)) continue;                   // an 8- or 4-bit type transposed into L0A
+        std::int64_t lo = 1, hi = field.legalMax;  // legal(lo); the answer is in [lo, hi]
+        while (lo < hi) {
+          const std::int64_t mid = (lo + hi + 1) / 2;
+          if (legal(mid)) {
+            lo = mid;
+          } else {
+            hi = mid - 1;
+          }
+        }
+        best = std::max(best, lo);
+      }
+    }
+  }
+  return best;
+}
+
+// The extents and starts of X are 16 bits wide, but a load that does something holds them only
+// up to what its destination, the certified channel sizes (multiples of C0, spec 6.1) and the
+// C0 grid of k_start_pt allow. The table holds each there in a load that does something, and
+// also at the field's legal maximum in a load that a zero elsewhere makes a no-op.
+TEST(Load3DBoundaries, HoldEachExtentAndStartAtTheLargestALoadCanUse) {
+  const isa::InstructionDesc* desc = isa::findInstructionDesc(isa::Load3DV2::kOpcode);
+  ASSERT_NE(desc, nullptr);
+  for (ProfileId id : {ProfileId::A2, ProfileId::Ascend950}) {
+    const std::vector<gen::Load3DCase> table = gen::load3DBoundaries(id);
+    std::int64_t c0Grid = 0;  // the largest 16-bit value on the finest C0 grid
+    for (isa::Load2DPath path : {isa::Load2DPath::A1toA2, isa::Load2DPath::B1toB2}) {
+      for (DType t : gen::load3dDTypes(path)) {
+        const std::int64_t c0 = isa::c0Of(t);
+        c0Grid = std::max(c0Grid, isa::findField(*desc, "k_start_pt")->legalMax / c0 * c0);
+      }
+    }
+    struct Want {
+      const char* field;
+      std::int64_t largest;
+    };
+    const Want wants[] = {
+        {"k_start_pt", c0Grid},
+        {"channel_size", c0Grid},
+        {"m_start_pt", isa::findField(*desc, "m_start_pt")->legalMax},
+        {"k_extension",
+         largestDestinationFit(id, *isa::findField(*desc, "k_extension"), "m_extension")},
+        {"m_extension",
+         largestDestinationFit(id, *isa::findField(*desc, "m_extension"), "k_extension")},
+    };
+    for (const Want& w : wants) {
+      const isa::FieldDesc& field = *isa::findField(*desc, w.field);
+      ASSERT_GT(w.largest, 0) << w.field;
+      auto held = [&](std::int64_t v, bool noOp) {
+        return std::any_of(table.begin(), table.end(), [&](const gen::Load3DCase& c) {
+          return field.get(isa::Instruction(c.load)) == v && doesNothing(c.load.params) == noOp;
+        });
+      };
+      EXPECT_TRUE(held(w.largest, false))
+          << w.field << " = " << w.largest << " on " << isa::profile(id).name;
+      // k_start_pt off the C0 grid is illegal even in a no-op.
+      if (w.largest < field.legalMax && std::string_view(w.field) != "k_start_pt") {
+        EXPECT_TRUE(held(field.legalMax, true))
+            << w.field << " = " << field.legalMax << " in a no-op on " << isa::profile(id).name;
+      }
+    }
+  }
+}
+
+// V2Pro has no l1, pad or pad value fields of its own and packs its geometry in words (spec
+// 6.3): the V2Pro programs of the table hold them in the V2 load that sets the registers for it
+// and in SetLoadDataPaddingValue. Those must reach the fields' extremes as the V2 programs do.
+TEST(Load3DBoundaries, V2ProProgramsHoldTheRegisterFieldsAtTheirExtremes) {
+  const isa::InstructionDesc& v2 = *isa::findInstructionDesc(isa::Load3DV2::kOpcode);
+  const isa::InstructionDesc& pad = *isa::findInstructionDesc(isa::SetPadding::kOpcode);
+  const isa::InstructionDesc& pro = *isa::findInstructionDesc(isa::Load3DV2Pro::kOpcode);
+  for (ProfileId id : {ProfileId::A2, ProfileId::Ascend950}) {
+    for (bool asV2Pro : {false, true}) {
+      std::vector<isa::Instruction> legal;
+      for (const gen::Load3DCase& c : gen::load3DBoundaries(id)) {
+        for (const isa::Instruction& i : gen::buildProgram(c, asV2Pro).instructions) {
+          if (!isa::validate(isa::profile(id), i)) legal.push_back(i);
+        }
+      }
+      auto expectHeld = [&](const isa::InstructionDesc& d, std::string_view name, bool atMax) {
+        const isa::FieldDesc& f = *isa::findField(d, name);
+        const std::int64_t v = atMax ? f.legalMax : f.legalMin;
+        EXPECT_TRUE(std::any_of(legal.begin(), legal.end(),
+                                [&](const isa::Instruction& i) {
+                                  return isa::descOf(i).opcode == d.opcode && f.get(i) == v;
+                                }))
+            << d.opcode << "." << name << " = " << v << " on " << isa::profile(id).name
+            << (asV2Pro ? " as V2Pro" : " as V2");
+      };
+      for (const char* name : {"pad_left", "pad_right", "pad_top", "pad_bottom", "stride_w",
+                               "stride_h", "m_start_pt"}) {
+        expectHeld(v2, name, true);
+      }
+      expectHeld(v2, "l1_h", false);
+      expectHeld(pad, "value", false);
+      expectHeld(pad, "value", true);
+      if (asV2Pro) {
+        expectHeld(pro, "channel_size", true);
+      } else {
+        expectHeld(v2, "pad_value", true);
+      }
+    }
+  }
+}
+
 TEST(Reach, CountsLegalInstructionsOnlyAndFlagsWhatIsMissed) {
   isa::Program p;
   p.profile = ProfileId::A2;
