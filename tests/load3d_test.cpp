@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "dut_adapters/registry.hpp"
+#include "generators/load3d.hpp"
 #include "isa/text.hpp"
 #include "oracle/oracle.hpp"
 
@@ -243,6 +244,24 @@ TEST(Load3DValidate, TypesAndTransposesPerDestination) {
   EXPECT_FALSE(isa::validate(a2, l));
   l.params.kStartPt = 4;  // not a multiple of C0 = 8
   EXPECT_EQ(isa::validate(a2, l)->code, isa::ViolationCode::Range);
+}
+
+// The boundary tables hold fields at their extremes only where the spec says what the load does:
+// no entry may depend on an open point (OPEN-11: channel sizes off the C0 grid, selections past
+// X, V1's c_size 1 or pixels past Ho * Wo), which would leave it NotSupported in every run.
+TEST(Load3DBoundaries, EveryEntryIsCertified) {
+  for (isa::ProfileId id : {isa::ProfileId::A2, isa::ProfileId::Ascend950}) {
+    for (bool asV2Pro : {false, true}) {
+      for (const gen::Load3DCase& c : gen::load3DBoundaries(id)) {
+        const auto open = oracle::expect(gen::buildProgram(c, asV2Pro)).uncertified;
+        EXPECT_FALSE(open) << c.why << (asV2Pro ? " (V2Pro)" : "") << ": " << *open;
+      }
+    }
+  }
+  for (const gen::Load3DV1Case& c : gen::load3DV1Boundaries()) {
+    const auto open = oracle::expect(gen::buildProgram(c)).uncertified;
+    EXPECT_FALSE(open) << c.why << ": " << *open;
+  }
 }
 
 }  // namespace
