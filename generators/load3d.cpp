@@ -946,6 +946,11 @@ std::vector<Load3DV1Case> load3DV1Boundaries() {
     t.push_back({ProfileId::Legacy, isa::Load3DV1{Load2DPath::A1toA2, d, 0, 0, p}, c1, seed++,
                  std::move(why)});
   };
+  const isa::Profile& prof = isa::profile(ProfileId::Legacy);
+  // A one-pixel-wide C1 slice takes 32 bytes a pixel: the longest side L1 holds.
+  const std::uint64_t mapPixels = std::min<std::uint64_t>(32767, prof.capacityOf(Memory::L1) / 32);
+  const std::uint64_t l0aFractals =
+      std::min<std::uint64_t>(255, prof.capacityOf(Memory::L0A) / isa::kFractalBytes);
   isa::LoadData3DParamsV1 p;
   p.l1H = 16;
   p.l1W = 16;
@@ -975,6 +980,79 @@ std::vector<Load3DV1Case> load3DV1Boundaries() {
   p.repeatTime = 2;
   p.padValue = 0x81;
   add(DType::S8, p, 1, "padded window: left_top (-2, -2), dilation 2, pad value 0x81");
+  // Each field at its legal extremes, the others chosen so the window fits the padded map, 16
+  // output pixels per repeat exist (OPEN-11 leaves pixels past Ho * Wo open) and the case stays
+  // small. c_size 1 is OPEN-11 and never drawn.
+  p = {};
+  p.padList = {255, 2, 255, 2};
+  p.leftTopH = -255;
+  p.leftTopW = -255;
+  p.filterH = 255;
+  p.filterW = 255;
+  p.fetchFilterH = 254;
+  p.fetchFilterW = 254;
+  p.padValue = 0x3C00;
+  add(DType::F16, p, 1,
+      "255 x 255 kernel at its last tap (254, 254), left and top pads 255: window (1, 1) reads "
+      "the one-pixel map");
+  p = {};
+  p.padList = {255, 255, 255, 255};
+  p.leftTopH = -255;
+  p.leftTopW = -255;
+  p.filterH = 2;
+  p.filterW = 2;
+  p.fetchFilterH = 1;
+  p.fetchFilterW = 1;
+  p.dilationFilterH = 255;
+  p.dilationFilterW = 255;
+  p.strideH = 63;
+  p.strideW = 63;
+  p.padValue = 0;
+  add(DType::F16, p, 1,
+      "strides 63, dilations 255, every pad 255, pad value 0: only window (0, 0) meets the map");
+  p = {};
+  p.l1H = static_cast<std::uint16_t>(mapPixels);
+  p.padList = {0, 15, 0, 0};
+  p.leftTopH = static_cast<std::int16_t>(mapPixels - 1);
+  p.padValue = 0x3C00;
+  add(DType::F16, p, 1,
+      "l1_h " + std::to_string(mapPixels) +
+          ", a one-pixel-wide map filling L1; left_top_h on its last row");
+  p = {};
+  p.l1W = static_cast<std::uint16_t>(mapPixels);
+  p.leftTopW = static_cast<std::int16_t>(mapPixels - 16);
+  p.padValue = 0x3C00;
+  add(DType::F16, p, 1,
+      "l1_w " + std::to_string(mapPixels) +
+          ", a one-pixel-tall map filling L1; left_top_w on its last 16 pixels");
+  p = {};
+  p.padList = {0, 15, 0, 0};
+  p.leftTopH = 32767;
+  p.leftTopW = 32767;
+  p.padValue = 0xFFFF;
+  add(DType::F16, p, 1, "left_top (32767, 32767): the window past the map, all pad 0xFFFF");
+  p = {};
+  p.padList = {0, 15, 0, 0};
+  p.c1Index = 4095;
+  p.padValue = 0x3C00;
+  add(DType::F16, p, 4096, "c1_index 4095, the last of 4096 one-pixel C1 slices");
+  p = {};
+  p.l1H = 19;
+  p.l1W = 11;
+  p.filterH = 16;
+  p.filterW = 8;
+  p.repeatTime = static_cast<std::uint8_t>(l0aFractals);
+  p.padValue = 0x3C00;
+  add(DType::F16, p, 1,
+      "repeat_time " + std::to_string(l0aFractals) +
+          ", the most fractals L0A holds: the 128 taps of a 16 x 8 kernel");
+  p = {};
+  p.l1W = 32;
+  p.repeatMode = 1;
+  p.repeatTime = 2;
+  p.jumpStride = 127;
+  p.padValue = 0x3C00;
+  add(DType::F16, p, 1, "jump_stride 127, the largest: the second repeat in L0A's last fractal");
   return t;
 }
 

@@ -327,6 +327,42 @@ TEST(Load3DBoundaries, V2ProProgramsHoldTheRegisterFieldsAtTheirExtremes) {
   }
 }
 
+// Every checked field of a V1 load at its legal minimum and at the largest value a legal load
+// can hold: the field's own range, narrowed by L1 (a C1 slice of a one-pixel-wide map takes 32
+// bytes a pixel), by L0A (a fractal a repeat) and by the widest V1 element for the pad value.
+// c_size 1 is OPEN-11, NotSupported: c_size stays 0.
+TEST(Load3DBoundaries, V1HoldsEachFieldAtItsLegalExtremes) {
+  const isa::InstructionDesc& desc = *isa::findInstructionDesc(isa::Load3DV1::kOpcode);
+  const isa::Profile& prof = isa::profile(ProfileId::Legacy);
+  const std::vector<gen::Load3DV1Case> table = gen::load3DV1Boundaries();
+  std::int64_t widestPad = 0;
+  for (DType t : isa::kAllDTypes) {
+    isa::Load3DV1 l;
+    l.dtype = t;
+    l.params.padValue = isa::bitsOf(t) < 32 ? (1u << isa::bitsOf(t)) - 1 : 0xFFFFFFFFu;
+    if (!isa::validate(prof, l)) widestPad = std::max<std::int64_t>(widestPad, l.params.padValue);
+  }
+  for (const isa::FieldDesc& f : desc.fields) {
+    if (f.kind != isa::FieldKind::Int || f.unit == "bytes") continue;
+    std::int64_t largest = f.legalMax;
+    if (f.name == "l1_h" || f.name == "l1_w") {
+      largest = std::min<std::int64_t>(largest, prof.capacityOf(Memory::L1) / 32);
+    } else if (f.name == "repeat_time") {
+      largest = std::min<std::int64_t>(largest, prof.capacityOf(Memory::L0A) / isa::kFractalBytes);
+    } else if (f.name == "pad_value") {
+      largest = widestPad;
+    } else if (f.name == "c_size") {
+      largest = 0;
+    }
+    for (std::int64_t v : {f.legalMin, largest}) {
+      EXPECT_TRUE(std::any_of(
+          table.begin(), table.end(),
+          [&](const gen::Load3DV1Case& c) { return f.get(isa::Instruction(c.load)) == v; }))
+          << f.name << " = " << v;
+    }
+  }
+}
+
 TEST(Reach, CountsLegalInstructionsOnlyAndFlagsWhatIsMissed) {
   isa::Program p;
   p.profile = ProfileId::A2;
