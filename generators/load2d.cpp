@@ -284,6 +284,14 @@ std::vector<Load2DCase> load2DBoundaries(ProfileId id) {
     add(Load2DPath::B1toB2, d, 0, 0, P{1, 2, 1, 0, 0, false, 0},
         "plain copy of " + std::string(isa::nameOf(d)));
   }
+  // The 16-bit fields at 65535 on the L1 paths, the only ones 950 has (start_index 0 or
+  // src_stride 1 keeps both inside what OPEN-9 certifies there).
+  add(Load2DPath::A1toA2, DType::S8, 0, 0, P{0, 1, 65535, 255, 65535, false, 0},
+      "repeat 1 from L1: src_stride 65535 and dst_gap 65535, their maxima, never apply; sid 255 "
+      "is ignored");
+  add(Load2DPath::B1toB2, DType::F16, 0, 0, P{65535, 0, 1, 255, 65535, true, 1},
+      "repeat 0 with start_index 65535 (far past L1), dst_gap 65535 and sid 255, transposed, "
+      "addr_mode 1: still a no-op");
   return t;
 }
 

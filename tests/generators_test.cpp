@@ -9,6 +9,7 @@
 #include "generators/fill.hpp"
 #include "generators/load2d.hpp"
 #include "generators/mmad.hpp"
+#include "tests/table_extremes.hpp"
 
 namespace cubecheck::gen {
 namespace {
@@ -76,6 +77,20 @@ TEST(Load2DGen, BoundaryTablesAreLegalAnnotatedAndCoverTheirEdges) {
         EXPECT_TRUE(tags.count(want)) << isa::profile(id).name << " table misses " << want;
       }
     }
+  }
+}
+
+// Every checked field at the smallest and largest value any of the table's cases could hold and
+// stay legal, and at the largest among the cases that move data (a start, stride or gap bounded by
+// the buffer it walks): on 950, whose only paths read L1, as much as on a2.
+TEST(Load2DGen, BoundaryTablesHoldEachFieldAtItsLegalExtremes) {
+  for (ProfileId id : isa::kAllProfiles) {
+    std::vector<isa::Instruction> table;
+    for (const Load2DCase& c : load2DBoundaries(id)) table.emplace_back(c.load);
+    const auto moves = [](const isa::Instruction& i) {
+      return std::get<isa::Load2D>(i).params.repeatTimes > 0;
+    };
+    for (const std::string& m : testing::missedExtremes(id, table, moves)) ADD_FAILURE() << m;
   }
 }
 
