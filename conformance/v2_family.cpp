@@ -105,7 +105,7 @@ Family load2dBitModeFamily(isa::ProfileId profile) {
       "EqualsV2",
       "a bit-mode load leaves the same memory as the LoadData2DParamsV2 load whose "
       "fields it packs",
-      std::vector<V2Case>{}, gen::legalV2(gp, true), 150,
+      gen::v2Boundaries(gp, true), gen::legalV2(gp, true), 150,
       [](dut::Dut& d, const V2Case& c) {
         return checkSameResult(d, gen::buildProgram(c), gen::buildBitModeProgram(c),
                                "bit mode (observed) differs from V2 (shown as expected):");

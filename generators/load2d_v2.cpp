@@ -248,6 +248,22 @@ std::vector<V2Case> v2Boundaries(ProfileId id, bool bitModePaths) {
     add(Load2DPath::B1toB2, d, 32, 512, P{0, 1, 1, 2, 1, 1, false, 0},
         "plain copy of " + std::string(isa::nameOf(d)));
   }
+  // Each field at its extreme on the L1 paths, which bit mode shares: L0A and L0B hold 128
+  // fractals, so a step of 255 moves data only where dst_stride 0 stacks its columns.
+  add(Load2DPath::A1toA2, DType::F16, 0, 0, P{0, 0, 3, 3, 3, 0, false, 0},
+      "dst_stride 0: all three columns land on the first, the last wins (OPEN-10)");
+  add(Load2DPath::B1toB2, DType::F16, 0, 0, P{0, 0, 255, 1, 65535, 0, true, 0},
+      "transposed m_step 255 with k_step 1: 255 one-fractal columns stacked by dst_stride 0, "
+      "the last wins (OPEN-10); src_stride 65535 never applies");
+  add(Load2DPath::A1toA2, DType::S8, 0, 0, P{1, 0, 1, 255, 1, 0, false, 0},
+      "k_step 255 with dst_stride 0: 255 consecutive source fractals onto one, the last wins "
+      "(OPEN-10)");
+  add(Load2DPath::B1toB2, DType::BF16, 0, 0, P{5, 65535, 2, 3, 0, 2, false, 0},
+      "src_stride 0: k_start 65535 never applies, every column rereads the same fractals");
+  add(Load2DPath::A1toA2, DType::U8, 0, 0, P{0, 0, 4, 1, 4, 65535, false, 255},
+      "dst_stride 65535 with a single column never applies; sid 255 is ignored");
+  add(Load2DPath::B1toB2, DType::F16, 0, 0, P{65535, 65535, 255, 0, 65535, 65535, true, 255},
+      "k_step 0 with every other field at its maximum (positions far past L1): still a no-op");
   return t;
 }
 

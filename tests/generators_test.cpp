@@ -160,6 +160,24 @@ TEST(V2Gen, BoundaryTablesAreLegalAndAnnotated) {
   }
 }
 
+// As for LoadData2DParams: bit mode's table (the L1 paths) as much as V2's, since the bit-mode
+// family runs the V2 load it packs next to the words.
+TEST(V2Gen, BoundaryTablesHoldEachFieldAtItsLegalExtremes) {
+  for (bool bitMode : {false, true}) {
+    std::vector<isa::Instruction> table;
+    for (const V2Case& c : v2Boundaries(isa::ProfileId::Ascend950, bitMode)) {
+      table.emplace_back(c.load);
+    }
+    const auto moves = [](const isa::Instruction& i) {
+      const isa::LoadData2DParamsV2& p = std::get<isa::LoadV2>(i).params;
+      return p.mStep > 0 && p.kStep > 0;
+    };
+    for (const std::string& m : testing::missedExtremes(isa::ProfileId::Ascend950, table, moves)) {
+      ADD_FAILURE() << (bitMode ? "bit mode: " : "V2: ") << m;
+    }
+  }
+}
+
 RC_GTEST_PROP(MmadGen, L0cCanariesAreTheWholeStreamWhereCDoesNotLand, ()) {
   // addInitSegments skips drawing the L0C words an accumulate C overwrites. The segment must be
   // byte for byte the whole stream with C stored over it, wherever C starts (any alignment) and
