@@ -34,13 +34,16 @@ isa::Program buildProgram(const LoadSparseCase& c) {
   auto [dLo, dHi] = withMargin(l.srcAddr + s * isa::kFractalBytes,
                                l.srcAddr + (s + r) * isa::kFractalBytes, isa::kFractalBytes, l1);
   auto [iLo, iHi] = withMargin(l.idxAddr + s * 128, l.idxAddr + (s + r) * 128, 128, l1);
+  // A no-op's start_index may name fractals past L1: nothing there to fill.
+  dLo = std::min(dLo, dHi);
+  iLo = std::min(iLo, iHi);
   if (iLo < dHi && dLo < iHi) {  // overlapping: one segment covers both
     dLo = std::min(dLo, iLo);
     dHi = std::max(dHi, iHi);
     p.segments.push_back(filled(Memory::L1, dLo, dHi, subSeed(c.contentSeed, 1)));
   } else {
-    p.segments.push_back(filled(Memory::L1, dLo, dHi, subSeed(c.contentSeed, 1)));
-    p.segments.push_back(filled(Memory::L1, iLo, iHi, subSeed(c.contentSeed, 2)));
+    if (dLo < dHi) p.segments.push_back(filled(Memory::L1, dLo, dHi, subSeed(c.contentSeed, 1)));
+    if (iLo < iHi) p.segments.push_back(filled(Memory::L1, iLo, iHi, subSeed(c.contentSeed, 2)));
   }
   const auto [bLo, bHi] = withMargin(l.dstAddr, l.dstAddr + r * isa::kFractalBytes,
                                      isa::kFractalBytes, prof.capacityOf(Memory::L0B));
@@ -127,6 +130,14 @@ std::vector<LoadSparseCase> loadSparseBoundaries(ProfileId id) {
   add(0, 16 * isa::kFractalBytes, isa::kFractalBytes, P{2, 4, 9, 0, 3, false, 1},
       "src_stride 9, dst_gap 3 and addr_mode 1 are ignored (OPEN-5 default)");
   add(0, 16 * isa::kFractalBytes, 0, P{0, 4, 0, 200, 0, false, 0}, "sid 200 is ignored");
+  add(0, 0, 0, P{static_cast<std::uint16_t>(l1 / isa::kFractalBytes - 1), 1, 0, 0, 0, false, 0},
+      "start_index at the last dense fractal of L1, the largest a moving load allows (dense and "
+      "index bases 0)");
+  add(0, 16 * isa::kFractalBytes, 0, P{2, 4, 65535, 255, 65535, false, 1},
+      "src_stride 65535, dst_gap 65535 and sid 255, their maxima, are ignored (OPEN-5 default)");
+  add(0, 4096, 0, P{65535, 0, 65535, 255, 65535, false, 1},
+      "repeat 0 with start_index 65535 (far past L1) and every ignored field at its maximum: "
+      "still a no-op");
   return t;
 }
 

@@ -11,6 +11,7 @@
 #include "generators/sparse.hpp"
 #include "generators/sparse_check.hpp"
 #include "oracle/sparse.hpp"
+#include "tests/table_extremes.hpp"
 
 namespace cubecheck::gen {
 namespace {
@@ -227,6 +228,26 @@ TEST(SparseCheck, FindsViolationsAndTheVendorEncoding) {
   const Densified spec = densify(b);
   EXPECT_TRUE(checkSparse(b, &spec.dense, &spec.index).differences.empty());
   EXPECT_THROW(checkSparse(oracle::MatrixS8::Zero(6, 1), nullptr, nullptr), std::invalid_argument);
+}
+
+// Every checked field of LoadDataWithSparse at the extremes its cases could hold and stay legal
+// (start_index bounded by L1 once the load moves data; the ignored fields anything), except
+// if_transpose: the load never transposes (spec 7.3), so no case stays legal with it set.
+TEST(LoadSparseGen, BoundaryTableHoldsEachFieldAtItsLegalExtremes) {
+  const isa::ProfileId id = isa::ProfileId::A2;
+  std::vector<isa::Instruction> table;
+  for (const LoadSparseCase& c : loadSparseBoundaries(id)) {
+    table.emplace_back(c.load);
+    isa::LoadSparse t = c.load;
+    t.params.ifTranspose = true;
+    const auto v = isa::validate(isa::profile(id), t);
+    ASSERT_TRUE(v.has_value()) << c;
+    EXPECT_EQ(v->code, isa::ViolationCode::TransposePath) << c;
+  }
+  const auto moves = [](const isa::Instruction& i) {
+    return std::get<isa::LoadSparse>(i).params.repeatTimes > 0;
+  };
+  for (const std::string& m : testing::missedExtremes(id, table, moves)) ADD_FAILURE() << m;
 }
 
 TEST(SparseFamilies, NotSupportedOn950NeverPassed) {
