@@ -825,6 +825,18 @@ std::vector<MmadCase> mmadBoundaries(ProfileId id) {
                  ", the largest that fits L0A/L0B/L0C");
     }
   }
+  // spec 8: only 950 turns GEMV off with disableGemv; elsewhere the flag is sent and ignored.
+  if (id != ProfileId::Ascend950) {
+    for (DType d : mmadDTypes(id)) {
+      MmadCase c;
+      c.dtype = d;
+      c.m = 1;
+      c.k = static_cast<std::uint16_t>(3 * isa::mmadK0(d) + 2);
+      c.disableGemv = true;
+      add(c, std::string(isa::nameOf(d)) +
+                 ": m = 1 with disable_gemv set: only 950 honours it, so still GEMV");
+    }
+  }
   return t;
 }
 

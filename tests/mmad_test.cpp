@@ -12,6 +12,7 @@
 #include "conformance/checks.hpp"
 #include "dut_adapters/registry.hpp"
 #include "generators/mmad.hpp"
+#include "isa/fields.hpp"
 #include "isa/text.hpp"
 #include "oracle/mmad.hpp"
 
@@ -212,6 +213,26 @@ TEST(MmadGenerators, NoS4DrawnOn950) {
                                            gen::MmadValues::SaturationProbe)(rc::Random(seed), 50)
                                 .value();
     EXPECT_NE(p.dtype, DType::S4);
+  }
+}
+
+// disable_gemv at its legal maximum with m = 1, where it decides (950) or is ignored (spec 8:
+// a2 and legacy read A as a vector whatever it says), on every profile.
+TEST(MmadGenerators, BoundaryTablesSetDisableGemvOnAGemvShape) {
+  const isa::InstructionDesc* desc = isa::findInstructionDesc(isa::Mmad::kOpcode);
+  ASSERT_NE(desc, nullptr);
+  const isa::FieldDesc* f = isa::findField(*desc, "disable_gemv");
+  ASSERT_NE(f, nullptr);
+  for (isa::ProfileId id : isa::kAllProfiles) {
+    bool held = false;
+    for (const gen::MmadCase& c : gen::mmadBoundaries(id)) {
+      const isa::Mmad x = gen::mmadOf(c);
+      if (x.m != 1 || f->get(isa::Instruction(x)) != f->legalMax) continue;
+      EXPECT_FALSE(isa::validate(isa::profile(id), x).has_value()) << c;
+      held = true;
+    }
+    EXPECT_TRUE(held) << "disable_gemv = " << f->legalMax << " with m = 1 on "
+                      << isa::profile(id).name;
   }
 }
 
