@@ -87,7 +87,7 @@ std::optional<std::int64_t> countFitMax(isa::ProfileId profile, std::string_view
 
 std::optional<std::int64_t> fitMaxOf(isa::ProfileId profile, std::string_view opcode,
                                      std::string_view field) {
-  if (field == "repeat_times" || field == "m_step" || field == "k_step") {
+  if (field == "repeat_times" || field == "repeat_time" || field == "m_step" || field == "k_step") {
     return countFitMax(profile, opcode, field);
   }
   if ((field == "l1_h" || field == "l1_w") && opcode.rfind("load3d", 0) == 0) {
@@ -105,6 +105,13 @@ std::optional<std::int64_t> fitMaxOf(isa::ProfileId profile, std::string_view op
     return field == "k" ? v / 64 * 64 : v;
   }
   return std::nullopt;
+}
+
+/// Why a legal extreme of the field is never certified, where an open point keeps it out: the
+/// cases that would hold it are NotSupported, so no run reaches it and the row says so.
+std::string uncertifiedExtreme(std::string_view opcode, std::string_view field) {
+  if (opcode == "load3d_v1" && field == "c_size") return "OPEN-11: c_size 1 is not certified";
+  return {};
 }
 
 /// A value as the table prints it: a flag or integer as is, a word in hex.
@@ -139,6 +146,7 @@ std::string verdictText(const ReachRow& r) {
   if (r.drawnMax < r.target()) {
     s += " max " + std::to_string(r.target()) + (r.fitMax ? " (largest that fits)" : "");
   }
+  if (!r.uncertified.empty()) s += " (" + r.uncertified + ")";
   if (!r.heldElsewhere.empty()) {
     s += " here; held by ";
     for (std::size_t i = 0; i < r.heldElsewhere.size(); ++i) {
@@ -171,6 +179,7 @@ std::vector<ReachRow> reachTable(const Reach& reach, isa::ProfileId profile) {
     r.drawnMax = d.max;
     r.checked =
         (f.kind == isa::FieldKind::Int || f.kind == isa::FieldKind::Flag) && f.unit != "bytes";
+    r.uncertified = uncertifiedExtreme(desc.opcode, f.name);
     rows.push_back(std::move(r));
   }
   return rows;

@@ -82,6 +82,9 @@ struct ReachRow {
   /// A legal instruction held a value outside the field's legal range (any field, checked or
   /// not): a generator's defect, since legal draws stay inside it.
   bool beyond() const { return drawnMin < legalMin || drawnMax > legalMax; }
+  /// Why no run certifies a legal extreme of the field (an open point keeps the cases that hold
+  /// it NotSupported), or empty.
+  std::string uncertified;
   /// The run's other families that hold this field at each extreme this row misses (set by
   /// noteOtherFamilies; empty when some missed extreme is held by none).
   std::vector<std::string> heldElsewhere;

@@ -321,8 +321,9 @@ std::vector<InstructionDesc> build() {
     p(
         "m_extension", "rows of X", kU16, 0, kU16,
         [](auto& x) -> auto& { return x.params.mExtension; });
+    // spec 6.1: k_start_pt is a multiple of C0, and the finest C0 (32-bit elements) is 8.
     p(
-        "k_start_pt", "columns of X", kU16, 0, kU16,
+        "k_start_pt", "columns of X", kU16, 0, kU16 / 8 * 8,
         [](auto& x) -> auto& { return x.params.kStartPt; });
     p(
         "m_start_pt", "rows of X", kU16, 0, kU16,
@@ -442,8 +443,9 @@ std::vector<InstructionDesc> build() {
         [](auto& x) -> auto& { return x.params.repeatTime; });
     p(
         "c_size", "mode", 0, kU8, 0, 1, [](auto& x) -> auto& { return x.params.cSize; });
+    // V1 moves 8- and 16-bit elements only (spec 6.4): no wider pad pattern is legal.
     p(
-        "pad_value", "element bit pattern", 0, kU32, 0, kU32,
+        "pad_value", "element bit pattern", 0, kU32, 0, kU16,
         [](auto& x) -> auto& { return x.params.padValue; });
     add.operator()<T>(std::move(f));
   }

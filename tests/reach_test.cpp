@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "conformance/reach.hpp"
+#include "conformance/runner.hpp"
 #include "dut_adapters/registry.hpp"
 #include "generators/common.hpp"
 #include "generators/load3d.hpp"
@@ -519,6 +520,44 @@ TEST(Reach, AFieldAnotherFamilyHoldsAtItsExtremeIsNotAGapOfTheRun) {
   conf::reachFlags(terminal, "pipeline", rows);
   EXPECT_NE(terminal.str().find("mmad.unit_flag"), std::string::npos) << terminal.str();
 }
+
+// Every checked field of every instruction a certify run sends is held, by some family of the run,
+// at the smallest and the largest value a legal instruction can hold on the profile, already at
+// the smoke level: the boundary tables run whole at every level, so each extreme is drawn by
+// design, not by a seed's luck, and a DUT wrong only there (a 16-bit field summed in int16, a pad
+// of 255) fails. A field no legal instruction can hold at its extreme says so in its descriptor
+// or its fit (isa/fields.cpp, conformance/reach.cpp), which this also holds to account.
+class RunReach : public ::testing::TestWithParam<ProfileId> {};
+
+TEST_P(RunReach, SomeFamilyHoldsEveryFieldAtEachLegalExtremeAtSmokeLevel) {
+  auto dut = dut::makeDut("reference");
+  conf::RunOptions o;
+  o.profile = GetParam();
+  o.level = conf::Level::Smoke;
+  o.seed = 11;
+  const conf::CertifyResult r = conf::certify(*dut, o);
+  conf::Reach run;
+  for (const conf::FamilyResult& f : r.families) run.merge(f.reach);
+  const std::vector<conf::ReachRow> rows = conf::reachTable(run, GetParam());
+  EXPECT_GT(rows.size(), 20u) << "the run measured its reach";
+  for (const conf::ReachRow& row : rows) {
+    if (!row.uncertified.empty()) {
+      // An open point keeps the extreme out of every run; the row says so, and is a gap.
+      EXPECT_TRUE(row.runGap()) << row.instruction << "." << row.field << " was reached after all";
+      EXPECT_NE(conf::reachCells(row)[4].find(row.uncertified), std::string::npos);
+      continue;
+    }
+    EXPECT_FALSE(row.flagged()) << row.instruction << "." << row.field << ": "
+                                << conf::reachCells(row)[2] << " legal, drawn "
+                                << conf::reachCells(row)[3] << ": " << conf::reachCells(row)[4];
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Profiles, RunReach,
+                         ::testing::Values(ProfileId::A2, ProfileId::Ascend950, ProfileId::Legacy),
+                         [](const ::testing::TestParamInfo<ProfileId>& i) {
+                           return std::string(isa::profile(i.param).name);
+                         });
 
 }  // namespace
 }  // namespace cubecheck
