@@ -561,7 +561,7 @@ std::vector<Load3DCase> load3DBoundaries(ProfileId id) {
   }
   {
     // k_extension bounded by L0A: 128 fractals of one 16-row block, 64 columns (C0 of s4) each,
-    // the most a destination can take (spec 1, 64 KiB); L0B and a transposed L0A take 16 columns
+    // the most a 64 KiB destination can take (spec 1); L0B and a transposed L0A take 16 columns
     // per fractal. 128 C1 slices of a one-pixel map, padded to 16 windows.
     P p = base(1, 1, 8192, 1, 1);
     p.padList = {0, 15, 0, 0};
