@@ -158,6 +158,10 @@ std::string verdictText(const ReachRow& r) {
 
 }  // namespace
 
+bool isChecked(const isa::FieldDesc& f) {
+  return (f.kind == isa::FieldKind::Int || f.kind == isa::FieldKind::Flag) && f.unit != "bytes";
+}
+
 bool ReachRow::flagged() const {
   return beyond() || (checked && (drawnMin > legalMin || drawnMax < target()));
 }
@@ -177,8 +181,7 @@ std::vector<ReachRow> reachTable(const Reach& reach, isa::ProfileId profile) {
     r.fitMax = fitMaxOf(profile, desc.opcode, f.name);
     r.drawnMin = d.min;
     r.drawnMax = d.max;
-    r.checked =
-        (f.kind == isa::FieldKind::Int || f.kind == isa::FieldKind::Flag) && f.unit != "bytes";
+    r.checked = isChecked(f);
     r.uncertified = uncertifiedExtreme(desc.opcode, f.name);
     rows.push_back(std::move(r));
   }

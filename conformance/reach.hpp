@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "dut_adapters/dut.hpp"
+#include "isa/fields.hpp"
 #include "isa/profile.hpp"
 #include "isa/program.hpp"
 
@@ -64,6 +65,11 @@ class ReachRecorder final : public dut::Dut {
   isa::ProfileId profile_;
 };
 
+/// Whether reach holds the field to its extremes: integer and flag fields, not addresses
+/// (bounded by whichever memory the path names), packed words, paths or types (not every value
+/// is legal per instruction).
+bool isChecked(const isa::FieldDesc& f);
+
 /// One row of the reach table.
 struct ReachRow {
   std::string instruction;
@@ -76,9 +82,7 @@ struct ReachRow {
   std::optional<std::int64_t> fitMax;
   std::int64_t drawnMin = 0;
   std::int64_t drawnMax = 0;
-  /// Held to its extremes: integer and flag fields, not addresses (bounded by whichever memory
-  /// the path names), packed words, paths or types (not every value is legal per instruction).
-  bool checked = false;
+  bool checked = false;  ///< isChecked(the field)
   /// A legal instruction held a value outside the field's legal range (any field, checked or
   /// not): a generator's defect, since legal draws stay inside it.
   bool beyond() const { return drawnMin < legalMin || drawnMax > legalMax; }

@@ -19,6 +19,7 @@
 #include "isa/fields.hpp"
 #include "isa/program.hpp"
 #include "isa/text.hpp"
+#include "tests/table_extremes.hpp"
 
 namespace cubecheck {
 namespace {
@@ -183,9 +184,8 @@ TEST(Load3DBoundaries, HoldEachPadAndStrideAtItsLegalMaximum) {
     const std::vector<gen::Load3DCase> table = gen::load3DBoundaries(id);
     for (const char* name :
          {"pad_left", "pad_right", "pad_top", "pad_bottom", "stride_w", "stride_h"}) {
-      const auto field = std::find_if(desc->fields.begin(), desc->fields.end(),
-                                      [&](const isa::FieldDesc& f) { return f.name == name; });
-      ASSERT_NE(field, desc->fields.end()) << name;
+      const isa::FieldDesc* field = isa::findField(*desc, name);
+      ASSERT_NE(field, nullptr) << name;
       const bool held = std::any_of(table.begin(), table.end(), [&](const gen::Load3DCase& c) {
         return field->get(isa::Instruction(c.load)) == field->legalMax;
       });
@@ -204,7 +204,8 @@ bool doesNothing(const isa::LoadData3DParamsV2& p) {
 /// The largest value of `field` that a V2 load selecting one row (or one column) of X, `other`,
 /// can hold and still fit its destination, over every path, type and transpose isa::validate
 /// accepts. The map is left empty (l1_h 0): only the destination bounds the field, and a larger
-/// value never takes fewer fractals, so the largest legal value is found by bisection.
+/// value never takes fewer fractals, so the largest legal value is found by bisection
+/// (testing::extremeLegal).
 std::int64_t largestDestinationFit(ProfileId id, const isa::FieldDesc& field,
                                    std::string_view other) {
   const isa::InstructionDesc& desc = *isa::findInstructionDesc(isa::Load3DV2::kOpcode);
@@ -212,27 +213,16 @@ std::int64_t largestDestinationFit(ProfileId id, const isa::FieldDesc& field,
   for (isa::Load2DPath path : {isa::Load2DPath::A1toA2, isa::Load2DPath::B1toB2}) {
     for (DType t : gen::load3dDTypes(path)) {
       for (bool transpose : {false, true}) {
-        auto legal = [&](std::int64_t v) {
-          isa::Load3DV2 l;
-          l.path = path;
-          l.dtype = t;
-          l.params.enTranspose = transpose;
-          isa::Instruction i(l);
-          isa::findField(desc, other)->set(i, 1);
-          field.set(i, v);
-          return !isa::validate(isa::profile(id), i);
-        };
-        if (!legal(1)) continue;                   // an 8- or 4-bit type transposed into L0A
-        std::int64_t lo = 1, hi = field.legalMax;  // legal(lo); the answer is in [lo, hi]
-        while (lo < hi) {
-          const std::int64_t mid = (lo + hi + 1) / 2;
-          if (legal(mid)) {
-            lo = mid;
-          } else {
-            hi = mid - 1;
-          }
-        }
-        best = std::max(best, lo);
+        isa::Load3DV2 l;
+        l.path = path;
+        l.dtype = t;
+        l.params.enTranspose = transpose;
+        isa::Instruction i(l);
+        isa::findField(desc, other)->set(i, 1);
+        field.set(i, 1);
+        // an 8- or 4-bit type transposed into L0A
+        if (isa::validate(isa::profile(id), i)) continue;
+        best = std::max(best, testing::extremeLegal(isa::profile(id), i, field, true));
       }
     }
   }
@@ -553,8 +543,7 @@ TEST_P(RunReach, SomeFamilyHoldsEveryFieldAtEachLegalExtremeAtSmokeLevel) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Profiles, RunReach,
-                         ::testing::Values(ProfileId::A2, ProfileId::Ascend950, ProfileId::Legacy),
+INSTANTIATE_TEST_SUITE_P(Profiles, RunReach, ::testing::ValuesIn(isa::kAllProfiles),
                          [](const ::testing::TestParamInfo<ProfileId>& i) {
                            return std::string(isa::profile(i.param).name);
                          });

@@ -9,15 +9,11 @@
 #include <string>
 #include <vector>
 
+#include "conformance/reach.hpp"
 #include "isa/fields.hpp"
 #include "isa/program.hpp"
 
 namespace cubecheck::testing {
-
-/// The fields reach checks: integers and flags, not addresses, words, paths or types.
-inline bool checkedField(const isa::FieldDesc& f) {
-  return (f.kind == isa::FieldKind::Int && f.unit != "bytes") || f.kind == isa::FieldKind::Flag;
-}
 
 /// The largest (or smallest) value of `f` that keeps `ins` legal, looking from the field's legal
 /// extreme back to the value `ins` holds. Narrow fields are tried one by one (a transposed step
@@ -73,7 +69,7 @@ inline std::vector<std::string> missedExtremes(
   if (table.empty()) return {"an empty table"};
   const isa::InstructionDesc& desc = isa::descOf(table.front());
   for (const isa::FieldDesc& f : desc.fields) {
-    if (!checkedField(f)) continue;
+    if (!conf::isChecked(f)) continue;
     for (const bool movingOnly : {false, true}) {
       std::optional<std::int64_t> heldMin, heldMax, canMin, canMax;
       for (const isa::Instruction& ins : table) {
