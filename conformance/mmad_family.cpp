@@ -83,8 +83,10 @@ Verdict checkBounded(dut::Dut& d, const MmadCase& c) {
   isa::Observed observed;
   if (auto v = runLegal(d, p, observed)) return *v;
   const oracle::MatrixD init = o.init(c.init);
-  const oracle::MatrixD exact = init + o.a * o.b;
-  const oracle::MatrixD mag = init.cwiseAbs() + o.a.cwiseAbs() * o.b.cwiseAbs();
+  // In double: the products exact, the sums within the 2^-50 slack below.
+  const oracle::MatrixD a = o.a.cast<double>(), b = o.b.cast<double>();
+  const oracle::MatrixD exact = init + a * b;
+  const oracle::MatrixD mag = init.cwiseAbs() + a.cwiseAbs() * b.cwiseAbs();
   const double u = std::ldexp(1.0, -24);
   const double j = c.k + 2.0;
   double gamma = j * u / (1 - j * u) + std::ldexp(1.0, -50);

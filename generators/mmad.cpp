@@ -37,31 +37,34 @@ std::int64_t uniform(std::uint32_t u, std::int64_t lo, std::int64_t hi) {
 /// An r x c matrix of draw(u), u a uniform 32-bit word, in column-major order. Each SplitMix64
 /// step gives two words, the low half first: the operands are most of a case's values and
 /// drawing them was most of the cost of building it.
-MatrixD fill(Eigen::Index r, Eigen::Index c, SplitMix64& g, auto draw) {
-  MatrixD m(r, c);
-  double* const out = m.data();
+template <typename Matrix>
+void fill(Matrix& m, Eigen::Index r, Eigen::Index c, SplitMix64& g, auto draw) {
+  using Scalar = typename Matrix::Scalar;
+  m.resize(r, c);
+  Scalar* const out = m.data();
   const Eigen::Index size = m.size();
   Eigen::Index i = 0;
   for (; i + 1 < size; i += 2) {
     const std::uint64_t x = g.next();
-    out[i] = draw(static_cast<std::uint32_t>(x));
-    out[i + 1] = draw(static_cast<std::uint32_t>(x >> 32));
+    out[i] = static_cast<Scalar>(draw(static_cast<std::uint32_t>(x)));
+    out[i + 1] = static_cast<Scalar>(draw(static_cast<std::uint32_t>(x >> 32)));
   }
-  if (i < size) out[i] = draw(static_cast<std::uint32_t>(g.next()));
-  return m;
+  if (i < size) out[i] = static_cast<Scalar>(draw(static_cast<std::uint32_t>(g.next())));
 }
 
 /// As fill, with a whole SplitMix64 step for each value: for the regime that wants more than 32
 /// random bits.
-MatrixD fillWide(Eigen::Index r, Eigen::Index c, SplitMix64& g, auto draw) {
-  MatrixD m(r, c);
-  for (Eigen::Index i = 0; i < m.size(); ++i) m(i) = draw(g.next());
-  return m;
+template <typename Matrix>
+void fillWide(Matrix& m, Eigen::Index r, Eigen::Index c, SplitMix64& g, auto draw) {
+  m.resize(r, c);
+  for (Eigen::Index i = 0; i < m.size(); ++i) {
+    m(i) = static_cast<typename Matrix::Scalar>(draw(g.next()));
+  }
 }
 
 /// The values a type can hold exactly, after rounding a double to it.
 double roundTo(double v, DType t) {
-  return oracle::valuesOf(oracle::bitsOf(MatrixD::Constant(1, 1, v), t), t)(0, 0);
+  return oracle::valuesOf(oracle::bitsOf(MatrixD(MatrixD::Constant(1, 1, v)), t), t)(0, 0);
 }
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
@@ -103,8 +106,8 @@ void setSpecialRows(const MmadCase& c, MmadOperands& o) {
 
 }  // namespace
 
-oracle::ElemMatrix padded(const MatrixD& values, DType t, Eigen::Index rows, Eigen::Index cols,
-                          std::uint64_t seed) {
+oracle::ElemMatrix padded(const oracle::MatrixF& values, DType t, Eigen::Index rows,
+                          Eigen::Index cols, std::uint64_t seed) {
   // randomElements(rows, cols, t, seed) with the values over its top-left corner: element i of
   // the stream goes to element i (column-major), so the covered elements' draws are skipped.
   if (values.rows() == rows && values.cols() == cols) return oracle::bitsOf(values, t);
@@ -230,25 +233,25 @@ MmadOperands operandsOf(const MmadCase& c) {
   // and any HF32), init multiples of 2^-4 below 2^18. Every product is a multiple of 2^-4 below
   // 64 and every partial sum stays below 2^18 + 4095 * 64 < 2^20: 24 bits, exact in f32 whatever
   // the order of accumulation.
-  auto exactF = [](std::uint32_t u) { return static_cast<double>(uniform(u, -32, 32)) / 4; };
+  auto exactF = [](std::uint32_t u) { return static_cast<float>(uniform(u, -32, 32)) / 4; };
   auto exactInitF = [](std::uint32_t u) {
     return static_cast<double>(uniform(u, -(1 << 22), 1 << 22)) / 16;
   };
-  auto exactI = [&](std::uint32_t u) { return static_cast<double>(uniform(u, lo, hi)); };
+  auto exactI = [&](std::uint32_t u) { return static_cast<float>(uniform(u, lo, hi)); };
   auto exactInitI = [](std::uint32_t u) {
     return static_cast<double>(uniform(u, -(1ll << 30), 1ll << 30));
   };
   const bool integer = isInt(c.dtype);
   if (integer) {
-    o.a = fill(m, k, g, exactI);
-    o.b = fill(k, n, g, exactI);
-    o.c0 = fill(m, n, g, exactInitI);
-    o.bias = fill(1, n, g, exactInitI);
+    fill(o.a, m, k, g, exactI);
+    fill(o.b, k, n, g, exactI);
+    fill(o.c0, m, n, g, exactInitI);
+    fill(o.bias, 1, n, g, exactInitI);
   } else {
-    o.a = fill(m, k, g, exactF);
-    o.b = fill(k, n, g, exactF);
-    o.c0 = fill(m, n, g, exactInitF);
-    o.bias = fill(1, n, g, exactInitF);
+    fill(o.a, m, k, g, exactF);
+    fill(o.b, k, n, g, exactF);
+    fill(o.c0, m, n, g, exactInitF);
+    fill(o.bias, 1, n, g, exactInitF);
   }
   switch (c.values) {
     case MmadValues::Exact:
@@ -263,10 +266,10 @@ MmadOperands operandsOf(const MmadCase& c) {
         return static_cast<double>(
             static_cast<float>(static_cast<double>(x >> 11) * 0x1p-53 * 8 - 4));
       };
-      o.a = fillWide(m, k, g, bounded);
-      o.b = fillWide(k, n, g, bounded);
-      o.c0 = fillWide(m, n, g, boundedInit);
-      o.bias = fillWide(1, n, g, boundedInit);
+      fillWide(o.a, m, k, g, bounded);
+      fillWide(o.b, k, n, g, bounded);
+      fillWide(o.c0, m, n, g, boundedInit);
+      fillWide(o.bias, 1, n, g, boundedInit);
       break;
     }
     case MmadValues::Saturate: {
@@ -274,28 +277,27 @@ MmadOperands operandsOf(const MmadCase& c) {
       // OPEN-7 saturates to the same value.
       const bool up = (g.next() & 1) != 0;
       const std::int64_t big = hi / 2 + 1;
-      o.a =
-          fill(m, k, g, [&](std::uint32_t u) { return static_cast<double>(uniform(u, big, hi)); });
-      o.b = fill(k, n, g, [&](std::uint32_t u) {
+      fill(o.a, m, k, g, [&](std::uint32_t u) { return static_cast<double>(uniform(u, big, hi)); });
+      fill(o.b, k, n, g, [&](std::uint32_t u) {
         return static_cast<double>(up ? uniform(u, big, hi) : -uniform(u, big, hi));
       });
       auto edge = [up](std::uint32_t u) {
         return static_cast<double>(up ? INT32_MAX - uniform(u, 1, 15)
                                       : INT32_MIN + uniform(u, 1, 15));
       };
-      o.c0 = fill(m, n, g, edge);
-      o.bias = fill(1, n, g, edge);
+      fill(o.c0, m, n, g, edge);
+      fill(o.bias, 1, n, g, edge);
       break;
     }
     case MmadValues::Subnormal:
       // f16 subnormals s * 2^-24 times integers up to 4: multiples of 2^-24 below 2^-12 per
       // product. With the init below 2^-10, every sum of 4095 stays below
       // 2^-10 + 4095 * 4092 * 2^-24 < 1 = 2^24 x 2^-24: exact in f32 (spec 8.1.6.3, condition 4).
-      o.a = fill(m, k, g, [](std::uint32_t u) {
+      fill(o.a, m, k, g, [](std::uint32_t u) {
         return std::ldexp(static_cast<double>(uniform(u, -1023, 1023)), -24);
       });
-      o.b = fill(k, n, g, [](std::uint32_t u) { return static_cast<double>(uniform(u, -4, 4)); });
-      o.c0 = fill(m, n, g, [](std::uint32_t u) {
+      fill(o.b, k, n, g, [](std::uint32_t u) { return static_cast<double>(uniform(u, -4, 4)); });
+      fill(o.c0, m, n, g, [](std::uint32_t u) {
         return std::ldexp(static_cast<double>(uniform(u, -(1 << 14), 1 << 14)), -24);
       });
       o.bias = o.c0.topRows(std::min<Eigen::Index>(1, m));
@@ -305,18 +307,18 @@ MmadOperands operandsOf(const MmadCase& c) {
       // Multiples of 32 up to 65504 times integers up to 2, the init multiples of 32 up to 2^18:
       // every sum of 4095 stays below 2^18 + 4095 * 65504 * 2 < 2^29 = 2^24 x 32, on a grid of
       // 32: exact in f32 (spec 8.1.6.3, condition 4).
-      o.a = fill(m, k, g, [](std::uint32_t u) {
+      fill(o.a, m, k, g, [](std::uint32_t u) {
         // the top two bits pick, the other 30 give the multiple
         const std::uint32_t pick = u >> 30;
         return pick == 0   ? 65504.0
                : pick == 1 ? -65504.0
                            : 32.0 * static_cast<double>(uniform(u << 2, -2047, 2047));
       });
-      o.b = fill(k, n, g, [](std::uint32_t u) { return static_cast<double>(uniform(u, -2, 2)); });
-      o.c0 = fill(m, n, g, [](std::uint32_t u) {
+      fill(o.b, k, n, g, [](std::uint32_t u) { return static_cast<double>(uniform(u, -2, 2)); });
+      fill(o.c0, m, n, g, [](std::uint32_t u) {
         return 32.0 * static_cast<double>(uniform(u, -(1 << 13), 1 << 13));
       });
-      o.bias = fill(1, n, g, [](std::uint32_t u) {
+      fill(o.bias, 1, n, g, [](std::uint32_t u) {
         return 32.0 * static_cast<double>(uniform(u, -(1 << 13), 1 << 13));
       });
       break;
@@ -351,12 +353,12 @@ MmadOperands operandsOf(const MmadCase& c) {
     case MmadValues::Hf32Probe:
       // f32 values 1 + t * 2^-13 (scaled by 2^e): between HF32 steps for 10 or 11 fraction bits,
       // some exactly half-way; B small integers: every sum exact in f32.
-      o.a = fill(m, k, g, [](std::uint32_t u) {
+      fill(o.a, m, k, g, [](std::uint32_t u) {
         // t from the low six bits, the sign from the seventh, the scale from the top ones
         const double v = 1 + std::ldexp(static_cast<double>(u & 63), -13);
         return std::ldexp((u & 64) != 0 ? v : -v, static_cast<int>(uniform(u, -2, 2)));
       });
-      o.b = fill(k, n, g, [](std::uint32_t u) { return static_cast<double>(uniform(u, 1, 3)); });
+      fill(o.b, k, n, g, [](std::uint32_t u) { return static_cast<double>(uniform(u, 1, 3)); });
       o.c0.setZero();
       o.bias.setZero();
       break;
@@ -380,7 +382,8 @@ MmadOperands operandsOf(const MmadCase& c) {
                          : c.values == MmadValues::MaxFinite ? 32
                                                              : 0.25;
     const double unitB = integer || c.values != MmadValues::Exact ? 1 : 0.25;
-    for (int attempt = 0; attempt < 8 && o.a.row(0).dot(o.b.col(0)) == 0; ++attempt) {
+    for (int attempt = 0;
+         attempt < 8 && o.a.row(0).cast<double>().dot(o.b.col(0).cast<double>()) == 0; ++attempt) {
       o.a(0, 0) = o.a(0, 0) > 0 ? o.a(0, 0) - unitA : o.a(0, 0) + unitA;
       if (o.b(0, 0) == 0) o.b(0, 0) = unitB;
     }

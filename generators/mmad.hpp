@@ -75,7 +75,10 @@ oracle::MatrixD initMatrix(isa::MmadInit mode, const oracle::MatrixD& c0,
                            const oracle::MatrixD& bias);
 
 struct MmadOperands {
-  oracle::MatrixD a, b, c0, bias;
+  /// A and B as floats (every value of a dense Mmad operand type is one); C before the multiply
+  /// and the bias as doubles (an s32 init is not always a float).
+  oracle::MatrixF a, b;
+  oracle::MatrixD c0, bias;
   /// The init the spec selects (zero, c0, or the bias row broadcast over M).
   oracle::MatrixD init(isa::MmadInit mode) const;
 };
@@ -135,7 +138,7 @@ std::vector<isa::DType> mmadDTypes(isa::ProfileId profile);
 
 /// A rows x cols operand: the values' bit patterns in the top-left corner, random bits of the
 /// type elsewhere (fractal padding a DUT must ignore).
-oracle::ElemMatrix padded(const oracle::MatrixD& values, isa::DType t, Eigen::Index rows,
+oracle::ElemMatrix padded(const oracle::MatrixF& values, isa::DType t, Eigen::Index rows,
                           Eigen::Index cols, std::uint64_t seed);
 
 /// Writes an accumulator matrix (bit patterns) into L0C bytes at cAddr as Nz fractals.

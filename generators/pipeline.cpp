@@ -189,7 +189,8 @@ PipelineOperands operandsOf(const PipelineCase& c) {
   if (c.low) {
     const LowOperands l = lowOperandsOf(lowCaseOf(c));  // throws outside the W-exact regime
     PipelineOperands o;
-    static_cast<MmadOperands&>(o) = MmadOperands{l.a, l.b, l.c0, l.bias};
+    static_cast<MmadOperands&>(o) =
+        MmadOperands{l.a.cast<float>(), l.b.cast<float>(), l.c0, l.bias};
     o.aCodes = l.aCodes;
     o.bCodes = l.bCodes;
     return o;
@@ -207,7 +208,7 @@ PipelineOperands operandsOf(const PipelineCase& c) {
   PipelineOperands o;
   static_cast<MmadOperands&>(o) = gen::operandsOf(mc);
   if (c.kind == PipelineKind::Sparse) {
-    o.b = random24(c.k, c.n, subSeed(c.contentSeed, 7)).cast<double>();
+    o.b = random24(c.k, c.n, subSeed(c.contentSeed, 7)).cast<float>();
   }
   if (c.kind == PipelineKind::Conv) {
     const ConvShape s = convShape(c);
@@ -223,7 +224,7 @@ PipelineOperands operandsOf(const PipelineCase& c) {
       o.map.push_back(std::move(plane));
     }
     o.padValue = integer ? -7 : 1.75;  // not zero: a DUT padding with zero is caught
-    o.a = im2col(c, o.map, o.padValue);
+    o.a = im2col(c, o.map, o.padValue).cast<float>();
   }
   return o;
 }
@@ -231,9 +232,9 @@ PipelineOperands operandsOf(const PipelineCase& c) {
 oracle::ElemMatrix expectedC(const PipelineCase& c, const PipelineOperands& o) {
   // Spec 8.1.5: the decoded values' exact sum with the init, rounded once to f32.
   if (c.low) return oracle::mmadResult(DType::F32, o.a, o.b, o.init(c.init));
-  MatrixD b = o.b;
+  oracle::MatrixF b = o.b;
   if (c.kind == PipelineKind::Sparse) {
-    b = oracle::truncate24(o.b.cast<std::int8_t>()).cast<double>();  // spec 7.2: B'
+    b = oracle::truncate24(o.b.cast<std::int8_t>()).cast<float>();  // spec 7.2: B'
   }
   return oracle::mmadResult(c.dtype, o.a, b, o.init(c.init));
 }
@@ -261,9 +262,9 @@ isa::Program buildProgram(const PipelineCase& c, PipelineKind kind, bool load2dO
   isa::Program p;
   p.profile = c.profile;
   // B as the dense pipeline sees it: B' when pairing with a sparse case (spec 7.2).
-  MatrixD b = o.b;
+  oracle::MatrixF b = o.b;
   if (c.kind == PipelineKind::Sparse && kind != PipelineKind::Sparse) {
-    b = oracle::truncate24(o.b.cast<std::int8_t>()).cast<double>();
+    b = oracle::truncate24(o.b.cast<std::int8_t>()).cast<float>();
   }
   // Low precision: the codes, with spec 8.1.3's canary (finite under every reading, large when
   // read) in every padding cell, past k in the last K fractal above all; random bits otherwise.

@@ -10,6 +10,7 @@
 #include <limits>
 #include <optional>
 #include <stdexcept>
+#include <type_traits>
 
 #include "oracle/layout.hpp"
 #include "oracle/lowprec.hpp"
@@ -92,13 +93,14 @@ MatrixD valuesOf(const ElemMatrix& bits, isa::DType t) {
 
 namespace {
 
-/// Four doubles to f16 bits, each rounded to float and then to nearest f16 with ties to even,
-/// as Eigen::half(float) does it without F16C, with its three cases chosen per lane instead of
-/// branched on (the branches cost more than the arithmetic): from 65536 up, inf, or NaN kept a
+/// Four doubles (or floats) to f16 bits, each rounded to float and then to nearest f16 with ties to
+/// even, as Eigen::half(float) does it without F16C, with its three cases chosen per lane instead
+/// of branched on (the branches cost more than the arithmetic): from 65536 up, inf, or NaN kept a
 /// quiet NaN; below 2^-14, a subnormal, rounded by adding 0.5f (whose ulp is f16's smallest
 /// subnormal); in between, the exponent rebased and the 13 dropped bits rounded to even.
 /// tests/oracle_test.cpp holds it to Eigen::half on every f16, its neighbours and half-way points.
-void halfBitsOf4(const double* in, std::uint32_t* out) {
+template <typename Scalar>
+void halfBitsOf4(const Scalar* in, std::uint32_t* out) {
   using F32x4 = float __attribute__((vector_size(16)));
   using I32x4 = std::int32_t __attribute__((vector_size(16)));
   using U32x4 = std::uint32_t __attribute__((vector_size(16)));
@@ -127,7 +129,10 @@ void halfBitsOf4(const double* in, std::uint32_t* out) {
 
 }  // namespace
 
-ElemMatrix bitsOf(const MatrixD& values, isa::DType t) {
+namespace {
+
+template <typename Matrix>
+ElemMatrix bitsOfValues(const Matrix& values, isa::DType t) {
   ElemMatrix b(values.rows(), values.cols());
   // One loop per type (the type chosen once, not per element).
   auto each = [&](auto code) {
@@ -171,6 +176,16 @@ ElemMatrix bitsOf(const MatrixD& values, isa::DType t) {
   return b;
 }
 
+}  // namespace
+
+ElemMatrix bitsOf(const MatrixD& values, isa::DType t) {
+  return bitsOfValues(values, t);
+}
+
+ElemMatrix bitsOfFloats(const MatrixF& values, isa::DType t) {
+  return bitsOfValues(values, t);
+}
+
 int lowestBitExponent(double v) {
   const auto bits = std::bit_cast<std::uint64_t>(v);
   const auto exponent = static_cast<int>((bits >> 52) & 0x7FF);
@@ -179,122 +194,134 @@ int lowestBitExponent(double v) {
   return std::max(exponent, 1) - 1075 + std::countr_zero(significand);
 }
 
-std::optional<FloatOperand> asFloats(const MatrixD& m) {
-  // One pass, four elements at a time (vectors of the GCC/Clang vector extension): each element
-  // converted to float and back (a NaN, or a double no float holds, comes back different), and
-  // the grid read off the floats. An element's lowest set bit, as a value: |f| less |f| with
-  // that bit cleared (an exact difference, subnormals included), or |f| itself when its fraction
-  // is zero (a power of two). The least of these over the nonzero elements is 2^low; a zero is
-  // a multiple of anything.
-  using F64x2 = double __attribute__((vector_size(16)));
-  using F32x2 = float __attribute__((vector_size(8)));
+std::optional<Grid> gridOf(const MatrixF& m) {
+  // One pass, four elements at a time (vectors of the GCC/Clang vector extension). With the
+  // sign cleared, the bits of floats order as their magnitudes do: the largest bits are the
+  // largest magnitude, and an infinity or a NaN (bits from 0x7F800000) among them leaves the
+  // matrix off the grid. An element's lowest set bit, as a value: |f| less |f| with that bit
+  // cleared (an exact difference, subnormals included), or |f| itself when its fraction is zero
+  // (a power of two). The least of these over the nonzero elements is 2^low; a zero is a
+  // multiple of anything.
   using F32x4 = float __attribute__((vector_size(16)));
   using I32x4 = std::int32_t __attribute__((vector_size(16)));
   constexpr float kNone = std::numeric_limits<float>::infinity();
-  FloatOperand out{Eigen::MatrixXf(m.rows(), m.cols()), {}};
-  F32x4 max = {}, least = {kNone, kNone, kNone, kNone};
-  // How far each element moved going to float and back, summed: zero until an element no
-  // float holds (a sum of positive terms stays positive), NaN after a NaN or an infinity
-  // (inf - inf), inf after a double past float's range.
-  F64x2 moved = {};
-  auto take = [&](const double* in, float* to) {
-    F64x2 lo, hi;
-    std::memcpy(&lo, in, sizeof lo);
-    std::memcpy(&hi, in + 2, sizeof hi);
-    const F32x2 flo = __builtin_convertvector(lo, F32x2), fhi = __builtin_convertvector(hi, F32x2);
-    auto distance = [](F64x2 x, F64x2 y) {
-      const F64x2 d = x - y;
-      return d < 0 ? -d : d;
-    };
-    moved += distance(__builtin_convertvector(flo, F64x2), lo) +
-             distance(__builtin_convertvector(fhi, F64x2), hi);
-    const F32x4 f = __builtin_shufflevector(flo, fhi, 0, 1, 2, 3);
-    std::memcpy(to, &f, sizeof f);
+  I32x4 top = {};
+  F32x4 least = {kNone, kNone, kNone, kNone};
+  auto take = [&](const float* in) {
     I32x4 bits;
-    std::memcpy(&bits, &f, sizeof bits);
+    std::memcpy(&bits, in, sizeof bits);
     bits &= 0x7FFFFFFF;
+    top = bits > top ? bits : top;
     F32x4 a, cleared;
     std::memcpy(&a, &bits, sizeof a);
     const I32x4 rest = bits & (bits - 1);
     std::memcpy(&cleared, &rest, sizeof cleared);
-    max = a > max ? a : max;
     const F32x4 lowestBit = (bits & 0x7FFFFF) != 0 ? a - cleared : a;
-    const F32x4 candidate = a != 0 ? lowestBit : F32x4{kNone, kNone, kNone, kNone};
+    const F32x4 candidate = bits != 0 ? lowestBit : F32x4{kNone, kNone, kNone, kNone};
     least = candidate < least ? candidate : least;
   };
-  const double* v = m.data();
-  float* f = out.values.data();
+  const float* v = m.data();
   const Eigen::Index size = m.size(), whole = size - size % 4;
-  for (Eigen::Index i = 0; i < whole; i += 4) take(v + i, f + i);
+  for (Eigen::Index i = 0; i < whole; i += 4) take(v + i);
   if (whole < size) {  // the last one to three, beside zeros (which change nothing)
-    double rest[4] = {};
-    float restF[4];
+    float rest[4] = {};
     std::copy(v + whole, v + size, rest);
-    take(rest, restF);
-    std::copy(restF, restF + (size - whole), f + whole);
+    take(rest);
   }
-  if (!(moved[0] + moved[1] == 0)) return std::nullopt;
-  out.grid.max = std::max({max[0], max[1], max[2], max[3]});
+  const std::int32_t largest = std::max({top[0], top[1], top[2], top[3]});
+  if (largest >= 0x7F800000) return std::nullopt;
+  Grid g;
+  g.max = std::bit_cast<float>(largest);
   const float lowest = std::min({least[0], least[1], least[2], least[3]});
-  if (lowest != kNone) out.grid.low = lowestBitExponent(lowest);
+  if (lowest != kNone) g.low = lowestBitExponent(lowest);
+  return g;
+}
+
+std::optional<FloatOperand> asFloats(const MatrixD& m) {
+  // Each element converted to float and back: a NaN, or a double no float holds (past its
+  // range, finer than its subnormals, or with more significant bits), comes back different.
+  FloatOperand out{m.cast<float>(), {}};
+  if (!(out.values.cast<double>().array() == m.array()).all()) return std::nullopt;
+  const std::optional<Grid> grid = gridOf(out.values);
+  if (!grid) return std::nullopt;
+  out.grid = *grid;
   return out;
 }
 
 namespace {
 
-/// use(A * B) exactly, by Eigen's own kernels. Every product a(i, k) b(k, j) is an integer multiple
-/// of 2^(lowA + lowB) of magnitude at most maxA maxB = mA mB 2^(lowA + lowB), with mA and mB the
-/// largest elements in units of their grids. A sum of up to `block` such products, in whatever
-/// order Eigen adds them, is then a multiple of 2^(lowA + lowB) below 2^(24 + lowA + lowB) when
-/// block mA mB < 2^24: a float (not below float's 2^-149). So Eigen's float product is the exact
-/// one when K <= block; when K is larger, the float products of K-blocks of that length, summed
-/// in double, are (every partial sum a multiple of the grid below K mA mB < 2^53 of it);
-/// otherwise the product is taken in double (exact for integers below 2^53).
+/// use(A * B) exactly by Eigen's float kernels, when A and B, as floats on their grids, allow it
+/// (false otherwise). Every product a(i, k) b(k, j) is an integer multiple of 2^(lowA + lowB)
+/// of magnitude at most maxA maxB = mA mB 2^(lowA + lowB), with mA and mB the largest elements
+/// in units of their grids. A sum of up to `block` such products, in whatever order Eigen adds
+/// them, is then a multiple of 2^(lowA + lowB) below 2^(24 + lowA + lowB) when block mA mB <
+/// 2^24: a float (not below float's 2^-149). So Eigen's float product is the exact one when
+/// K <= block; when K is larger, the float products of K-blocks of that length, summed in
+/// double, are (every partial sum a multiple of the grid below K mA mB < 2^53 of it).
 template <typename F>
-void withProduct(const MatrixD& a, const MatrixD& b, F&& use) {
+bool withFloatProduct(const Eigen::MatrixXf& fa, const Grid& ga, const Eigen::MatrixXf& fb,
+                      const Grid& gb, F&& use) {
   constexpr std::uint64_t kFloatExact = std::uint64_t{1} << 24,
                           kDoubleExact = std::uint64_t{1} << 53;
   constexpr std::uint64_t kShortestBlock = 256;  // shorter blocks cost more than the double one
-  // An element no float holds keeps the product off the float route whatever the rest: it is
-  // above FLT_MAX, or finer than 2^-149, or has more than 24 significant bits (its units of the
-  // grid reach 2^24), or is not finite.
-  const std::optional<FloatOperand> fa = asFloats(a);
-  const std::optional<FloatOperand> fb = fa ? asFloats(b) : std::nullopt;
-  if (fa && fb && a.cols() > 0) {
-    const Grid &ga = fa->grid, &gb = fb->grid;
-    if (ga.max == 0 || gb.max == 0) return use(MatrixD::Zero(a.rows(), b.cols()).eval());
-    const double bound = static_cast<double>(a.cols()) * ga.max * gb.max;
-    const int low = ga.low + gb.low;
-    const double mA = std::ldexp(ga.max, -ga.low), mB = std::ldexp(gb.max, -gb.low);
-    if (low >= -149 && bound < std::ldexp(1.0, 100) && mA < kFloatExact && mB < kFloatExact) {
-      const std::uint64_t term = static_cast<std::uint64_t>(mA) * static_cast<std::uint64_t>(mB);
-      const std::uint64_t block = (kFloatExact - 1) / term;
-      const auto k = static_cast<std::uint64_t>(a.cols());
-      if (block >= k) {
-        const Eigen::MatrixXf p = fa->values * fb->values;
-        return use(p);
-      }
-      if (block >= kShortestBlock && k < kDoubleExact / term) {
-        MatrixD sum = MatrixD::Zero(a.rows(), b.cols());
-        for (std::uint64_t from = 0; from < k; from += block) {
-          const auto first = static_cast<Eigen::Index>(from);
-          const auto len = static_cast<Eigen::Index>(std::min(block, k - from));
-          const Eigen::MatrixXf p =
-              fa->values.middleCols(first, len) * fb->values.middleRows(first, len);
-          sum += p.cast<double>();
-        }
-        return use(sum);
-      }
-    }
+  if (fa.cols() == 0) return false;
+  if (ga.max == 0 || gb.max == 0) {
+    use(MatrixD::Zero(fa.rows(), fb.cols()).eval());
+    return true;
   }
-  const MatrixD p = a * b;
+  const double bound = static_cast<double>(fa.cols()) * ga.max * gb.max;
+  const int low = ga.low + gb.low;
+  const double mA = std::ldexp(ga.max, -ga.low), mB = std::ldexp(gb.max, -gb.low);
+  if (low < -149 || bound >= std::ldexp(1.0, 100) || mA >= kFloatExact || mB >= kFloatExact) {
+    return false;
+  }
+  const std::uint64_t term = static_cast<std::uint64_t>(mA) * static_cast<std::uint64_t>(mB);
+  const std::uint64_t block = (kFloatExact - 1) / term;
+  const auto k = static_cast<std::uint64_t>(fa.cols());
+  if (block >= k) {
+    const Eigen::MatrixXf p = fa * fb;
+    use(p);
+    return true;
+  }
+  if (block < kShortestBlock || k >= kDoubleExact / term) return false;
+  MatrixD sum = MatrixD::Zero(fa.rows(), fb.cols());
+  for (std::uint64_t from = 0; from < k; from += block) {
+    const auto first = static_cast<Eigen::Index>(from);
+    const auto len = static_cast<Eigen::Index>(std::min(block, k - from));
+    const Eigen::MatrixXf p = fa.middleCols(first, len) * fb.middleRows(first, len);
+    sum += p.cast<double>();
+  }
+  use(sum);
+  return true;
+}
+
+/// use(A * B) exactly, A and B doubles or floats: by the float product when the operands
+/// allow it (withFloatProduct), otherwise in double (exact for integers below 2^53). An element
+/// no float holds keeps the product off the float route whatever the rest: it is above
+/// FLT_MAX, or finer than 2^-149, or has more than 24 significant bits (its units of the grid
+/// reach 2^24), or is not finite.
+template <typename Matrix, typename F>
+void withProduct(const Matrix& a, const Matrix& b, F&& use) {
+  if constexpr (std::is_same_v<Matrix, MatrixF>) {
+    const std::optional<Grid> ga = gridOf(a);
+    const std::optional<Grid> gb = ga ? gridOf(b) : std::nullopt;
+    if (ga && gb && withFloatProduct(a, *ga, b, *gb, use)) return;
+  } else {
+    const std::optional<FloatOperand> fa = asFloats(a);
+    const std::optional<FloatOperand> fb = fa ? asFloats(b) : std::nullopt;
+    if (fa && fb && withFloatProduct(fa->values, fa->grid, fb->values, fb->grid, use)) return;
+  }
+  const MatrixD p = a.template cast<double>() * b.template cast<double>();
   use(p);
 }
 
 }  // namespace
 
-ElemMatrix mmadResult(isa::DType t, const MatrixD& a, const MatrixD& b, const MatrixD& init,
-                      Saturation sat, const Hf32Reading* hf32) {
+namespace {
+
+template <typename Matrix>
+ElemMatrix mmadResultOf(isa::DType t, const Matrix& a, const Matrix& b, const MatrixD& init,
+                        Saturation sat, const Hf32Reading* hf32) {
   const bool integer = t == isa::DType::S8 || t == isa::DType::S4;
   ElemMatrix c(init.rows(), init.cols());
   if (integer) {
@@ -312,7 +339,7 @@ ElemMatrix mmadResult(isa::DType t, const MatrixD& a, const MatrixD& b, const Ma
       // |products| <= 4095 * 2^14: exact in double, no overflow in 64 bits
       withProduct(a, b, [&](const auto& p) { sum = il + p.template cast<std::int64_t>(); });
     } else {
-      const MatrixL al = a.cast<std::int64_t>(), bl = b.cast<std::int64_t>();
+      const MatrixL al = a.template cast<std::int64_t>(), bl = b.template cast<std::int64_t>();
       sum = il;
       for (Eigen::Index k = 0; k < al.cols(); ++k) {
         sum = (sum + al.col(k) * bl.row(k))
@@ -355,13 +382,27 @@ ElemMatrix mmadResult(isa::DType t, const MatrixD& a, const MatrixD& b, const Ma
     }
   };
   if (hf32 != nullptr && t == isa::DType::F32) {
-    const MatrixD ar = a.unaryExpr([hf32](double v) { return roundHf32(v, *hf32); });
-    const MatrixD br = b.unaryExpr([hf32](double v) { return roundHf32(v, *hf32); });
+    const MatrixD ar =
+        a.template cast<double>().unaryExpr([hf32](double v) { return roundHf32(v, *hf32); });
+    const MatrixD br =
+        b.template cast<double>().unaryExpr([hf32](double v) { return roundHf32(v, *hf32); });
     withProduct(ar, br, finish);
   } else {
     withProduct(a, b, finish);
   }
   return c;
+}
+
+}  // namespace
+
+ElemMatrix mmadResult(isa::DType t, const MatrixD& a, const MatrixD& b, const MatrixD& init,
+                      Saturation sat, const Hf32Reading* hf32) {
+  return mmadResultOf(t, a, b, init, sat, hf32);
+}
+
+ElemMatrix mmadResult(isa::DType t, const MatrixF& a, const MatrixF& b, const MatrixD& init,
+                      Saturation sat, const Hf32Reading* hf32) {
+  return mmadResultOf(t, a, b, init, sat, hf32);
 }
 
 Expected expectC(const isa::Program& program, std::size_t region, const ElemMatrix& c,

@@ -4,6 +4,7 @@
 
 #include <Eigen/Core>
 #include <climits>
+#include <concepts>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -17,6 +18,9 @@ namespace cubecheck::oracle {
 
 /// Operand and init values; every value the suite draws is exactly representable in double.
 using MatrixD = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic>;
+/// Operand values that are floats: every value of a dense Mmad operand type (s4, s8, f16, bf16,
+/// f32) is one. Half the bytes of MatrixD, and no conversion before a float product.
+using MatrixF = Eigen::MatrixXf;
 
 /// How int32 accumulation saturates (OPEN-7): once at the end (the default), or after every
 /// partial sum in ascending k starting from the init. Wrap is no reading of OPEN-7 (spec 8:
@@ -45,6 +49,12 @@ double roundHf32(double v, const Hf32Reading& r);
 MatrixD valuesOf(const ElemMatrix& bits, isa::DType t);
 /// Bit patterns of values of type t; the values must be representable.
 ElemMatrix bitsOf(const MatrixD& values, isa::DType t);
+ElemMatrix bitsOfFloats(const MatrixF& values, isa::DType t);
+/// The same for floats; a template, so that any other expression still converts to MatrixD.
+template <std::same_as<MatrixF> Matrix>
+ElemMatrix bitsOf(const Matrix& values, isa::DType t) {
+  return bitsOfFloats(values, t);
+}
 
 /// log2 of the largest power of two dividing the finite v != 0 (its last significant bit), read
 /// off its bits: v = significand 2^(exponent - 1075), the significand with its implicit bit.
@@ -56,6 +66,8 @@ struct Grid {
   int low = INT_MAX;
   double max = 0;
 };
+/// The grid of a matrix of floats, when every element is finite; empty otherwise.
+std::optional<Grid> gridOf(const MatrixF& m);
 /// A matrix whose every element is a finite float: the floats, and their grid.
 struct FloatOperand {
   Eigen::MatrixXf values;
@@ -69,6 +81,9 @@ std::optional<FloatOperand> asFloats(const MatrixD& m);
 /// exact sum (int64 or double), saturated to int32 per `sat`, or converted to f32 with the
 /// saturation mode (+-inf to +-FLT_MAX, NaN to 0). With `hf32`, f32 operands are first rounded.
 ElemMatrix mmadResult(isa::DType t, const MatrixD& a, const MatrixD& b, const MatrixD& init,
+                      Saturation sat = Saturation::Final, const Hf32Reading* hf32 = nullptr);
+/// The same on operands held as floats.
+ElemMatrix mmadResult(isa::DType t, const MatrixF& a, const MatrixF& b, const MatrixD& init,
                       Saturation sat = Saturation::Final, const Hf32Reading* hf32 = nullptr);
 
 /// The expectation for an L0C region after a Mmad writing C (m x n accumulator bit patterns) at

@@ -521,8 +521,8 @@ TEST(GeneratorSelfTest, LowPrecisionPipelinesAreLegal) {
               1)
         << show(c);
     const PipelineOperands o = operandsOf(c);
-    const auto [qA, mA] = quantumAndMaxOf(o.a);
-    const auto [qB, mB] = quantumAndMaxOf(o.b);
+    const auto [qA, mA] = quantumAndMaxOf(o.a.cast<double>());
+    const auto [qB, mB] = quantumAndMaxOf(o.b.cast<double>());
     ASSERT_GT(qA * qB, 0) << show(c) << ": all-zero operand";
     const double q = qA * qB, init = o.init(c.init).cwiseAbs().maxCoeff();
     EXPECT_LE(init + c.k * mA * mB, std::ldexp(q, 24)) << show(c);

@@ -240,7 +240,8 @@ TEST(MmadGenerators, BoundaryTablesSetDisableGemvOnAGemvShape) {
 std::set<double> valuesOf(const gen::MmadCase& c, bool init) {
   const gen::MmadOperands o = gen::operandsOf(c);
   std::set<double> seen;
-  for (const oracle::MatrixD* m : {&o.a, &o.b, &o.c0, &o.bias}) {
+  const oracle::MatrixD a = o.a.cast<double>(), b = o.b.cast<double>();
+  for (const oracle::MatrixD* m : {&a, &b, &o.c0, &o.bias}) {
     if ((m == &o.c0 || m == &o.bias) != init) continue;
     seen.insert(m->data(), m->data() + m->size());
   }
@@ -315,7 +316,7 @@ TEST(MmadGenerators, ExactFloatRegimesMeetConditionFourAtTheLargestK) {
     c.n = 64;
     c.contentSeed = 11;
     const gen::MmadOperands o = gen::operandsOf(c);
-    auto low = [](const oracle::MatrixD& m) {
+    auto low = [](const auto& m) {
       int q = INT_MAX;
       for (Eigen::Index i = 0; i < m.size(); ++i) {
         if (m(i) != 0) q = std::min(q, oracle::lowestBitExponent(m(i)));
@@ -325,7 +326,7 @@ TEST(MmadGenerators, ExactFloatRegimesMeetConditionFourAtTheLargestK) {
     const int q = low(o.a) + low(o.b);
     const double largest = std::max(o.c0.cwiseAbs().maxCoeff(), o.bias.cwiseAbs().maxCoeff());
     EXPECT_GE(std::min(low(o.c0), low(o.bias)), q);  // the init on the products' grid
-    EXPECT_LE(largest + c.k * o.a.cwiseAbs().maxCoeff() * o.b.cwiseAbs().maxCoeff(),
+    EXPECT_LE(largest + c.k * double{o.a.cwiseAbs().maxCoeff()} * o.b.cwiseAbs().maxCoeff(),
               std::ldexp(1.0, 24 + q));
   }
 }

@@ -335,11 +335,13 @@ TEST(MmadBits, F16BitsAreEigensRoundingConversion) {
   }
 }
 
-RC_GTEST_PROP(MmadProduct, AsFloatsIsTheElementwiseStatement, ()) {
-  // asFloats reads four elements at a time with bit tricks; it must say what a loop over the
-  // elements says: floats exactly when every element converts to float and back unchanged and
-  // is finite, the largest magnitude, and the least lowestBitExponent over the nonzero elements.
-  // Elements of every kind, in matrices of every size up to 9 x 9 (so every tail length).
+RC_GTEST_PROP(MmadProduct, AsFloatsAndGridOfAreTheElementwiseStatement, ()) {
+  // gridOf reads four elements at a time with bit tricks, and asFloats uses it; each must say
+  // what a loop over the elements says. gridOf, on floats: a grid exactly when every element is
+  // finite. asFloats, on doubles: floats exactly when every element converts to float and back
+  // unchanged and is finite. Both: the largest magnitude, and the least lowestBitExponent over
+  // the nonzero elements. Elements of every kind, in matrices of every size up to 9 x 9 (so every
+  // tail length).
   const auto rows = *rc::gen::inRange<Eigen::Index>(1, 10);
   const auto cols = *rc::gen::inRange<Eigen::Index>(1, 10);
   const auto anyFloatBits = rc::gen::map(rc::gen::arbitrary<std::uint32_t>(), [](std::uint32_t u) {
@@ -375,6 +377,21 @@ RC_GTEST_PROP(MmadProduct, AsFloatsIsTheElementwiseStatement, ()) {
     if (!floats) break;
     grid.max = std::max(grid.max, std::fabs(v));
     if (v != 0) grid.low = std::min(grid.low, lowestBitExponent(v));
+  }
+  const Eigen::MatrixXf asFloat = m.cast<float>();
+  bool finite = true;
+  Grid floatGrid;
+  for (Eigen::Index i = 0; i < asFloat.size(); ++i) {
+    const double v = asFloat(i);
+    finite = finite && std::isfinite(v);
+    floatGrid.max = std::max(floatGrid.max, std::fabs(v));
+    if (v != 0) floatGrid.low = std::min(floatGrid.low, lowestBitExponent(v));
+  }
+  const std::optional<Grid> g = gridOf(asFloat);
+  RC_ASSERT(g.has_value() == finite);
+  if (finite) {
+    RC_ASSERT(g->max == floatGrid.max);
+    RC_ASSERT(g->low == floatGrid.low);
   }
   const std::optional<FloatOperand> f = asFloats(m);
   RC_ASSERT(f.has_value() == floats);
