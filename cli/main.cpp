@@ -38,6 +38,7 @@
 #include "conformance/merge.hpp"
 #include "conformance/report.hpp"
 #include "conformance/runner.hpp"
+#include "conformance/sha256.hpp"
 #include "conformance/shard.hpp"
 #include "dut_adapters/registry.hpp"
 #include "dut_adapters/sanitise.hpp"
@@ -371,6 +372,31 @@ struct Replay {
   std::vector<std::string> inputErrors;  ///< found before the replay (a results file's)
 };
 
+/// What certify says of `family` on `profile`, given to the replay's family of a file that holds
+/// its rows: the open points its verdict rests on, its provisional mark, its properties' claims.
+/// A replay checks the same semantics, so its report says the same of them.
+void describeAsCertify(conf::FamilyResult& fr, const std::string& family,
+                       const std::string& profile,
+                       std::set<std::pair<std::string, std::string>>& described) {
+  if (!described.emplace(family, profile).second) return;
+  const std::optional<isa::ProfileId> id = isa::parseProfile(profile);
+  if (!id) return;
+  const std::optional<conf::Family> f = conf::makeFamily(family, *id, gen::Sizes::Mixed);
+  if (!f) return;
+  for (const std::string& open : f->openPoints) {
+    if (std::find(fr.openPoints.begin(), fr.openPoints.end(), open) == fr.openPoints.end()) {
+      fr.openPoints.push_back(open);
+    }
+  }
+  if (fr.provisional.empty()) fr.provisional = f->provisional;
+  for (conf::PropertyResult& pr : fr.properties) {
+    if (!pr.summary.empty()) continue;
+    for (const auto& prop : f->properties) {
+      if (prop->name() == pr.name) pr.summary = prop->summary();
+    }
+  }
+}
+
 /// Replays vector rows against a DUT; reports as certify does, one "family" per file. Every
 /// input error (file, row, sidecar, manifest, results, a row twice) is part of the result: the
 /// run is then not certified.
@@ -400,6 +426,7 @@ int replayVectors(dut::Dut& dut, const std::string& dutSpec, Replay in,
     r.inputErrors.insert(r.inputErrors.end(), rr.errors.begin(), rr.errors.end());
     conf::FamilyResult fr;
     fr.name = dut::printable(file.filename().string(), 200);
+    std::set<std::pair<std::string, std::string>> described;  // (family, profile) of its rows
     for (std::size_t i = 0; i < rr.rows.size(); ++i) {
       const vec::Row& row = rr.rows[i];
       const std::string at = file.string() + ":" + std::to_string(rr.lines[i]);
@@ -434,7 +461,9 @@ int replayVectors(dut::Dut& dut, const std::string& dutSpec, Replay in,
       if (prop == fr.properties.end()) {
         fr.properties.push_back({row.property, "", {}, 0});
         prop = fr.properties.end() - 1;
+        described.erase({row.family, row.profile});  // a new property: its claim too
       }
+      describeAsCertify(fr, row.family, row.profile, described);
       if (fr.record(*prop, v, {})) {
         conf::Failure failure{row.property,
                               0,
@@ -630,6 +659,7 @@ int runMerge(const std::vector<std::string>& named, const std::string& out,
     }
   }
   std::vector<conf::CertifyResult> shards;
+  std::vector<conf::CertifyResult::MergedInput> mergedFrom;
   for (const std::string& in : inputs) {
     std::error_code ec;
     if (!out.empty() && fs::exists(out, ec) && fs::equivalent(in, out, ec)) {
@@ -641,6 +671,7 @@ int runMerge(const std::vector<std::string>& named, const std::string& out,
     }
     const std::optional<std::string> text = readWhole(in);
     if (!text) return usageError("merge-reports", "cannot read " + in);
+    mergedFrom.push_back({in, conf::sha256Hex(*text)});
     try {
       shards.push_back(conf::fromJson(*text, in));
     } catch (const conf::MergeError& e) {
@@ -653,6 +684,8 @@ int runMerge(const std::vector<std::string>& named, const std::string& out,
   } catch (const conf::MergeError& e) {
     return usageError("merge-reports", e.what());
   }
+  // Not run here: every format names the files it was made from, by their SHA-256.
+  merged.mergedFrom = std::move(mergedFrom);
   // Created only now: a bad input leaves no directory behind.
   if (!cli::checkWritableDir("--report-dir", reportDir, error)) {
     return usageError("merge-reports", error);

@@ -237,6 +237,12 @@ std::string toJson(const CertifyResult& r) {
     j["seed"] = r.seed;
   }
   j["shard"] = {{"index", r.shardIndex}, {"count", r.shardCount}};
+  if (!r.mergedFrom.empty()) {
+    j["merged_from"] = nlohmann::ordered_json::array();
+    for (const CertifyResult::MergedInput& m : r.mergedFrom) {
+      j["merged_from"].push_back({{"file", m.file}, {"sha256", m.sha256}});
+    }
+  }
   j["draws"] = drawsJson(r.draws);
   j["families"] = nlohmann::ordered_json::array();
   for (const FamilyResult& f : r.families) {
@@ -502,7 +508,7 @@ bool isCertificate(const CertifyResult& r) {
 
 /// The document title: a certificate only for a complete run that finished; a fuzz report never.
 std::string title(const CertifyResult& r) {
-  if (!r.certifies()) return "cubecheck fuzz report: " + r.headline();
+  if (!r.certifies()) return "cubecheck " + r.reportName() + ": " + r.headline();
   return isCertificate(r) ? "cubecheck certificate: " + r.headline() : "cubecheck " + r.headline();
 }
 
@@ -516,12 +522,18 @@ std::string scopeLine(const CertifyResult& r) {
     for (std::size_t i = 0; i < r.scope.filters.size(); ++i) {
       s += (i == 0 ? " " : "; ") + r.scope.filters[i];
     }
+  } else if (r.replayCheck()) {
+    s += "every row of the set";
   } else if (!r.certifies()) {
     s += "every family, for as many cases as the budget allowed";
   } else {
     s += r.unfinished().empty() ? "complete run" : "every family was to run";
   }
-  if (!r.certifies()) s += "; fuzz: coverage not checked, not a certificate";
+  if (r.replayCheck()) {
+    s += "; replay: the expectations are published with the set, not a certificate";
+  } else if (!r.certifies()) {
+    s += "; fuzz: coverage not checked, not a certificate";
+  }
   return s;
 }
 
@@ -830,6 +842,16 @@ std::string envelopeLabel(const CertifyResult& r) {
   return r.certifies() ? "Certified within" : "Declared envelope";
 }
 
+/// What a merged report was made from: it was not run here, and says so.
+std::string mergedLine(const CertifyResult& r) {
+  std::string s = "by cubecheck merge-reports from " + std::to_string(r.mergedFrom.size()) +
+                  " report.json file(s), not run here: its verdict is only as good as they are (";
+  for (std::size_t i = 0; i < r.mergedFrom.size(); ++i) {
+    s += (i == 0 ? "" : "; ") + r.mergedFrom[i].file + ", SHA-256 " + r.mergedFrom[i].sha256;
+  }
+  return s + ")";
+}
+
 /// The run's facts, as label and text.
 std::vector<std::pair<std::string, std::string>> facts(const CertifyResult& r) {
   std::vector<std::pair<std::string, std::string>> out{
@@ -838,6 +860,7 @@ std::vector<std::pair<std::string, std::string>> facts(const CertifyResult& r) {
       {"Run", runLine(r)},
       {"Scope", scopeLine(r)}};
   if (r.vectorSet) out.push_back({"Vector set", vectorSetLine(r)});
+  if (!r.mergedFrom.empty()) out.push_back({"Merged", mergedLine(r)});
   if (!r.inputErrors.empty()) {
     out.push_back({"Input errors", std::to_string(r.inputErrors.size()) +
                                        " (listed below): the rows they hold were not replayed "
@@ -1009,6 +1032,7 @@ void printReport(std::ostream& out, const CertifyResult& r) {
   std::string label = envelopeLabel(r);
   label[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(label[0])));
   os << '\n' << label << ": " << r.capabilities.envelopeText() << '\n';
+  if (!r.mergedFrom.empty()) os << "merged " << mergedLine(r) << '\n';
   if (!r.scope.complete || !r.certifies()) os << r.headline() << '\n';
   os << '\n';
   // Vector replay reports per file; certify and fuzz per family.
@@ -1122,9 +1146,7 @@ std::string toMarkdown(const CertifyResult& r) {
 std::string toHtml(const CertifyResult& r) {
   std::ostringstream os;
   os << "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"/><title>"
-     << (isCertificate(r) ? "cubecheck certificate"
-         : !r.certifies() ? "cubecheck fuzz report"
-                          : "cubecheck partial run")
+     << "cubecheck " << r.reportName()
      << "</title>"
         "<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}"
         "td,th{border:1px solid #999;padding:2px "

@@ -521,6 +521,17 @@ class Reader {
     }
     r.shardIndex = static_cast<unsigned>(index);
     r.shardCount = static_cast<unsigned>(total);
+    if (has(root, "merged_from")) {  // a merged report: what it was made from
+      for (const Field& m : elements(root, "merged_from")) {
+        CertifyResult::MergedInput in{text(m, "file"), text(m, "sha256")};
+        const Field sum = at(m, "sha256");
+        expect(sum,
+               in.sha256.size() == 64 &&
+                   in.sha256.find_first_not_of("0123456789abcdef") == std::string::npos,
+               "64 lower-case hex digits (a SHA-256)");
+        r.mergedFrom.push_back(std::move(in));
+      }
+    }
     const Field draws = at(root, "draws");
     r.draws.sizes = text(draws, "sizes");
     if (const Field n = at(draws, "case_budget"); !n.value.is_null()) {

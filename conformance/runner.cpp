@@ -294,8 +294,16 @@ std::string CertifyResult::unfinished() const {
 }
 
 std::string CertifyResult::reportKind() const {
+  if (replayCheck()) return "replay";
   if (!certifies()) return "fuzz";
   return scope.complete && unfinished().empty() ? "certificate" : "partial_run";
+}
+
+std::string CertifyResult::reportName() const {
+  const std::string kind = reportKind();
+  if (kind == "replay") return "replay (not a certificate)";
+  if (kind == "fuzz") return "fuzz report";
+  return kind == "certificate" ? "certificate" : "partial run";
 }
 
 std::string CertifyResult::headline() const {
@@ -306,17 +314,22 @@ std::string CertifyResult::headline() const {
   };
   const bool fuzz = !certifies();
   const std::string stop = unfinished();
-  std::size_t cases = 0;
+  std::size_t cases = 0, notSupported = 0;
   std::vector<std::string> bad, good;  // good: certified, a provisional one marked so
   for (const FamilyResult& f : families) {
     cases += f.counts.total();
+    notSupported += f.counts.of(Outcome::NotSupported);
     const std::string v = f.verdict();
     if (v == "nonconformant") bad.push_back(f.name);
     if (v.rfind("conformant", 0) == 0) {
       good.push_back(f.name + (f.provisional.empty() ? "" : " (provisional)"));
     }
   }
-  const std::string ran = std::to_string(cases) + " case(s)";
+  // What ran: a case the DUT did not support checked nothing, so it is counted apart.
+  const std::string ran =
+      std::to_string(cases - notSupported) + " case(s) run" +
+      (notSupported > 0 ? " (" + std::to_string(notSupported) + " more not supported by the DUT)"
+                        : "");
   std::string out;
   if (!stop.empty() || !scope.complete) {
     // What did not finish or was filtered leads; then what the cases that ran showed.
@@ -328,6 +341,19 @@ std::string CertifyResult::headline() const {
       out += (bad.empty() ? "found no failure in " : "found failures in ") + ran;
     } else {
       out += "is " + verdict();
+    }
+  } else if (replayCheck()) {
+    const std::string why =
+        " (a replay of published expectations, which a DUT that reads the set also meets: a "
+        "regression check, not a certificate; certify draws fresh cases)";
+    if (!bad.empty()) {
+      out = "REPLAY FAILED in " + ran + why;
+    } else if (certifiedFamilies().empty()) {
+      out = "NOTHING CHECKED in " + ran + why;
+    } else if (!inputErrors.empty()) {  // said below: the rows they hold did not replay
+      out = "REPLAY INCOMPLETE in " + ran + why;
+    } else {
+      out = "REPLAY PASSED in " + ran + why;
     }
   } else if (fuzz) {
     if (!bad.empty()) {

@@ -253,6 +253,14 @@ struct CertifyResult {
     std::vector<std::string> profiles;
   };
   std::optional<VectorSet> vectorSet;
+  /// merge-reports: the report.json files it combined, each with the SHA-256 of its bytes (what
+  /// `sha256sum` prints). A merged report was not run here: its verdict is only as good as those
+  /// files, and every format names them. Empty for a run's own report.
+  struct MergedInput {
+    std::string file;
+    std::string sha256;
+  };
+  std::vector<MergedInput> mergedFrom;
   /// Input a replay could not use, each "FILE:LINE:COLUMN: what": a vector file, row, sidecar or
   /// manifest, a results file. Any makes the run not certified: what they held was not replayed
   /// as published.
@@ -269,14 +277,23 @@ struct CertifyResult {
   std::string verdict() const;
   std::vector<std::string> certifiedFamilies() const;
   std::vector<std::string> notCertifiedFamilies() const;
-  /// Whether the run can be a certificate at all: certify and vector replay can, fuzz cannot (it
-  /// checks no coverage). A certificate also needs a complete run that finished (see partial()).
-  bool certifies() const { return command != "fuzz"; }
+  /// A replay of a vector set against a DUT (`vectors check`): the expectations are published
+  /// with the set, so a DUT that reads them passes. A regression check, never a certificate.
+  /// (`vectors verify` of a board's results is the hardware route and can be one:
+  /// docs/hardware.md.)
+  bool replayCheck() const { return command == "vectors check"; }
+  /// Whether the run can be a certificate at all: certify and a board's `vectors verify` can;
+  /// fuzz cannot (it checks no coverage), nor can `vectors check` (replayCheck). A certificate
+  /// also needs a complete run that finished (see partial()).
+  bool certifies() const { return command != "fuzz" && !replayCheck(); }
   /// What the report is, for machines (report.json's "report_kind"): "certificate" (a command
   /// that certifies, a complete run that finished; its verdict is the certificate's, good or
-  /// bad), "partial_run" (filtered or unfinished: what ran, never a certificate) or "fuzz" (a fuzz
-  /// report, never a certificate whatever its verdict words say).
+  /// bad), "partial_run" (filtered or unfinished: what ran, never a certificate), "fuzz" (a fuzz
+  /// report) or "replay" (`vectors check`), never a certificate whatever their verdict words say.
   std::string reportKind() const;
+  /// The report's name for people: "certificate" only when reportKind() is; else "fuzz report",
+  /// "replay (not a certificate)" or "partial run".
+  std::string reportName() const;
   /// Why the run did not finish (interrupted, stopped early, an internal error), in capitals as
   /// every format leads with it; empty for a run that finished.
   std::string unfinished() const;

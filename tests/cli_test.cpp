@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "conformance/sha256.hpp"
 #include "process.hpp"
 #include "scratch.hpp"
 #include "vectors/vectors.hpp"
@@ -430,6 +431,53 @@ TEST_F(MergeReports, SaysTheMergedVerdictAsTheReportDoes) {
       << r.out;
   EXPECT_EQ(r.out.find("CONFORMANT"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("  family "), std::string::npos) << "per family, not per file\n" << r.out;
+}
+
+// A merged report was not run here: every format names the files it was made from with their
+// SHA-256, so a hand-edited input cannot come out as a first-hand run, and reading the merged
+// report back keeps them.
+TEST_F(MergeReports, NamesItsInputsByTheirSha256) {
+  const fs::path reports = dir_ / "merged-named";
+  fs::remove_all(reports);
+  const fs::path a = dir_ / "shard0" / "report.json", b = dir_ / "shard1" / "report.json";
+  const CliRun r = runCli("merge-reports --report-dir " + reports.string() + " " + a.string() +
+                          " " + b.string());
+  ASSERT_EQ(r.status, 0) << r.out;
+  const auto text = [](const fs::path& p) {
+    std::ifstream in(p);
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  };
+  const Json m = readJson(reports / "report.json");
+  ASSERT_EQ(m["merged_from"].size(), 2u) << m.dump(1);
+  const std::string md = text(reports / "report.md"), html = text(reports / "report.html");
+  EXPECT_NE(md.find("by cubecheck merge-reports from 2 report.json file(s), not run here"),
+            std::string::npos)
+      << md.substr(0, 2000);
+  EXPECT_NE(r.out.find("merged by cubecheck merge-reports from 2"), std::string::npos) << r.out;
+  for (std::size_t i = 0; i < 2; ++i) {
+    const fs::path in = i == 0 ? a : b;
+    const std::string sum = cubecheck::conf::sha256Hex(text(in));
+    EXPECT_EQ(m["merged_from"][i]["file"], in.string());
+    EXPECT_EQ(m["merged_from"][i]["sha256"], sum);
+    EXPECT_NE(r.out.find(in.string() + ", SHA-256 " + sum), std::string::npos) << r.out;
+    for (const std::string* t : {&md, &html}) {  // the path as each format escapes it
+      EXPECT_NE(t->find(", SHA-256 " + sum), std::string::npos) << *t;
+    }
+  }
+  // Read back (a merge of the merge): parsed, and an edited digest is refused.
+  const CliRun again = runCli("merge-reports --out " + (dir_ / "again.json").string() + " " +
+                              (reports / "report.json").string());
+  EXPECT_EQ(again.status, 0) << again.out;
+  Json bad = m;
+  bad["merged_from"][0]["sha256"] = "not a digest";
+  {
+    std::ofstream o(dir_ / "bad_merged.json");
+    o << bad.dump();
+  }
+  const CliRun refused = runCli("merge-reports --out " + (dir_ / "x.json").string() + " " +
+                                (dir_ / "bad_merged.json").string());
+  EXPECT_EQ(refused.status, 2) << refused.out;
+  EXPECT_NE(refused.out.find("merged_from"), std::string::npos) << refused.out;
 }
 
 // --report-dir writes every format through the writers certify uses, from the merged model: the

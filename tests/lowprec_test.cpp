@@ -17,11 +17,11 @@
 #include <Eigen/Core>
 
 #include "conformance/runner.hpp"
+#include "conformance/sha256.hpp"
 #include "dut_adapters/reference/lowprec_decode.hpp"
 #include "dut_adapters/registry.hpp"
 #include "generators/lowprec.hpp"
 #include "oracle/lowprec.hpp"
-#include "sha256.hpp"
 
 namespace cubecheck {
 namespace {
@@ -70,17 +70,17 @@ constexpr const char* kE8M0Sum = "2d0f12009c0b56aac0be11e86c78052ad553c4cfb55ca1
 
 TEST(LowPrecisionDecode, Sha256KnownAnswers) {
   // FIPS 180-2 appendix B.1 and the empty string: the hash itself before it judges the tables.
-  EXPECT_EQ(test::sha256Hex("abc"),
+  EXPECT_EQ(conf::sha256Hex("abc"),
             "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
-  EXPECT_EQ(test::sha256Hex(""),
+  EXPECT_EQ(conf::sha256Hex(""),
             "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
-  EXPECT_EQ(test::sha256Hex(std::string(1000, 'a')).size(), 64u);
+  EXPECT_EQ(conf::sha256Hex(std::string(1000, 'a')).size(), 64u);
 }
 
 TEST(LowPrecisionDecode, OracleTablesMatchAppendixA) {
   for (const Sum& s : kSums) {
     EXPECT_EQ(
-        test::sha256Hex(checkFile(s.type, [&](std::uint8_t c) { return oracleBits(s.type, c); })),
+        conf::sha256Hex(checkFile(s.type, [&](std::uint8_t c) { return oracleBits(s.type, c); })),
         s.sha256)
         << isa::nameOf(s.type);
   }
@@ -97,12 +97,12 @@ TEST(LowPrecisionDecode, OracleTablesMatchAppendixA) {
     }
     e8m0 += buf;
   }
-  EXPECT_EQ(test::sha256Hex(e8m0), kE8M0Sum);
+  EXPECT_EQ(conf::sha256Hex(e8m0), kE8M0Sum);
 }
 
 TEST(LowPrecisionDecode, ReferenceTablesMatchAppendixA) {
   for (const Sum& s : kSums) {
-    EXPECT_EQ(test::sha256Hex(checkFile(
+    EXPECT_EQ(conf::sha256Hex(checkFile(
                   s.type, [&](std::uint8_t c) { return dut::lowPrecisionBits(s.type, c); })),
               s.sha256)
         << isa::nameOf(s.type);
@@ -121,7 +121,7 @@ TEST(LowPrecisionDecode, ReferenceTablesMatchAppendixA) {
     }
     e8m0 += buf;
   }
-  EXPECT_EQ(test::sha256Hex(e8m0), kE8M0Sum);
+  EXPECT_EQ(conf::sha256Hex(e8m0), kE8M0Sum);
 }
 
 // The reference's branch-free f16 decode against Eigen's conversion, on all 65,536 codes: the

@@ -14,9 +14,9 @@
 #include "conformance/fuzz.hpp"
 #include "conformance/merge.hpp"
 #include "conformance/report.hpp"
+#include "conformance/sha256.hpp"
 #include "dut_adapters/registry.hpp"
 #include "process.hpp"
-#include "sha256.hpp"
 
 namespace cubecheck::conf {
 namespace {
@@ -55,7 +55,7 @@ TEST(Report, NamesTheSuiteVersionAndTheSpecItRestsOn) {
   };
   const std::string spec = slurp(std::string(CUBECHECK_SOURCE_DIR) + "/docs/spec.md");
   ASSERT_FALSE(spec.empty());
-  const std::string digest = test::sha256Hex(spec);
+  const std::string digest = conf::sha256Hex(spec);
   std::smatch m;
   const std::string lists = slurp(std::string(CUBECHECK_SOURCE_DIR) + "/CMakeLists.txt");
   ASSERT_TRUE(std::regex_search(lists, m, std::regex(R"(project\(cubecheck VERSION ([0-9.]+))")));

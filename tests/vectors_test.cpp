@@ -15,7 +15,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "conformance/families.hpp"
 #include "dut_adapters/registry.hpp"
+#include "isa/profile.hpp"
 #include "process.hpp"
 #include "scratch.hpp"
 #include "vectors/vectors.hpp"
@@ -472,6 +474,9 @@ void expectInputError(const Reports& r, const std::string& error) {
   EXPECT_NE(r.html.find("Input errors"), std::string::npos);
   EXPECT_NE(r.junit.find("<failure message=\"input error"), std::string::npos) << r.junit;
   EXPECT_NE(r.run.out.find("INPUT ERROR"), std::string::npos) << r.run.out;
+  // A replay whose other rows passed says it is incomplete, never that it passed.
+  EXPECT_EQ(r.json["headline"].get<std::string>().find("REPLAY PASSED"), std::string::npos)
+      << r.json["headline"];
 }
 
 // F1: a row whose case_id was edited is not replayed; it used to vanish from a CONFORMANT
@@ -716,7 +721,49 @@ TEST(VectorSet, VerifyClaimsNoEnvelopeTheResultsDidNotDeclare) {
   const Reports declared = replay("vectors check --dut reference --dir " + d.string(), res / "c");
   ASSERT_EQ(declared.run.status, 0) << declared.run.out;
   EXPECT_EQ(declared.json["envelope"]["declared"], true);
-  EXPECT_NE(declared.md.find("Certified within: profiles"), std::string::npos);
+  // A replay of the published expectations certifies nothing (a DUT that reads them passes):
+  // the DUT's declarations are its declared envelope, not what a certificate holds within.
+  EXPECT_NE(declared.md.find("Declared envelope: profiles"), std::string::npos);
+  EXPECT_EQ(declared.json["report_kind"], "replay");
+}
+
+// A DUT that reads the set's published expectations and answers with them passes every row, so
+// `vectors check` is a regression check: every format says so, none calls it a certificate, and
+// each file's family still says what certify says of it (open points, provisional, claims).
+TEST(VectorSet, CheckIsAReplayNeverACertificate) {
+  const std::string out = test::freshDir("replay_kind").string();
+  const CliRun run =
+      runBinary("vectors check --dut reference --dir " + std::string(CUBECHECK_SOURCE_DIR) +
+                "/vectors/golden --report-dir " + out);
+  ASSERT_EQ(run.status, 0) << run.out;
+  EXPECT_NE(run.out.find("verdict: REPLAY PASSED in "), std::string::npos) << run.out;
+  EXPECT_EQ(run.out.find("certificate: "), std::string::npos) << run.out;
+  std::ifstream in(out + "/report.json");
+  const nlohmann::json j = nlohmann::json::parse(in);
+  EXPECT_EQ(j["report_kind"], "replay");
+  std::ifstream mdIn(out + "/report.md");
+  const std::string md((std::istreambuf_iterator<char>(mdIn)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(md.rfind("# cubecheck replay (not a certificate): REPLAY PASSED", 0), 0u) << md;
+  EXPECT_EQ(md.find("CONFORMANT"), std::string::npos) << md.substr(0, 2000);
+  EXPECT_EQ(md.find("cubecheck certificate"), std::string::npos);
+  // What certify says of each file's family, from the family itself.
+  for (const auto& f : j["families"]) {
+    const std::string file = f["name"];
+    const std::string family = file.substr(0, file.find('.'));
+    const std::string profile =
+        file.substr(file.find('.') + 1, file.rfind('.') - file.find('.') - 1);
+    const auto desc = conf::makeFamily(family, *isa::parseProfile(profile), gen::Sizes::Mixed);
+    ASSERT_TRUE(desc.has_value()) << file;
+    EXPECT_EQ(f["open_points"].get<std::vector<std::string>>(), desc->openPoints) << file;
+    EXPECT_EQ(f.value("provisional", std::string()), desc->provisional) << file;
+    for (const auto& p : f["properties"]) {
+      const auto prop = std::find_if(desc->properties.begin(), desc->properties.end(),
+                                     [&](const auto& q) { return q->name() == p["name"]; });
+      ASSERT_NE(prop, desc->properties.end()) << file << " " << p["name"];
+      EXPECT_EQ(p["summary"], (*prop)->summary()) << file;
+    }
+  }
+  std::filesystem::remove_all(out);
 }
 
 // H1: an export reads a set and writes a new one, so it checks its source as `vectors check

@@ -1,5 +1,6 @@
-// SHA-256 (FIPS 180-4) of a byte string as 64 lower-case hex digits: what appendix A's decode
-// table checksums are defined with. Test-only; the suite itself never needs a cryptographic hash.
+// SHA-256 (FIPS 180-4) of a byte string as 64 lower-case hex digits, what `sha256sum` prints:
+// appendix A's decode-table checksums are defined with it, and merge-reports names each report
+// it combined by it, so that whoever signs a merged report can check it was made from theirs.
 #pragma once
 
 #include <array>
@@ -7,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-namespace cubecheck::test {
+namespace cubecheck::conf {
 
 inline std::string sha256Hex(std::string_view data) {
   static constexpr std::array<std::uint32_t, 64> kK{
@@ -61,4 +62,4 @@ inline std::string sha256Hex(std::string_view data) {
   return out;
 }
 
-}  // namespace cubecheck::test
+}  // namespace cubecheck::conf
