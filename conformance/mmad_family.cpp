@@ -187,11 +187,27 @@ Family mmadFamily(isa::ProfileId profile, gen::Sizes sizes) {
                         "special:inf_minus_inf",
                         "special:inf",
                         "special:signed_zero",
-                        "special:subnormal_result"}) {
+                        "special:subnormal_result",
+                        "special:overflow_positive",
+                        "special:overflow_negative"}) {
     f.requiredBins.emplace_back(b);
   }
+  // Every combination of the three init flags (spec 8: is_bias overrides the other two,
+  // cmatrix_init_val overrides cmatrix_source): a DUT that lets an overridden flag win is seen.
+  for (const std::string& b : gen::initFlagsBins()) f.requiredBins.push_back(b);
   const isa::ProfileId sp = profile == isa::ProfileId::Legacy ? isa::ProfileId::A2 : profile;
   f.requireSizeBins(gen::mmadSizeBins(sp, true), gen::mmadSizeBins(sp, false));
+  // The mode registers beside the Mmads they must leave alone (spec 8, 8.1.5), and HF32 with
+  // every init.
+  for (isa::DType t : gen::mmadDTypes(sp)) {
+    const std::string type(isa::nameOf(t));
+    if (t != isa::DType::F32) f.requiredBins.push_back("hf32:on:" + type);
+    if (sp == isa::ProfileId::Ascend950) f.requiredBins.push_back("ctrl45:on:" + type);
+  }
+  for (isa::MmadInit i : {isa::MmadInit::Zero, isa::MmadInit::Accumulate, isa::MmadInit::BiasTable,
+                          isa::MmadInit::BiasTensor}) {
+    f.requiredBins.push_back("hf32:init:" + std::string(isa::nameOf(i)));
+  }
   if (profile == isa::ProfileId::A2) f.requiredBins.emplace_back("k_direction_align");
   if (profile == isa::ProfileId::Ascend950) f.requiredBins.emplace_back("gemv_disabled");
   if (profile == isa::ProfileId::Legacy) {

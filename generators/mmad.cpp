@@ -1,6 +1,7 @@
 #include "generators/mmad.hpp"
 
 #include <algorithm>
+#include <array>
 #include <climits>
 #include <cmath>
 #include <limits>
@@ -70,23 +71,26 @@ double roundTo(double v, DType t) {
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr std::uint64_t kSmallDim = 128;  // m and n classes Sizes::Small keeps
 constexpr std::uint64_t kSmallK = 256;
+constexpr std::uint16_t kSpecialRows = 8;  // the rows of A MmadValues::Special sets
 
 /// The special rows of MmadValues::Special over exact-regime operands. B's rows 0 and 1 are
 /// 1 in odd columns and 0 in even ones, row 2 is 2^-60 (bf16, f32) or 0 (f16); the other rows
 /// of A are 0 in columns 0-2, so the exact rows stay exact. Special rows hold their values in
-/// columns 0-2 and 0 elsewhere, and start from a zero init (-0 for the signed-zero row), so a
-/// DUT that saturates every product and one that saturates only the sum agree.
+/// columns 0-2 and 0 elsewhere, and start from a zero init, so a DUT that saturates every
+/// product and one that saturates only the sum agree.
 void setSpecialRows(const MmadCase& c, MmadOperands& o) {
   const Eigen::Index m = c.m, k = c.k, n = c.n;
   if (m == 0 || k == 0 || n == 0) return;
-  const bool tiny = c.dtype != DType::F16;  // 2^-130 is a bf16/f32 product, not an f16 one
+  // 2^-130 and 1.5 x 2^127 are bf16/f32 products, not f16 ones: the largest f16 product, 65504^2
+  // < 2^32, and 4095 of them stay far below FLT_MAX.
+  const bool wide = c.dtype != DType::F16;
   for (Eigen::Index r = 0; r < std::min<Eigen::Index>(k, 3); ++r) {
     for (Eigen::Index j = 0; j < n; ++j) {
-      o.b(r, j) = r < 2 ? static_cast<double>(j % 2) : tiny ? 0x1p-60 : 0.0;
+      o.b(r, j) = r < 2 ? static_cast<double>(j % 2) : wide ? 0x1p-60 : 0.0;
     }
     o.a.col(r).setZero();
   }
-  const Eigen::Index rows = std::min<Eigen::Index>(m, 6);
+  const Eigen::Index rows = std::min<Eigen::Index>(m, kSpecialRows);
   o.a.topRows(rows).setZero();
   o.c0.topRows(rows).setZero();
   auto put = [&](Eigen::Index i, Eigen::Index kk, double v) {
@@ -101,7 +105,18 @@ void setSpecialRows(const MmadCase& c, MmadOperands& o) {
   // sum is +0 in any order (round to nearest), never -0.
   put(4, 0, -0.0);
   put(4, 1, -0.0);
-  if (tiny) put(5, 2, 0x1p-70);  // 2^-70 * 2^-60 = 2^-130: a subnormal f32 result
+  if (!wide) return;
+  put(5, 2, 0x1p-70);  // 2^-70 * 2^-60 = 2^-130: a subnormal f32 result
+  // Overflow from finite operands: two products of 1.5 x 2^127 (odd columns; 0 in even ones),
+  // one sign per row. Their exact sum, 3 x 2^127, is past FLT_MAX by far more than half an ulp,
+  // and so is every partial sum that holds both: any order, grouping or accumulator width
+  // overflows, and saturation mode gives +FLT_MAX (row 6) or -FLT_MAX (row 7), never inf or 0.
+  // Mixed signs are not drawn: 2^127-sized products of both signs make inf - inf inside an f32
+  // accumulator in some orders and a finite sum in others (OPEN-7 leaves the order open).
+  put(6, 0, 0x1.8p127);
+  put(6, 1, 0x1.8p127);
+  put(7, 0, -0x1.8p127);
+  put(7, 1, -0x1.8p127);
 }
 
 }  // namespace
@@ -163,6 +178,7 @@ std::vector<DType> mmadDTypes(ProfileId profile) {
 std::ostream& operator<<(std::ostream& os, const MmadCase& c) {
   std::string what = isa::describe(mmadOf(c)) + " values=" + std::string(nameOf(c.values));
   if (c.hf32) what += " hf32_mode=" + std::to_string(c.hf32Mode);
+  if (c.hif8Mode) what += " ctrl45=1";
   return printCase(os, c.profile, what, c.contentSeed, c.why);
 }
 
@@ -187,10 +203,24 @@ isa::Mmad mmadOf(const MmadCase& c) {
   x.kDirectionAlign = c.kAlign;
   x.disableGemv = c.disableGemv;
   x.biasAddr = c.biasAddr;
-  x.isBias = c.init == MmadInit::BiasTensor;
-  x.cmatrixInitVal = c.init == MmadInit::Zero;
-  x.cmatrixSource = c.init == MmadInit::BiasTable || (c.init == MmadInit::Zero && c.ignoredSource);
+  setInitFlags(x, c.init, c.ignoredInitVal, c.ignoredSource);
   return x;
+}
+
+std::vector<std::string> initFlagsBins() {
+  std::vector<std::string> bins;
+  for (bool bias : {false, true}) {
+    for (bool val : {false, true}) {
+      for (bool src : {false, true}) {
+        isa::Mmad x;
+        x.isBias = bias;
+        x.cmatrixInitVal = val;
+        x.cmatrixSource = src;
+        bins.push_back(initFlagsTag(x));
+      }
+    }
+  }
+  return bins;
 }
 
 MatrixD MmadOperands::init(MmadInit mode) const {
@@ -498,6 +528,7 @@ isa::Program buildProgram(const MmadCase& c, const MmadOperands& o) {
   } else if (c.dtype == DType::F32 && c.profile != ProfileId::Legacy && c.contentSeed % 3 == 0) {
     p.instructions.emplace_back(isa::SetHF32{false, c.hf32Mode});  // HF32 off, said explicitly
   }
+  if (c.hif8Mode) p.instructions.emplace_back(isa::SetHiF8Mode{true});
   p.instructions.emplace_back(x);
   p.observe = {{Memory::L0C, lo, hi - lo}};
   return p;
@@ -523,6 +554,17 @@ std::vector<std::string> tagsOf(const MmadCase& c) {
     t.emplace_back("zero_dimension");
     return t;
   }
+  t.push_back(initFlagsTag(x));
+  // The mode registers beside the Mmads they must not change: HF32 rounds f32 operands only,
+  // CTRL[45] reaches e4m3fn x e4m3fn only (spec 8, 8.1.5).
+  const std::string type(isa::nameOf(c.dtype));
+  if (c.hf32 && c.dtype == DType::F32) {
+    t.emplace_back(c.hf32Mode == 0 ? "hf32:mode0" : "hf32:mode1");
+    t.push_back("hf32:init:" + std::string(isa::nameOf(c.init)));
+  } else if (c.hf32) {
+    t.push_back("hf32:on:" + type);
+  }
+  if (c.hif8Mode) t.push_back("ctrl45:on:" + type);
   const bool gemv = oracle::mmadA(c.profile, x).vector;
   if (gemv) t.emplace_back("gemv");
   if (c.m == 1 && !gemv) t.emplace_back("gemv_disabled");
@@ -532,7 +574,6 @@ std::vector<std::string> tagsOf(const MmadCase& c) {
   if (c.kAlign && c.dtype == DType::F32 && c.profile == ProfileId::A2) {
     t.emplace_back("k_direction_align");
   }
-  if (c.hf32) t.emplace_back(c.hf32Mode == 0 ? "hf32:mode0" : "hf32:mode1");
   t.push_back(sizeBin("m", c.m, mmadLargest(c.profile, 'm')));
   t.push_back(sizeBin("n", c.n, mmadLargest(c.profile, 'n')));
   t.push_back(sizeBin("k", c.k, mmadLargest(c.profile, 'k')));
@@ -544,13 +585,18 @@ std::vector<std::string> tagsOf(const MmadCase& c) {
 std::vector<std::string> specialTags(const MmadCase& c) {
   std::vector<std::string> t;
   if (c.values == MmadValues::Special && c.m > 0 && c.k > 0 && c.n > 0) {
-    // What rows 0-5 hold (see setSpecialRows): each tag only when its row and columns exist.
+    // What rows 0-7 hold (see setSpecialRows): each tag only when its row and columns exist.
     t.emplace_back("special:nan_input");
     if (c.m > 1) t.emplace_back("special:inf_times_zero");  // column 0: B(0, 0) = 0
     if (c.m > 1 && c.n > 1) t.emplace_back("special:inf");
     if (c.m > 2 && c.k > 1) t.emplace_back("special:inf_minus_inf");
     if (c.m > 4 && c.k > 1) t.emplace_back("special:signed_zero");
     if (c.m > 5 && c.k > 2 && c.dtype != DType::F16) t.emplace_back("special:subnormal_result");
+    // Overflow needs both products (k > 1) and an odd column (n > 1).
+    if (c.m > 6 && c.k > 1 && c.n > 1 && c.dtype != DType::F16)
+      t.emplace_back("special:overflow_positive");
+    if (c.m > 7 && c.k > 1 && c.n > 1 && c.dtype != DType::F16)
+      t.emplace_back("special:overflow_negative");
   }
   return t;
 }
@@ -650,13 +696,13 @@ rc::Gen<MmadCase> legalMmad(ProfileId id, MmadValues values, Sizes sizes) {
     c.n = static_cast<std::uint16_t>(*sized(mmadLargest(id, c.dtype, 'n'), kSmallDim, sizes));
     c.k = static_cast<std::uint16_t>(*sized(mmadLargest(id, c.dtype, 'k'), kSmallK, sizes));
     if (special) {
-      c.m = std::max<std::uint16_t>(c.m, 6);
+      c.m = std::max(c.m, kSpecialRows);
       c.k = std::max<std::uint16_t>(c.k, 3);
     }
     if (c.dtype == DType::S4 && c.k % 2 != 0)
       c.k = static_cast<std::uint16_t>(c.k == 1 ? 2 : c.k - 1);
     c.kAlign = c.dtype == DType::F32 && *rc::gen::weightedElement<bool>({{2, false}, {1, true}});
-    fitToBuffers(c, special ? 6 : 1, special ? 3 : 1);
+    fitToBuffers(c, special ? kSpecialRows : 1, special ? 3 : 1);
     c.disableGemv = id == ProfileId::Ascend950 && c.m == 1 && *rc::gen::arbitrary<bool>();
     if (special) {
       // From zero: L0C starts as canary, so a DUT that leaves a NaN row unwritten is caught
@@ -665,7 +711,11 @@ rc::Gen<MmadCase> legalMmad(ProfileId id, MmadValues values, Sizes sizes) {
     } else {
       c.init = drawInit(prof, c.n);
     }
-    c.ignoredSource = c.init == MmadInit::Zero && *rc::gen::arbitrary<bool>();
+    // Spec 8: is_bias overrides both other flags and cmatrix_init_val overrides cmatrix_source;
+    // the overridden flags are sent set about half the time, so that a DUT reading them is seen.
+    c.ignoredSource =
+        (c.init == MmadInit::Zero || c.init == MmadInit::BiasTensor) && *rc::gen::arbitrary<bool>();
+    c.ignoredInitVal = c.init == MmadInit::BiasTensor && *rc::gen::arbitrary<bool>();
     if (values == MmadValues::Exact && isInt(c.dtype) && c.init != MmadInit::Zero &&
         *rc::gen::weightedElement<bool>({{5, false}, {1, true}})) {
       c.values = MmadValues::Saturate;
@@ -673,7 +723,14 @@ rc::Gen<MmadCase> legalMmad(ProfileId id, MmadValues values, Sizes sizes) {
     if (c.dtype == DType::F32 && id != ProfileId::Legacy && !special) {
       c.hf32 = *rc::gen::weightedElement<bool>({{2, false}, {1, true}});
       c.hf32Mode = static_cast<std::uint8_t>(*upTo(0, 1));
+    } else if (c.dtype != DType::F32 && id != ProfileId::Legacy) {
+      // HF32 on before a type it does not change (spec 8: only f32 operands are rounded).
+      c.hf32 = *rc::gen::weightedElement<bool>({{5, false}, {1, true}});
+      c.hf32Mode = static_cast<std::uint8_t>(*upTo(0, 1));
     }
+    // CTRL[45] on before a dense Mmad: it changes e4m3fn x e4m3fn only (spec 8.1.5).
+    c.hif8Mode =
+        id == ProfileId::Ascend950 && *rc::gen::weightedElement<bool>({{5, false}, {1, true}});
     // A zero dimension is a no-op, checked exactly by MatchesOracle; a bounded case needs a C.
     if (!special && values != MmadValues::Bounded &&
         *rc::gen::weightedElement<bool>({{29, false}, {1, true}})) {
@@ -723,6 +780,19 @@ std::vector<MmadCase> mmadBoundaries(ProfileId id) {
     c.init = MmadInit::BiasTensor;
     c.biasAddr = 128;
     add(c, name + ": bias tensor at bias-table address 128, broadcast over M");
+    // Spec 8: is_bias takes the bias tensor whatever cmatrix_init_val and cmatrix_source say;
+    // the table row at 0 (cmatrix_source's) differs from the tensor at 128.
+    for (const auto& [val, src] :
+         std::array{std::pair{true, false}, std::pair{false, true}, std::pair{true, true}}) {
+      MmadCase e = c;
+      e.ignoredInitVal = val;
+      e.ignoredSource = src;
+      add(e, name + ": is_bias with " +
+                 (val && src ? "cmatrix_init_val and cmatrix_source"
+                  : val      ? "cmatrix_init_val"
+                             : "cmatrix_source") +
+                 " set: the bias tensor still wins");
+    }
     c.init = MmadInit::BiasTable;
     add(c, name + ": cmatrix_source from the bias table (OPEN-6: address 0)");
     c.init = MmadInit::Zero;
@@ -754,6 +824,43 @@ std::vector<MmadCase> mmadBoundaries(ProfileId id) {
     add(c, "f32 with HF32 on, trans mode 0, exact-regime values (unchanged by HF32)");
     c.hf32Mode = 1;
     add(c, "f32 with HF32 on, trans mode 1");
+    // HF32 rounds the operands, never the init: the exact-regime inits (22 significant bits)
+    // would change if it did.
+    for (MmadInit init : {MmadInit::Accumulate, MmadInit::BiasTensor, MmadInit::BiasTable}) {
+      c.init = init;
+      c.biasAddr = init == MmadInit::BiasTensor ? 128 : 0;
+      c.hf32Mode = static_cast<std::uint8_t>(init == MmadInit::BiasTensor);
+      add(c, "f32 with HF32 on, init " + std::string(isa::nameOf(init)) +
+                 ": the init is not rounded to HF32");
+    }
+  }
+  // The mode registers must not change the Mmads they do not target: HF32 rounds f32 operands
+  // only (spec 8), CTRL[45] turns e4m3fn x e4m3fn into hif8 x hif8 and no other pair (spec
+  // 8.1.5), so every other type, with every init, gives what it gives with the mode off.
+  for (DType d : mmadDTypes(id)) {
+    const bool hf32 = d != DType::F32 && id != ProfileId::Legacy;
+    const bool ctrl45 = id == ProfileId::Ascend950;
+    for (MmadInit init :
+         {MmadInit::Zero, MmadInit::Accumulate, MmadInit::BiasTensor, MmadInit::BiasTable}) {
+      MmadCase c;
+      c.dtype = d;
+      c.k = static_cast<std::uint16_t>(2 * isa::mmadK0(d));
+      c.init = init;
+      c.biasAddr = init == MmadInit::BiasTensor ? 64 : 0;
+      const std::string what = std::string(isa::nameOf(d)) + ", init " +
+                               std::string(isa::nameOf(init)) + ": unchanged by ";
+      if (hf32) {
+        MmadCase e = c;
+        e.hf32 = true;
+        e.hf32Mode = static_cast<std::uint8_t>(init == MmadInit::Accumulate);
+        add(e, what + "HF32 on (it rounds f32 operands only)");
+      }
+      if (ctrl45) {
+        MmadCase e = c;
+        e.hif8Mode = true;
+        add(e, what + "CTRL[45] = 1 (it reaches e4m3fn x e4m3fn only)");
+      }
+    }
   }
   for (DType d : {DType::S8, DType::S4}) {
     if (!isa::mmadHasDType(id, d)) continue;

@@ -25,12 +25,13 @@ enum class MmadValues : std::uint8_t {
   Infinity,   ///< f16/bf16: A(0,0) = +inf, A(1,0) = -inf, B(0,:) = 1: rows saturate to +-FLT_MAX
   SaturationProbe,  ///< OPEN-7: per-sum, final saturation and wrap-around give three C
   Hf32Probe,        ///< OPEN-7: f32 values between HF32 steps, HF32 on
-  /// f16/bf16/f32, exact otherwise; rows 0-5 of A carry special values (spec 8's saturation
+  /// f16/bf16/f32, exact otherwise; rows 0-7 of A carry special values (spec 8's saturation
   /// mode: NaN results are 0, infinite ones +-FLT_MAX): row 0 a NaN input, row 1 +inf times
   /// B(0, j) in {0, 1} (inf x 0 is NaN), row 2 +inf and -inf (inf - inf), row 3 -inf, row 4
-  /// signed zeros, row 5 (bf16, f32) products below FLT_MIN (subnormal results). Every other
-  /// element of those rows is 0 and C starts from zero, so saturating each product or only the
-  /// sum gives the same C.
+  /// signed zeros, row 5 (bf16, f32) products below FLT_MIN (subnormal results), rows 6 and 7
+  /// (bf16, f32) finite products of one sign whose sum passes FLT_MAX (+ in row 6, - in row 7).
+  /// Every other element of those rows is 0 and C starts from zero, so saturating each product
+  /// or only the sum gives the same C.
   Special,
   /// f32 only: C starts at 1 (accumulate), every A element 0.75 x 2^-23, B all 1: each sum lands
   /// 0.75 ulp above 1 + j ulp, where nearest rounding gains a quarter ulp and rounding toward
@@ -45,9 +46,17 @@ struct MmadCase {
   isa::DType dtype = isa::DType::F16;
   std::uint16_t m = 16, k = 16, n = 16;
   isa::MmadInit init = isa::MmadInit::Zero;
-  bool ignoredSource = false;  ///< cmatrix_source set although cmatrix_init_val makes it moot
+  /// Flags sent although the init makes them moot (spec 8: is_bias overrides cmatrix_init_val
+  /// and cmatrix_source, cmatrix_init_val overrides cmatrix_source): cmatrix_source with a zero
+  /// or bias-tensor init, cmatrix_init_val with a bias-tensor init. Ignored for other inits.
+  bool ignoredSource = false;
+  bool ignoredInitVal = false;
+  /// SetHF32 on before the Mmad: f32 operands are rounded to HF32; no other type changes.
   bool hf32 = false;
   std::uint8_t hf32Mode = 0;
+  /// 950: SetCtrlSpr CTRL[45] = 1 before the Mmad. Spec 8.1.5: it turns e4m3fn x e4m3fn into
+  /// hif8 x hif8 and no other pair, so no dense Mmad type changes.
+  bool hif8Mode = false;
   bool kAlign = false;
   bool disableGemv = false;
   std::uint8_t unitFlag = 0;
@@ -154,13 +163,29 @@ std::pair<std::uint64_t, std::uint64_t> addInitSegments(
     std::uint64_t biasAddr, const oracle::ElemMatrix& c0, const oracle::ElemMatrix& bias,
     std::uint64_t seed);
 
-/// Mmad's init flags for `init` (spec 8: cmatrix_init_val && !is_bias is zero; cmatrix_source
-/// picks the bias table over L0C), on any instruction with Mmad's init fields.
+/// Mmad's init flags for `init` (spec 8: cmatrix_init_val && !is_bias is zero; is_bias takes
+/// the bias tensor whatever the other two; cmatrix_source picks the bias table over L0C), on any
+/// instruction with Mmad's init fields. `ignoredInitVal` and `ignoredSource` also set the flags
+/// the init overrides: cmatrix_init_val under is_bias, cmatrix_source under is_bias or
+/// cmatrix_init_val; they set nothing where the flag would change the init.
 template <class T>
-void setInitFlags(T& x, isa::MmadInit init) {
-  x.isBias = init == isa::MmadInit::BiasTensor;
-  x.cmatrixInitVal = init == isa::MmadInit::Zero;
-  x.cmatrixSource = init == isa::MmadInit::BiasTable;
+void setInitFlags(T& x, isa::MmadInit init, bool ignoredInitVal = false,
+                  bool ignoredSource = false) {
+  const bool bias = init == isa::MmadInit::BiasTensor;
+  x.isBias = bias;
+  x.cmatrixInitVal = init == isa::MmadInit::Zero || (bias && ignoredInitVal);
+  x.cmatrixSource =
+      init == isa::MmadInit::BiasTable || ((bias || init == isa::MmadInit::Zero) && ignoredSource);
 }
+
+/// The coverage tag of an instruction's three init flags, e.g. "init_flags:bias1_val1_src0":
+/// every combination is legal (isa::initOf reads each), and each is a bin of its own.
+template <class T>
+std::string initFlagsTag(const T& x) {
+  return std::string("init_flags:bias") + (x.isBias ? "1" : "0") + "_val" +
+         (x.cmatrixInitVal ? "1" : "0") + "_src" + (x.cmatrixSource ? "1" : "0");
+}
+/// The eight tags initFlagsTag gives, is_bias slowest.
+std::vector<std::string> initFlagsBins();
 
 }  // namespace cubecheck::gen

@@ -151,7 +151,7 @@ isa::MmadMx mmadMxOf(const MxCase& c) {
   x.n = c.n;
   x.unitFlag = c.unitFlag;
   x.biasAddr = c.biasAddr;
-  setInitFlags(x, c.init);
+  setInitFlags(x, c.init, c.ignoredInitVal, c.ignoredSource);
   return x;
 }
 
@@ -403,6 +403,7 @@ std::vector<std::string> tagsOf(const MxCase& c) {
     t.emplace_back("zero_dimension");
     return t;
   }
+  t.push_back(initFlagsTag(mmadMxOf(c)));
   if (c.values == MxValues::DecodeProbe) {
     t.emplace_back("decode:" + std::string(isa::nameOf(c.probeA ? c.aType : c.bType)) +
                    (c.probeA ? ":a" : ":b"));
@@ -480,8 +481,10 @@ std::vector<MxCase> mxBoundaries() {
     c.why = std::move(why);
     t.push_back(std::move(c));
   };
+  std::size_t pairIndex = 0;
   for (auto [a, b] : mxPairs()) {
     const std::string name = pairName(a, b);
+    const std::size_t i = pairIndex++;
     MxCase c;
     c.aType = a;
     c.bType = b;
@@ -493,6 +496,11 @@ std::vector<MxCase> mxBoundaries() {
     c.scaleLoA = c.scaleLoB = -1;
     c.scaleSpanA = c.scaleSpanB = 2;  // the vendor samples' 127..129, one lower
     add(c, name + ": 16 x 64 x 16 from zero, scales 2^-1..2^1");
+    if (i % 2 == 1) {
+      MxCase e = c;
+      e.ignoredSource = true;
+      add(e, name + ": cmatrix_init_val overrides cmatrix_source: still from zero");
+    }
     c.init = MmadInit::Accumulate;
     c.m = 17;
     c.n = 33;
@@ -504,6 +512,16 @@ std::vector<MxCase> mxBoundaries() {
     c.n = 16;
     c.k = 192;
     add(c, name + ": f32 bias tensor at bias-table address 128, k / 64 = 3");
+    // Spec 8: is_bias takes the tensor whatever the other two flags say (the table row at 0,
+    // cmatrix_source's, differs from the tensor at 128); the pairs take the three in turn.
+    MxCase e = c;
+    e.ignoredInitVal = i % 3 != 1;
+    e.ignoredSource = i % 3 != 0;
+    add(e, name + ": is_bias with " +
+               (e.ignoredInitVal && e.ignoredSource ? "cmatrix_init_val and cmatrix_source"
+                : e.ignoredInitVal                  ? "cmatrix_init_val"
+                                                    : "cmatrix_source") +
+               " set: the bias tensor still wins");
   }
   MxCase bt;
   bt.init = MmadInit::BiasTable;
@@ -657,6 +675,10 @@ rc::Gen<MxCase> legalMmadMx(MxValues values, Sizes sizes, bool allowNoOp) {
       c.scaleSpanA = c.scaleSpanB = 8;
     }
     c.init = drawInit(prof, c.n);
+    // The flags the init overrides, sent set about half the time (spec 8).
+    c.ignoredSource =
+        (c.init == MmadInit::Zero || c.init == MmadInit::BiasTensor) && *rc::gen::arbitrary<bool>();
+    c.ignoredInitVal = c.init == MmadInit::BiasTensor && *rc::gen::arbitrary<bool>();
     c.unitFlag = *rc::gen::elementOf(std::vector<std::uint8_t>{0, 0, 2, 3});
     const isa::MmadMx mx = mmadMxOf(c);
     const isa::Mmad x = isa::operandsOf(mx);

@@ -39,6 +39,10 @@ struct MxCase {
   isa::DType bType = isa::DType::Fp8E4M3FN;
   std::uint16_t m = 16, k = 64, n = 16;  ///< k a multiple of 64
   isa::MmadInit init = isa::MmadInit::Zero;
+  /// Init flags sent although the init overrides them, as MmadCase's (spec 8: is_bias over
+  /// cmatrix_init_val and cmatrix_source, cmatrix_init_val over cmatrix_source).
+  bool ignoredSource = false;
+  bool ignoredInitVal = false;
   std::uint8_t unitFlag = 0;  ///< 0, 2 or 3: synchronisation only, no effect on C (spec 8)
   MxValues values = MxValues::Exact;
   /// DecodeProbe and HiF8ModeProbe: A enumerates the codes and B is the selector (else the

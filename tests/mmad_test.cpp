@@ -3,13 +3,25 @@
 
 #include <algorithm>
 
+#include <bit>
 #include <cfloat>
 #include <climits>
 #include <cmath>
 #include <cstring>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
 #include <set>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <variant>
+#include <vector>
 
 #include "conformance/checks.hpp"
+#include "conformance/families.hpp"
+#include "conformance/runner.hpp"
 #include "dut_adapters/registry.hpp"
 #include "generators/mmad.hpp"
 #include "isa/fields.hpp"
@@ -328,6 +340,310 @@ TEST(MmadGenerators, ExactFloatRegimesMeetConditionFourAtTheLargestK) {
     EXPECT_GE(std::min(low(o.c0), low(o.bias)), q);  // the init on the products' grid
     EXPECT_LE(largest + c.k * double{o.a.cwiseAbs().maxCoeff()} * o.b.cwiseAbs().maxCoeff(),
               std::ldexp(1.0, 24 + q));
+  }
+}
+
+// --- Init flags, overflow from finite operands, mode registers -------------------------------
+
+std::vector<gen::MmadCase> drawsOf(isa::ProfileId id, int count) {
+  std::vector<gen::MmadCase> out;
+  for (int seed = 0; seed < count; ++seed) {
+    out.push_back(gen::legalMmad(id)(rc::Random(static_cast<std::uint64_t>(seed)), 50).value());
+  }
+  return out;
+}
+
+std::set<std::string> tagsOfAll(const std::vector<gen::MmadCase>& cases) {
+  std::set<std::string> seen;
+  for (const gen::MmadCase& c : cases) {
+    for (const std::string& t : gen::tagsOf(c)) seen.insert(t);
+  }
+  return seen;
+}
+
+bool isRequired(const conf::Family& f, const std::string& bin) {
+  return std::find(f.requiredBins.begin(), f.requiredBins.end(), bin) != f.requiredBins.end();
+}
+
+// Spec 8: is_bias takes the bias tensor whatever cmatrix_init_val and cmatrix_source say, and
+// cmatrix_init_val (without is_bias) zero whatever cmatrix_source says. All eight settings are
+// legal; each must be sent by the boundary table (every run, every level) and by random draws,
+// and be a required bin, or a DUT that lets an overridden flag win is certified.
+TEST(MmadInitFlags, EveryCombinationIsSentByTableAndDrawsAndRequired) {
+  const std::vector<std::string> bins = gen::initFlagsBins();
+  ASSERT_EQ(std::set<std::string>(bins.begin(), bins.end()).size(), 8u);
+  for (isa::ProfileId id : {isa::ProfileId::A2, isa::ProfileId::Ascend950}) {
+    SCOPED_TRACE(std::string(isa::profile(id).name));
+    const std::vector<gen::MmadCase> table = gen::mmadBoundaries(id);
+    const std::vector<gen::MmadCase> draws = drawsOf(id, 400);
+    for (const std::vector<gen::MmadCase>* cases : {&table, &draws}) {
+      std::set<std::string> held;
+      for (const gen::MmadCase& c : *cases) {
+        const isa::Mmad x = gen::mmadOf(c);
+        // The flags sent select the init the expectation is computed from.
+        EXPECT_EQ(isa::initOf(x), c.init) << c;
+        if (c.m > 0 && c.k > 0 && c.n > 0) held.insert(gen::initFlagsTag(x));
+        // With is_bias and cmatrix_source, the table row at 0 must differ from the tensor.
+        if (x.isBias && x.cmatrixSource && cases == &table) {
+          EXPECT_NE(x.biasAddr, 0u) << c;
+        }
+      }
+      for (const std::string& b : bins) {
+        EXPECT_EQ(held.count(b), 1u) << b << (cases == &table ? " (table)" : " (draws)");
+      }
+    }
+    const conf::Family f = conf::mmadFamily(id);
+    for (const std::string& b : bins) EXPECT_TRUE(isRequired(f, b)) << b;
+  }
+}
+
+// Spec 8's saturation mode turns an infinite result into +-FLT_MAX, also when the operands are
+// finite and only their sum overflows. Rows 6 and 7 of MmadValues::Special (bf16, f32): two
+// products of +-1.5 x 2^127 in odd columns, 0 in even ones. Checked on the boundary table's
+// special cases, which every run runs.
+TEST(MmadSpecial, FiniteOperandsOverflowingSaturateByHand) {
+  std::set<DType> seen;
+  for (const gen::MmadCase& c : gen::mmadBoundaries(isa::ProfileId::A2)) {
+    if (c.values != gen::MmadValues::Special) continue;
+    const DType t = c.dtype;
+    seen.insert(t);
+    SCOPED_TRACE(std::string(isa::nameOf(t)));
+    ASSERT_GT(c.m, 7);
+    ASSERT_GT(c.n, 1);
+    const gen::MmadOperands o = gen::operandsOf(c);
+    const oracle::ElemMatrix got = gen::expectedC(c, o);
+    const std::vector<std::string> tags = gen::tagsOf(c);
+    const bool wide = t != DType::F16;
+    for (const char* tag : {"special:overflow_positive", "special:overflow_negative"}) {
+      EXPECT_EQ(std::count(tags.begin(), tags.end(), tag), wide ? 1 : 0) << tag;
+    }
+    if (!wide) continue;
+    for (Eigen::Index row : {6, 7}) {
+      const float sign = row == 6 ? 1.0f : -1.0f;
+      for (Eigen::Index j = 0; j < c.n; ++j) {
+        // Every product of the row has the row's sign, and the row starts from zero.
+        float forward = 0, backward = 0;
+        for (Eigen::Index kk = 0; kk < c.k; ++kk) {
+          const float p = o.a(row, kk) * o.b(kk, j);
+          EXPECT_FALSE(std::signbit(p) != std::signbit(sign) && p != 0) << row << ", " << kk;
+          EXPECT_TRUE(std::isfinite(o.a(row, kk))) << row << ", " << kk;
+          forward += p;
+        }
+        for (Eigen::Index kk = c.k; kk-- > 0;) backward += o.a(row, kk) * o.b(kk, j);
+        if (j % 2 == 1) {
+          // Any f32 order overflows: a DUT that lets it out as inf, or as 0, is seen.
+          EXPECT_TRUE(std::isinf(forward) && std::isinf(backward)) << j;
+          EXPECT_EQ(got(row, j), std::bit_cast<std::uint32_t>(sign * FLT_MAX)) << j;
+        } else {
+          EXPECT_EQ(got(row, j), 0u) << j;
+        }
+      }
+    }
+  }
+  EXPECT_EQ(seen, (std::set<DType>{DType::F16, DType::BF16, DType::F32}));
+  for (isa::ProfileId id : {isa::ProfileId::A2, isa::ProfileId::Ascend950}) {
+    const std::set<std::string> held = tagsOfAll(gen::mmadBoundaries(id));
+    const conf::Family f = conf::mmadFamily(id);
+    for (const char* tag : {"special:overflow_positive", "special:overflow_negative"}) {
+      EXPECT_EQ(held.count(tag), 1u) << tag;
+      EXPECT_TRUE(isRequired(f, tag)) << tag;
+    }
+  }
+}
+
+/// Whether the program sets the mode register `R` on before its Mmad.
+template <class R>
+bool setsOn(const isa::Program& p) {
+  for (const isa::Instruction& ins : p.instructions) {
+    if (std::holds_alternative<isa::Mmad>(ins)) return false;
+    if (const R* r = std::get_if<R>(&ins); r != nullptr && r->enable) return true;
+  }
+  return false;
+}
+
+// HF32 (spec 8: it rounds f32 operands only) and CTRL[45] (spec 8.1.5: it reaches e4m3fn x
+// e4m3fn only) are sent on before the dense Mmads they must not change, every type with every
+// init, and before f32 with every init (HF32 never rounds the init), by the table and by draws.
+TEST(MmadModeRegisters, SetOnBeforeEveryTypeAndInitByTableAndDraws) {
+  const std::vector<isa::MmadInit> inits{isa::MmadInit::Zero, isa::MmadInit::Accumulate,
+                                         isa::MmadInit::BiasTable, isa::MmadInit::BiasTensor};
+  for (isa::ProfileId id : {isa::ProfileId::A2, isa::ProfileId::Ascend950}) {
+    SCOPED_TRACE(std::string(isa::profile(id).name));
+    const bool ctrl45 = id == isa::ProfileId::Ascend950;
+    // (register, type, init) -> held by the table
+    std::set<std::tuple<char, DType, isa::MmadInit>> held;
+    for (const gen::MmadCase& c : gen::mmadBoundaries(id)) {
+      const isa::Program p = gen::buildProgram(c);
+      for (const isa::Instruction& ins : p.instructions) {
+        EXPECT_FALSE(isa::validate(isa::profile(id), ins).has_value()) << c;
+      }
+      EXPECT_EQ(setsOn<isa::SetHF32>(p), c.hf32) << c;
+      EXPECT_EQ(setsOn<isa::SetHiF8Mode>(p), c.hif8Mode) << c;
+      if (c.hf32) held.insert({'h', c.dtype, c.init});
+      if (c.hif8Mode) held.insert({'c', c.dtype, c.init});
+    }
+    for (DType d : gen::mmadDTypes(id)) {
+      for (isa::MmadInit i : inits) {
+        const std::string what = std::string(isa::nameOf(d)) + " " + std::string(isa::nameOf(i));
+        EXPECT_EQ(held.count({'h', d, i}), 1u) << "HF32 on, " << what;
+        if (ctrl45) {
+          EXPECT_EQ(held.count({'c', d, i}), 1u) << "CTRL[45] on, " << what;
+        }
+      }
+    }
+    const std::set<std::string> drawn = tagsOfAll(drawsOf(id, 600));
+    const conf::Family f = conf::mmadFamily(id);
+    std::vector<std::string> bins;
+    for (DType d : gen::mmadDTypes(id)) {
+      if (d != DType::F32) bins.push_back("hf32:on:" + std::string(isa::nameOf(d)));
+      if (ctrl45) bins.push_back("ctrl45:on:" + std::string(isa::nameOf(d)));
+    }
+    for (isa::MmadInit i : inits) bins.push_back("hf32:init:" + std::string(isa::nameOf(i)));
+    const std::set<std::string> tabled = tagsOfAll(gen::mmadBoundaries(id));
+    for (const std::string& b : bins) {
+      EXPECT_EQ(tabled.count(b), 1u) << b << " (table)";
+      EXPECT_EQ(drawn.count(b), 1u) << b << " (draws)";
+      EXPECT_TRUE(isRequired(f, b)) << b;
+    }
+    EXPECT_EQ(drawn.count("ctrl45:on:s8"), ctrl45 ? 1u : 0u);
+  }
+}
+
+/// The reference, wrong in one situation only: `rewrite` changes the program it is given (a DUT
+/// that misreads a flag), `spoil` says when to flip a bit of C(0, 0) afterwards (a DUT wrong
+/// only beside a mode register).
+class Mutant final : public dut::Dut {
+ public:
+  std::function<void(isa::Program&)> rewrite = [](isa::Program&) {};
+  std::function<bool(const isa::Program&)> spoil = [](const isa::Program&) { return false; };
+  const dut::Capabilities& capabilities() const override { return inner_->capabilities(); }
+  dut::RunResult run(const isa::Program& program) override {
+    isa::Program p = program;
+    rewrite(p);
+    dut::RunResult r = inner_->run(p);
+    if (r.status != dut::RunStatus::Ok || !spoil(program)) return r;
+    for (const isa::Instruction& ins : program.instructions) {
+      const isa::Mmad* x = std::get_if<isa::Mmad>(&ins);
+      if (x == nullptr || x->m == 0 || x->k == 0 || x->n == 0) continue;
+      r.observed.at(0).at(x->cAddr - program.observe.at(0).addr) ^= 1;
+    }
+    return r;
+  }
+
+ private:
+  std::unique_ptr<dut::Dut> inner_ = dut::makeDut("reference");
+};
+
+/// Applies f to every legal Mmad and MmadMx of the program: the mutants leave the illegal ones
+/// (the rejection cases) alone, which would be caught for other reasons.
+template <class F>
+void eachLegalMmad(isa::Program& p, F f) {
+  for (isa::Instruction& ins : p.instructions) {
+    const bool legal = !isa::validate(isa::profile(p.profile), ins).has_value();
+    std::visit(
+        [&](auto& x) {
+          using T = std::decay_t<decltype(x)>;
+          if constexpr (std::is_same_v<T, isa::Mmad> || std::is_same_v<T, isa::MmadMx>) {
+            if (legal) f(x);
+          }
+        },
+        ins);
+  }
+}
+
+/// The last dense Mmad of the program, or nullptr.
+const isa::Mmad* mmadIn(const isa::Program& p) {
+  const isa::Mmad* x = nullptr;
+  for (const isa::Instruction& ins : p.instructions) {
+    if (const isa::Mmad* y = std::get_if<isa::Mmad>(&ins)) x = y;
+  }
+  return x;
+}
+
+// Each DUT is wrong only where the red team's were (an overridden init flag that wins, a mode
+// register that changes a type it must not): a smoke run of its family must not certify it.
+TEST(MmadMutants, WrongOnlyBesideAnOverriddenFlagOrAModeRegisterAreCaughtAtSmoke) {
+  struct Case {
+    const char* name;
+    isa::ProfileId profile;
+    const char* family;
+    std::function<void(Mutant&)> make;
+  };
+  const auto initValOverBias = [](Mutant& m) {
+    m.rewrite = [](isa::Program& p) {
+      eachLegalMmad(p, [](auto& x) {
+        if (x.isBias && x.cmatrixInitVal) x.isBias = false;
+      });
+    };
+  };
+  const auto sourceOverBias = [](Mutant& m) {
+    m.rewrite = [](isa::Program& p) {
+      eachLegalMmad(p, [](auto& x) {
+        if (x.isBias && x.cmatrixSource) x.isBias = x.cmatrixInitVal = false;
+      });
+    };
+  };
+  auto hf32On = [](DType d, std::optional<isa::MmadInit> init) {
+    return [d, init](Mutant& m) {
+      m.spoil = [d, init](const isa::Program& p) {
+        const isa::Mmad* x = mmadIn(p);
+        return setsOn<isa::SetHF32>(p) && x != nullptr && x->dtype == d &&
+               (!init || isa::initOf(*x) == *init);
+      };
+    };
+  };
+  std::vector<Case> cases{
+      {"cmatrix_init_val wins over is_bias", isa::ProfileId::A2, "mmad", initValOverBias},
+      {"cmatrix_source wins over is_bias (table row at 0)", isa::ProfileId::Ascend950, "mmad",
+       sourceOverBias},
+      {"MmadMx: cmatrix_init_val wins over is_bias", isa::ProfileId::Ascend950, "mmad_mx",
+       initValOverBias},
+      {"MmadMx: cmatrix_source wins over is_bias", isa::ProfileId::Ascend950, "mmad_mx",
+       sourceOverBias},
+      {"MmadMx: cmatrix_source wins over cmatrix_init_val", isa::ProfileId::Ascend950, "mmad_mx",
+       [](Mutant& m) {
+         m.rewrite = [](isa::Program& p) {
+           eachLegalMmad(p, [](auto& x) {
+             if (!x.isBias && x.cmatrixInitVal && x.cmatrixSource) x.cmatrixInitVal = false;
+           });
+         };
+       }},
+      {"s8 changed by CTRL[45]", isa::ProfileId::Ascend950, "mmad",
+       [](Mutant& m) {
+         m.spoil = [](const isa::Program& p) {
+           const isa::Mmad* x = mmadIn(p);
+           return setsOn<isa::SetHiF8Mode>(p) && x != nullptr && x->dtype == DType::S8;
+         };
+       }},
+      {"f16 changed by HF32", isa::ProfileId::A2, "mmad", hf32On(DType::F16, std::nullopt)},
+      {"s4 changed by HF32", isa::ProfileId::A2, "mmad", hf32On(DType::S4, std::nullopt)},
+      {"f32 bias tensor changed by HF32", isa::ProfileId::A2, "mmad",
+       hf32On(DType::F32, isa::MmadInit::BiasTensor)},
+      {"f32 bias table changed by HF32", isa::ProfileId::A2, "mmad",
+       hf32On(DType::F32, isa::MmadInit::BiasTable)},
+  };
+  auto smoke = [](Mutant& m, isa::ProfileId profile, const char* family) {
+    conf::RunOptions o;
+    o.profile = profile;
+    o.level = conf::Level::Smoke;
+    o.seed = 7;
+    o.families = {family};
+    return conf::certify(m, o);
+  };
+  // The wrapper itself changes nothing: unmutated, it is certified.
+  for (const auto& [profile, family] :
+       {std::pair{isa::ProfileId::A2, "mmad"}, std::pair{isa::ProfileId::Ascend950, "mmad"},
+        std::pair{isa::ProfileId::Ascend950, "mmad_mx"}}) {
+    Mutant m;
+    const conf::CertifyResult r = smoke(m, profile, family);
+    EXPECT_TRUE(r.conformant()) << family << ": " << r.headline();
+  }
+  for (const Case& k : cases) {
+    SCOPED_TRACE(k.name);
+    Mutant m;
+    k.make(m);
+    const conf::CertifyResult r = smoke(m, k.profile, k.family);
+    EXPECT_FALSE(r.conformant()) << r.headline();
   }
 }
 
