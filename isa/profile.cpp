@@ -4,7 +4,9 @@ namespace cubecheck::isa {
 namespace {
 
 constexpr std::uint64_t KiB = 1024;
-constexpr std::uint64_t kUnbounded = UINT64_MAX;
+// GM is a 48-bit address space (spec 1): every byte an access touches has an address in
+// 0..2^48-1, the range of an address field, so an access ends at 2^48 at the latest.
+constexpr std::uint64_t kGmBytes = std::uint64_t{1} << 48;
 
 // Order of the arrays: GM, L1, L0A, L0B, L0C, BiasTable, SparseIndex, L0AMx, L0BMx.
 // Alignment (spec 1): L0A/L0B 512 B, L0C 1024 B, L1 32 B, GM 1 B; the bias table, the index
@@ -14,26 +16,25 @@ constexpr std::array<std::uint64_t, kMemoryCount> kAlignment{1,  32,  512, 512, 
                                                              64, 128, 32,  32};
 
 // a2 capacities: spec 1. Sparse index buffer = L0B / 4 (OPEN-4).
-constexpr Profile kA2{
-    ProfileId::A2,
-    "a2",
-    {kUnbounded, 512 * KiB, 64 * KiB, 64 * KiB, 128 * KiB, 1 * KiB, 16 * KiB, 0, 0},
-    kAlignment,
-    false};
+constexpr Profile kA2{ProfileId::A2,
+                      "a2",
+                      {kGmBytes, 512 * KiB, 64 * KiB, 64 * KiB, 128 * KiB, 1 * KiB, 16 * KiB, 0, 0},
+                      kAlignment,
+                      false};
 // 950: spec 1 (defaults to confirm). No sparse index buffer: the 3510 removed 4:2 sparsity. The
 // MX scale buffers L0A_MX / L0B_MX are addressed at L0A / L0B address / 16 (spec 8.1.4), so they
 // span 1/16 of L0A / L0B: 4 KiB each (inferred; docs/spec.md, MmadMx).
 constexpr Profile k950{
     ProfileId::Ascend950,
     "950",
-    {kUnbounded, 512 * KiB, 64 * KiB, 64 * KiB, 256 * KiB, 1 * KiB, 0, 4 * KiB, 4 * KiB},
+    {kGmBytes, 512 * KiB, 64 * KiB, 64 * KiB, 256 * KiB, 1 * KiB, 0, 4 * KiB, 4 * KiB},
     kAlignment,
     true};
 // legacy: the spec gives no figures; the a2 ones are used until a DUT declares otherwise
 // (docs/decisions.md, Profiles).
 constexpr Profile kLegacy{ProfileId::Legacy,
                           "legacy",
-                          {kUnbounded, 512 * KiB, 64 * KiB, 64 * KiB, 128 * KiB, 1 * KiB, 0, 0, 0},
+                          {kGmBytes, 512 * KiB, 64 * KiB, 64 * KiB, 128 * KiB, 1 * KiB, 0, 0, 0},
                           kAlignment,
                           false};
 

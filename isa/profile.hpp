@@ -24,7 +24,7 @@ inline constexpr std::array kAllProfiles{ProfileId::A2, ProfileId::Ascend950, Pr
 struct Profile {
   ProfileId id;
   std::string_view name;  ///< "a2", "950", "legacy"
-  /// Bytes per memory, indexed by Memory. GM has no capacity of its own (UINT64_MAX).
+  /// Bytes per memory, indexed by Memory. GM's is its 48-bit address space, 2^48 bytes.
   std::array<std::uint64_t, kMemoryCount> capacity;
   /// Start-address alignment in bytes for data-movement destinations and sources, by Memory.
   std::array<std::uint64_t, kMemoryCount> alignment;

@@ -1,6 +1,7 @@
 // isa/: the vocabulary, its documented ranges and legality rules (spec 1, 2, 4).
 #include <gtest/gtest.h>
 
+#include "isa/fields.hpp"
 #include "isa/load2d.hpp"
 #include "isa/load2d_v2.hpp"
 #include "isa/program.hpp"
@@ -126,6 +127,39 @@ TEST(Load2DValidate, EachRuleHasItsCode) {
   EXPECT_EQ(codeOf(ProfileId::Ascend950,
                    load(Load2DPath::A1toA2, DType::HiF8, 0, 0, P{0, 1, 1, 0, 0, false, 0})),
             std::nullopt);
+}
+
+// GM is the address space an address field spans (spec 1): its bytes end where the field's
+// values do, every GM read lies in it, and one that would run past it is a Capacity violation,
+// on every profile and every load that reads GM.
+TEST(GmAddresses, AReadEndsAtTheTopOfTheFieldsRangeAtTheLatest) {
+  const std::int64_t srcMax = findField(*findInstructionDesc("load2d"), "src")->legalMax;
+  const std::uint64_t end = static_cast<std::uint64_t>(srcMax) + 1;
+  for (ProfileId id : kAllProfiles) {
+    EXPECT_EQ(profile(id).capacityOf(Memory::GM), end) << profile(id).name;
+  }
+  for (ProfileId id : {ProfileId::A2, ProfileId::Legacy}) {
+    const std::uint64_t walk = 3 * kFractalBytes;  // start 1, two repeats of stride 2: fractal 3
+    EXPECT_EQ(codeOf(id, load(Load2DPath::GMtoB2, DType::S8, end - walk - kFractalBytes, 0,
+                              P{1, 2, 2, 0, 0, false, 0})),
+              std::nullopt);
+    EXPECT_EQ(codeOf(id, load(Load2DPath::GMtoB2, DType::S8, end - walk - kFractalBytes + 1, 0,
+                              P{1, 2, 2, 0, 0, false, 0})),
+              ViolationCode::Capacity);
+    // A no-op reads nothing: its address may be the field's largest.
+    EXPECT_EQ(codeOf(id, load(Load2DPath::GMtoA1, DType::S8, end - 1, 0, P{})), std::nullopt);
+  }
+  LoadV2 v{Load2DPath::GMtoA1, DType::F16, end - 2 * kFractalBytes, 0,
+           LoadData2DParamsV2{1, 0, 1, 1, 1, 1, false, 0}};
+  EXPECT_FALSE(validate(profile(ProfileId::Ascend950), v).has_value());
+  v.srcAddr += 1;
+  ASSERT_TRUE(validate(profile(ProfileId::Ascend950), v).has_value());
+  EXPECT_EQ(validate(profile(ProfileId::Ascend950), v)->code, ViolationCode::Capacity);
+  Program p;
+  p.segments = {{Memory::GM, end - 4096, Bytes(4096)}};
+  EXPECT_FALSE(validateStructure(p).has_value());
+  p.segments = {{Memory::GM, end - 4095, Bytes(4096)}};
+  EXPECT_TRUE(validateStructure(p).has_value());
 }
 
 TEST(Program, FindSegmentNeedsOneSegmentToHoldTheWholeRange) {
