@@ -261,6 +261,21 @@ struct Borrowed {
   std::uint64_t gm = 0;    ///< the staged bytes, then the program's own, in GM
 };
 
+/// Where `size` bytes can wait in GM: the first gap from the program's lowest GM byte on, so that
+/// a run's GM stays one short span wherever the program keeps it (near 2^44 as often as near 0:
+/// an exported run allocates the span), else the lowest gap; inside GM's 2^48 bytes either way.
+std::optional<std::uint64_t> gmGap(const Program& p, std::uint64_t size) {
+  const std::uint64_t cap = isa::profile(p.profile).capacityOf(Memory::GM);
+  std::uint64_t lowest = cap;
+  for (const Segment& s : p.segments) {
+    if (s.memory == Memory::GM) lowest = std::min(lowest, s.addr);
+  }
+  if (lowest != cap) {
+    if (auto at = findGap(p.segments, Memory::GM, size, kFrac, cap, lowest)) return at;
+  }
+  return findGap(p.segments, Memory::GM, size, kFrac, cap);
+}
+
 /// Borrows `size` bytes of L1 (fractal aligned, clear of [avoid, avoid + avoidSize)) in p for
 /// `staged`: defines the window in p (bytes the program never defined become 0, which it never
 /// reads) and puts the staged and the saved bytes in a free place of GM. nullopt when L1 is too
@@ -275,8 +290,7 @@ std::optional<Borrowed> borrowL1(Program& p, const Bytes& staged, std::uint64_t 
     at = isa::ceilDiv(avoid + avoidSize, kFrac) * kFrac;
   }
   if (size == 0 || at + size > cap) return std::nullopt;
-  const std::optional<std::uint64_t> gm =
-      findGap(p.segments, Memory::GM, 2 * size, kFrac, UINT64_MAX - 2 * size);
+  const std::optional<std::uint64_t> gm = gmGap(p, 2 * size);
   if (!gm) return std::nullopt;
   define(p, Memory::L1, at, at + size);
   const Segment* own = isa::findSegment(p.segments, Memory::L1, at, size);
@@ -405,7 +419,7 @@ std::optional<Base> makeBase(const Program& p, const std::vector<Memory>& memori
   std::optional<std::uint64_t> at = findGap(p.segments, Memory::L1, image.size(), kFrac, cap);
   if (!at && p.profile != isa::ProfileId::Ascend950 && !idx && mx.empty()) {
     b.fromGM = true;
-    at = findGap(p.segments, Memory::GM, image.size(), kFrac, UINT64_MAX - image.size());
+    at = gmGap(p, image.size());
   }
   std::vector<isa::Instruction> lend, giveBack;
   if (!at && p.profile == isa::ProfileId::Ascend950 && !idx) {
@@ -639,14 +653,14 @@ bool reachableIndirectly(Memory m) {
 
 std::optional<std::uint64_t> findGap(const std::vector<Segment>& segments, Memory m,
                                      std::uint64_t size, std::uint64_t align,
-                                     std::uint64_t capacity) {
+                                     std::uint64_t capacity, std::uint64_t from) {
   std::vector<Range> used;
   for (const Segment& s : segments) {
     if (s.memory == m) used.push_back({s.addr, s.bytes.size()});
   }
   std::sort(used.begin(), used.end(),
             [](const Range& a, const Range& b) { return a.addr < b.addr; });
-  std::uint64_t at = 0;
+  std::uint64_t at = (from + align - 1) / align * align;
   for (const Range& r : used) {
     if (at + size <= r.addr) break;
     at = std::max(at, (r.addr + r.size + align - 1) / align * align);

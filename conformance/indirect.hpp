@@ -19,11 +19,11 @@ namespace cubecheck::conf {
 /// images and its observed regions go through the rewrite.
 bool reachableIndirectly(isa::Memory m);
 
-/// The lowest `align`-aligned address where `size` bytes overlap no segment of m, inside its
-/// capacity.
+/// The lowest `align`-aligned address from `from` on where `size` bytes overlap no segment of
+/// m, inside its capacity.
 std::optional<std::uint64_t> findGap(const std::vector<isa::Segment>& segments, isa::Memory m,
                                      std::uint64_t size, std::uint64_t align,
-                                     std::uint64_t capacity);
+                                     std::uint64_t capacity, std::uint64_t from = 0);
 
 /// Makes [lo, hi) of m defined in p: the segments of m it overlaps or touches become one, their
 /// bytes kept and the rest zero (bytes the original program never defined, which it never reads).

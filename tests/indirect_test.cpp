@@ -266,6 +266,51 @@ TEST(Indirect, A950ProgramThatFillsL1LendsAWindow) {
   EXPECT_FALSE(skipped.status == dut::RunStatus::Ok && skipped.observed == direct.observed);
 }
 
+/// Passes programs on, keeping the last one it was given.
+class LastProgram final : public dut::Dut {
+ public:
+  explicit LastProgram(dut::Dut& inner) : inner_(inner) {}
+  const dut::Capabilities& capabilities() const override { return inner_.capabilities(); }
+  dut::RunResult run(const isa::Program& p) override {
+    last = p;
+    return inner_.run(p);
+  }
+  isa::Program last;
+
+ private:
+  dut::Dut& inner_;
+};
+
+// Where the program keeps its GM high, as a real GM pointer lies (about 2^44), the bytes the
+// rewrite stages in GM go next to it, not to 0: the GM a run addresses stays one short span,
+// which an exported run allocates whole.
+TEST(Indirect, StagesInGmNextToTheProgramsOwnGm) {
+  isa::Program p = loadProgram(isa::ProfileId::Ascend950, Memory::L0A);
+  const std::uint64_t l1 = isa::profile(isa::ProfileId::Ascend950).capacityOf(Memory::L1);
+  p.segments[0].bytes = pattern(l1, 7);  // no room in L1: a window is lent through GM
+  const std::uint64_t high = (std::uint64_t{1} << 44) + 4096;
+  p.segments.push_back({Memory::GM, high, pattern(4096, 3)});
+  p.observe.push_back({Memory::GM, high, 4096});
+  auto ref = dut::makeDut("reference");
+  const std::vector<Memory> given950{Memory::GM, Memory::L1, Memory::BiasTable};
+  NarrowedDut board(*ref, kBoard, given950);
+  LastProgram sent(board);
+  IndirectObservation view(sent);
+  const dut::RunResult direct = ref->run(p);
+  ASSERT_EQ(direct.status, dut::RunStatus::Ok) << direct.message;
+  const dut::RunResult through = view.run(p);
+  ASSERT_EQ(through.status, dut::RunStatus::Ok) << through.message;
+  EXPECT_EQ(through.observed, direct.observed);
+  EXPECT_EQ(view.takeUsed().count(kBorrowedL1Line), 1u);
+  std::size_t gmSegments = 0;
+  for (const isa::Segment& s : sent.last.segments) {
+    if (s.memory != Memory::GM) continue;
+    ++gmSegments;
+    EXPECT_GE(s.addr, high) << "staged below the program's GM";
+  }
+  EXPECT_GT(gmSegments, 1u) << "nothing staged in GM";
+}
+
 // The 950 board rehearsal: every Mmad family still certifies with L0C written by Mmad, and an
 // Mmad mutant is still killed through it.
 TEST(Indirect, Dav3510RehearsalCertifiesTheMmadFamilies) {
