@@ -33,6 +33,32 @@ inline rc::Gen<std::uint64_t> edgy(std::uint64_t lo, std::uint64_t hi) {
                                                 {2, upTo(lo, hi)}});
 }
 
+/// Where a GM footprint may start so that it ends by `end` (GM's capacity, 2^48) when it spans
+/// `bytes`.
+inline std::uint64_t gmTop(std::uint64_t end, std::uint64_t bytes) {
+  return bytes >= end ? 0 : end - bytes;
+}
+
+/// A GM address in [0, top], `top` the largest that leaves room for the footprint. Low ones (0,
+/// a few bytes in, just past 4 GiB), and as often ones that set the high bits a real GM pointer
+/// has: around 2^44, any bit 33..47 as the highest set, and `top` itself (the footprint ends at
+/// the top of the 48-bit address space), so a DUT that drops address bits reads other bytes.
+inline rc::Gen<std::uint64_t> gmAddress(std::uint64_t top) {
+  auto clip = [top](std::uint64_t a) { return std::min(a, top); };
+  return rc::gen::weightedOneOf<std::uint64_t>(
+      {{2, rc::gen::just<std::uint64_t>(0)},
+       {3, upTo(std::min<std::uint64_t>(1, top), std::min<std::uint64_t>(4095, top))},
+       {1, rc::gen::map(upTo(0, 4095), [clip](std::uint64_t a) { return clip(1ull << 32 | a); })},
+       {1, rc::gen::map(upTo(0, 1u << 20),
+                        [clip](std::uint64_t a) { return clip((1ull << 44) + a); })},
+       {2, rc::gen::exec([clip] {
+          const int bit = *rc::gen::resize(100, rc::gen::inRange(33, 48));  // every bit, any size
+          return clip(1ull << bit | *upTo(0, (1ull << bit) - 1));
+        })},
+       {1,
+        rc::gen::map(upTo(0, 4095), [top](std::uint64_t a) { return top - std::min(a, top); })}});
+}
+
 /// How draws spread over sizes (`--sizes`): Small keeps every size in its small classes, Mixed
 /// draws the large classes as a minority (they cost up to cubically more), Large draws them as
 /// often as the small ones.

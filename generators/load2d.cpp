@@ -132,6 +132,11 @@ std::vector<std::string> tagsOf(const Load2DCase& c) {
     t.emplace_back("src:last_fractal_of_L1");
   }
   if (src == Memory::GM && l.srcAddr % 32 != 0) t.emplace_back("src:GM_unaligned");
+  if (src == Memory::GM && (l.srcAddr >> 33) != 0) t.emplace_back("src:GM_high_bits");
+  if (src == Memory::GM && p.repeatTimes > 0 &&
+      l.srcAddr + (topSourceFractal(l) + 1) * isa::kFractalBytes == prof.capacityOf(src)) {
+    t.emplace_back("src:GM_ends_at_top");
+  }
   if (p.sid != 0) t.emplace_back("sid:nonzero");
   return t;
 }
@@ -191,10 +196,9 @@ rc::Gen<Load2DCase> legalLoad2D(ProfileId id, Load2DShape shape) {
     p.startIndex = static_cast<std::uint16_t>(*edgy(startLo, startHi));
 
     if (fromGM) {
-      l.srcAddr = *rc::gen::weightedOneOf<std::uint64_t>(
-          {{2, justU(0)}, {3, upTo(1, 4095)}, {1, rc::gen::map(upTo(0, 4095), [](std::uint64_t a) {
-                                                 return std::uint64_t{1} << 32 | a;
-                                               })}});
+      // Up to the last address whose footprint ends by 2^48 (a no-op reads nothing: any).
+      const std::uint64_t bytes = r == 0 ? 1 : (topSourceFractal(l) + 1) * isa::kFractalBytes;
+      l.srcAddr = *gmAddress(gmTop(prof.capacityOf(src), bytes));
     } else {
       const std::uint64_t top = r == 0 ? p.startIndex : topSourceFractal(l);
       const std::uint64_t srcAlign = prof.alignmentOf(src);
@@ -292,6 +296,36 @@ std::vector<Load2DCase> load2DBoundaries(ProfileId id) {
   add(Load2DPath::B1toB2, DType::F16, 0, 0, P{65535, 0, 1, 255, 65535, true, 1},
       "repeat 0 with start_index 65535 (far past L1), dst_gap 65535 and sid 255, transposed, "
       "addr_mode 1: still a no-op");
+  // GM addresses with their high bits set, as a real GM pointer has them (about 2^44): GM is a
+  // 48-bit address space (spec 1), so a DUT that keeps fewer bits reads other bytes here. Every
+  // GM path, up to the last address whose footprint ends at 2^48.
+  const std::uint64_t gm = prof.capacityOf(Memory::GM);
+  const std::uint64_t near44 = (std::uint64_t{1} << 44) + 0x3A5C0;
+  add(Load2DPath::GMtoA2, DType::S8, gm - isa::kFractalBytes, 0, P{0, 1, 1, 0, 0, false, 0},
+      "GM source at 2^48 - 512: one fractal ending at the top of the 48-bit address space");
+  add(Load2DPath::GMtoB1, DType::F16, gm - 3 * isa::kFractalBytes - 1, 0,
+      P{0, 3, 1, 0, 0, false, 0},
+      "three GM fractals ending one byte below 2^48, unaligned: address bits 0..47 all in use");
+  add(Load2DPath::GMtoA1, DType::U8, near44, 0, P{2, 4, 3, 0, 1, false, 0},
+      "GM source just above 2^44, where a real GM pointer lies");
+  add(Load2DPath::GMtoB2, DType::S16, (std::uint64_t{1} << 47) + 3, 0, P{5, 2, 1, 0, 0, false, 0},
+      "GM source at 2^47 + 3: only bit 47 above the low bits, lost to a DUT that keeps 47");
+  add(Load2DPath::GMtoA2, DType::F32, (std::uint64_t{1} << 33) - isa::kFractalBytes, 0,
+      P{0, 3, 1, 0, 0, false, 0},
+      "GM fractals crossing 2^33: the address carries into bit 33 mid-load");
+  add(Load2DPath::GMtoB1, DType::S8, near44 + 0x1000, 0, P{12, 5, 3, 0, 0, false, 1},
+      "addr_mode 1 from a GM source above 2^44: decrement down to fractal 0");
+  {
+    // The widest walk from GM: start_index and src_stride at 65535, 255 repeats, the last
+    // fractal ending at 2^48.
+    const std::uint64_t top = 65535ull + 254ull * 65535ull;
+    add(Load2DPath::GMtoA1, DType::S8, gm - (top + 1) * isa::kFractalBytes, 0,
+        P{65535, 255, 65535, 0, 0, false, 0},
+        "start_index, src_stride and repeat at their maxima from GM, the last fractal ending at "
+        "2^48: 8 GiB walked across the high address bits");
+  }
+  add(Load2DPath::GMtoB2, DType::U16, gm - 1, 0, P{0, 0, 1, 0, 0, false, 0},
+      "repeat 0 from the last byte of GM's 48-bit address space: nothing read, nothing written");
   return t;
 }
 
@@ -389,6 +423,10 @@ rc::Gen<IllegalLoad2DCase> illegalLoad2D(ProfileId id) {
         l.params.srcStride = static_cast<std::uint16_t>(*upTo(1, 64));
         const std::uint64_t walk = (l.params.repeatTimes - 1u) * std::uint64_t{l.params.srcStride};
         l.params.startIndex = static_cast<std::uint16_t>(*upTo(0, walk - 1));
+        // Room below 2^48 for the walk a start_index that mends the case reads (the legal draw
+        // may have ended its shorter footprint at the top of GM).
+        l.srcAddr = std::min(l.srcAddr,
+                             gmTop(prof.capacityOf(Memory::GM), (walk + 1) * isa::kFractalBytes));
         break;
       }
       case V::DTypeUnsupported:

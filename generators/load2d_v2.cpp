@@ -113,6 +113,10 @@ std::vector<std::string> tagsOf(const V2Case& c) {
   if (src != Memory::GM && l.srcAddr + (top + 1) * isa::kFractalBytes == prof.capacityOf(src)) {
     t.emplace_back("src:last_fractal_of_L1");
   }
+  if (src == Memory::GM && (l.srcAddr >> 33) != 0) t.emplace_back("src:GM_high_bits");
+  if (src == Memory::GM && l.srcAddr + (top + 1) * isa::kFractalBytes == prof.capacityOf(src)) {
+    t.emplace_back("src:GM_ends_at_top");
+  }
   const Memory dst = isa::memoryOf(isa::dstOf(l.path));
   if (l.dstAddr + (*dstTop(l) + 1) * isa::kFractalBytes == prof.capacityOf(dst)) {
     t.emplace_back("dst:ends_at_capacity");
@@ -193,8 +197,10 @@ rc::Gen<V2Case> legalV2(ProfileId id, bool bitModePaths) {
     p.kStartPosition = static_cast<std::uint32_t>(*edgy(0, kMax));
     const std::uint64_t srcTop = (p.kStartPosition + kStep - 1) * stride + tight - 1;
     if (fromGM) {
-      l.srcAddr = *rc::gen::weightedOneOf<std::uint64_t>(
-          {{2, rc::gen::just<std::uint64_t>(0)}, {1, upTo(1, 4095)}});
+      // Up to the last address whose footprint ends by 2^48 (a no-op reads nothing: any).
+      const bool moves = p.mStep > 0 && p.kStep > 0;
+      l.srcAddr =
+          *gmAddress(gmTop(prof.capacityOf(src), moves ? (srcTop + 1) * isa::kFractalBytes : 1));
     } else {
       l.srcAddr = 32 * *edgy(0, (prof.capacityOf(src) - (srcTop + 1) * isa::kFractalBytes) / 32);
     }
@@ -208,6 +214,7 @@ std::vector<V2Case> v2Boundaries(ProfileId id, bool bitModePaths) {
   std::vector<V2Case> t;
   std::uint64_t seed = 0x2D2;
   const std::uint64_t l1 = isa::profile(id).capacityOf(Memory::L1);
+  const std::uint64_t gm = isa::profile(id).capacityOf(Memory::GM);
   auto add = [&](Load2DPath path, DType d, std::uint64_t src, std::uint64_t dst,
                  isa::LoadData2DParamsV2 p, std::string why) {
     if (bitModePaths && !isa::canTranspose(path)) return;
@@ -264,6 +271,35 @@ std::vector<V2Case> v2Boundaries(ProfileId id, bool bitModePaths) {
       "dst_stride 65535 with a single column never applies; sid 255 is ignored");
   add(Load2DPath::B1toB2, DType::F16, 0, 0, P{65535, 65535, 255, 0, 65535, 65535, true, 255},
       "k_step 0 with every other field at its maximum (positions far past L1): still a no-op");
+  // Source addresses at their largest: one fractal from the end of L1, and a no-op's at the last
+  // 32-byte address below 2^48 (nothing is read, so nothing bounds it but its field).
+  add(Load2DPath::A1toA2, DType::S8, l1 - isa::kFractalBytes, 0, P{0, 0, 1, 1, 1, 1, false, 0},
+      "one fractal from the last 512 bytes of L1: the largest L1 source address that moves data");
+  add(Load2DPath::B1toB2, DType::F16, gm - 32, 0, P{0, 0, 2, 0, 2, 2, true, 0},
+      "k_step 0 with the source address at 2^48 - 32, far past L1: still a no-op");
+  // GM addresses with their high bits set, as a real GM pointer has them (about 2^44): GM is a
+  // 48-bit address space (spec 1), so a DUT that keeps fewer bits reads other bytes here. Both
+  // GM paths, up to the last address whose footprint ends at 2^48.
+  const std::uint64_t near44 = (std::uint64_t{1} << 44) + 0x3A5C0;
+  add(Load2DPath::GMtoA1, DType::S8, gm - isa::kFractalBytes, 0, P{0, 0, 1, 1, 1, 1, false, 0},
+      "GM source at 2^48 - 512: one fractal ending at the top of the 48-bit address space");
+  add(Load2DPath::GMtoB1, DType::BF16, near44, 0, P{1, 2, 3, 2, 4, 3, false, 0},
+      "a sub-block of an Nz source in GM just above 2^44, where a real GM pointer lies");
+  add(Load2DPath::GMtoA1, DType::Fp8E4M3FN, (std::uint64_t{1} << 47) + 5, 0,
+      P{0, 1, 2, 2, 2, 2, false, 0},
+      "GM source at 2^47 + 5: only bit 47 above the low bits, lost to a DUT that keeps 47");
+  add(Load2DPath::GMtoB1, DType::F32, (std::uint64_t{1} << 33) - isa::kFractalBytes, 0,
+      P{0, 0, 2, 2, 2, 2, false, 0}, "GM fractals crossing 2^33: the address carries into bit 33");
+  {
+    // The widest walk from GM: positions and src_stride at 65535, the last fractal at 2^48.
+    const std::uint64_t top = 65535ull * 65535ull + 65535ull;
+    add(Load2DPath::GMtoB1, DType::U8, gm - (top + 1) * isa::kFractalBytes, 0,
+        P{65535, 65535, 1, 1, 65535, 1, false, 0},
+        "m_start, k_start and src_stride at 65535 from GM, the one fractal ending at 2^48: 2 TiB "
+        "into the high address bits");
+  }
+  add(Load2DPath::GMtoA1, DType::F16, gm - 1, 0, P{0, 0, 0, 3, 1, 1, false, 0},
+      "m_step 0 from the last byte of GM's 48-bit address space: nothing read, nothing written");
   return t;
 }
 

@@ -24,8 +24,9 @@ using oracle::MatrixD;
 
 namespace {
 
-// Fixed places: the unit families vary addresses; pipelines vary what travels through them.
-constexpr std::uint64_t kGmA = 0, kGmB = 1 << 20;
+// Fixed places in L1: the unit families vary on-chip addresses; pipelines vary what travels
+// through them, and where it waits in GM (the case's gmA and gmB).
+constexpr std::uint64_t kGmApart = 1 << 20;  // more than A or B takes in GM
 constexpr std::uint64_t kL1A = 0, kL1B = 256 << 10, kL1Idx = 384 << 10;
 constexpr std::uint64_t kBiasTensor = 64;
 
@@ -163,6 +164,9 @@ std::ostream& operator<<(std::ostream& os, const PipelineCase& c) {
   if (c.values != MmadValues::Exact) what += " values=" + std::string(nameOf(c.values));
   if (c.kind == PipelineKind::KSplit) what += " k_tiles=" + std::to_string(c.kTiles);
   if (c.load2dOn950) what += " l1_to_l0=load2d";
+  if (c.gmA != 0 || c.gmB != kGmApart) {
+    what += " gm_a=" + std::to_string(c.gmA) + " gm_b=" + std::to_string(c.gmB);
+  }
   if (c.low) {
     what += " ctrl45=" + std::to_string(c.low->hif8Mode) +
             (c.low->transposedB ? " b=transposed" : "") +
@@ -246,6 +250,7 @@ isa::Program buildProgram(const PipelineCase& c) {
 isa::Program buildProgram(const PipelineCase& c, PipelineKind kind, bool load2dOn950) {
   const isa::Profile& prof = isa::profile(c.profile);
   const bool on950 = c.profile == ProfileId::Ascend950;
+  const std::uint64_t gmA = c.gmA, gmB = c.gmB;
   if (c.low && ((kind != PipelineKind::Direct && kind != PipelineKind::KSplit) || load2dOn950)) {
     throw std::logic_error("buildProgram: a low-precision pipeline is Direct or KSplit, by V2");
   }
@@ -291,7 +296,7 @@ isa::Program buildProgram(const PipelineCase& c, PipelineKind kind, bool load2dO
   // GM: A (Nz), or A^T (Nz) for the transposed path, or the feature map; B^T (Nz) = Zn of B.
   if (kind == PipelineKind::TransposedA) {
     p.segments.push_back(
-        {Memory::GM, kGmA, oracle::encode(aPad.transpose(), oracle::Layout::Nz, t)});
+        {Memory::GM, gmA, oracle::encode(aPad.transpose(), oracle::Layout::Nz, t)});
   } else if (kind == PipelineKind::Conv) {
     oracle::ElemMatrix chw(static_cast<Eigen::Index>(o.map.size()), c.convH * c.convW);
     for (std::size_t ch = 0; ch < o.map.size(); ++ch) {
@@ -302,9 +307,9 @@ isa::Program buildProgram(const PipelineCase& c, PipelineKind kind, bool load2dO
         }
       }
     }
-    p.segments.push_back({Memory::GM, kGmA, oracle::encodeNC1HWC0(chw, c.convH, c.convW, t)});
+    p.segments.push_back({Memory::GM, gmA, oracle::encodeNC1HWC0(chw, c.convH, c.convW, t)});
   } else {
-    p.segments.push_back({Memory::GM, kGmA, oracle::encode(aPad, oracle::Layout::Nz, t)});
+    p.segments.push_back({Memory::GM, gmA, oracle::encode(aPad, oracle::Layout::Nz, t)});
   }
   const std::uint64_t gmAFr = p.segments.back().bytes.size() / isa::kFractalBytes;
   std::uint64_t dFr = 0;  // dense fractals of a sparse B
@@ -312,11 +317,11 @@ isa::Program buildProgram(const PipelineCase& c, PipelineKind kind, bool load2dO
   if (kind == PipelineKind::Sparse) {
     const PackedB packed = packB(densify(b.cast<std::int8_t>()));
     dFr = packed.dense.size() / isa::kFractalBytes;
-    p.segments.push_back({Memory::GM, kGmB, packed.dense});
+    p.segments.push_back({Memory::GM, gmB, packed.dense});
     index = packed.index;
   } else {
     p.segments.push_back(
-        {Memory::GM, kGmB,
+        {Memory::GM, gmB,
          oracle::encode(bPad, transposedB ? oracle::Layout::Nz : oracle::Layout::Zn, tb)});
   }
   // L1, L0A, L0B: defined (random) where the loads write.
@@ -375,25 +380,25 @@ isa::Program buildProgram(const PipelineCase& c, PipelineKind kind, bool load2dO
   // A: GM -> L1.
   if (kind == PipelineKind::ReversedL1) {
     // addr_mode 1: L1 fractal j is GM fractal gmAFr - 1 - j (spec 4, GM -> A1 only).
-    ins.emplace_back(load2d(Load2DPath::GMtoA1, t, kGmA, kL1A, gmAFr - 1, gmAFr, 1, false, 1));
+    ins.emplace_back(load2d(Load2DPath::GMtoA1, t, gmA, kL1A, gmAFr - 1, gmAFr, 1, false, 1));
   } else if (kind == PipelineKind::TransposedA && on950) {
     // A^T is K x M: K/16 fractal rows, M1 columns.
     const std::uint64_t kr = k1 * k0 / 16;
-    ins.emplace_back(v2(Load2DPath::GMtoA1, t, kGmA, kL1A, 0, kr, m1, kr, kr));
+    ins.emplace_back(v2(Load2DPath::GMtoA1, t, gmA, kL1A, 0, kr, m1, kr, kr));
   } else if (kind == PipelineKind::Conv || kind == PipelineKind::TransposedA || !on950) {
-    ins.emplace_back(copyToL1(c.profile, Load2DPath::GMtoA1, t, kGmA, kL1A, gmAFr));
+    ins.emplace_back(copyToL1(c.profile, Load2DPath::GMtoA1, t, gmA, kL1A, gmAFr));
   } else {
-    ins.emplace_back(v2(Load2DPath::GMtoA1, t, kGmA, kL1A, 0, m1, k1, m1, m1));
+    ins.emplace_back(v2(Load2DPath::GMtoA1, t, gmA, kL1A, 0, m1, k1, m1, m1));
   }
   // B: GM -> L1.
   if (kind == PipelineKind::Sparse) {
-    ins.emplace_back(load2d(Load2DPath::GMtoB1, DType::S8, kGmB, kL1B, 0, dFr, 1));
+    ins.emplace_back(load2d(Load2DPath::GMtoB1, DType::S8, gmB, kL1B, 0, dFr, 1));
   } else if (transposedB) {
-    ins.emplace_back(v2(Load2DPath::GMtoB1, tb, kGmB, kL1B, 0, 2 * k1, n32, 2 * k1, 2 * k1));
+    ins.emplace_back(v2(Load2DPath::GMtoB1, tb, gmB, kL1B, 0, 2 * k1, n32, 2 * k1, 2 * k1));
   } else if (on950) {
-    ins.emplace_back(v2(Load2DPath::GMtoB1, tb, kGmB, kL1B, 0, n1, k1, n1, n1));
+    ins.emplace_back(v2(Load2DPath::GMtoB1, tb, gmB, kL1B, 0, n1, k1, n1, n1));
   } else {
-    ins.emplace_back(load2d(Load2DPath::GMtoB1, t, kGmB, kL1B, 0, bFr, 1));
+    ins.emplace_back(load2d(Load2DPath::GMtoB1, t, gmB, kL1B, 0, bFr, 1));
   }
   // L1 -> L0, then the multiply(s).
   auto loadA = [&](std::uint64_t f0, std::uint64_t f1) {  // K fractals [f0, f1) into Zz/Nz
@@ -575,6 +580,23 @@ namespace {
 
 constexpr std::uint64_t kSmallPipeline = 64;  // m and n classes Sizes::Small keeps
 
+/// Where A and B wait in GM: A anywhere gmAddress draws (high address bits set as often as not),
+/// B 2^j away for j in 20..47, so that a DUT that folds a high bit away finds A's bytes where B's
+/// should be; 1 MiB the other side where 2^j does not fit.
+void drawGm(PipelineCase& c) {
+  const std::uint64_t top = gmTop(isa::profile(c.profile).capacityOf(Memory::GM), kGmApart);
+  c.gmA = *gmAddress(top);
+  // Every distance at any size (rapidcheck narrows inRange on small sizes).
+  const std::uint64_t apart = std::uint64_t{1} << *rc::gen::resize(100, rc::gen::inRange(20, 48));
+  if (c.gmA <= top - std::min(apart, top)) {
+    c.gmB = c.gmA + apart;
+  } else if (c.gmA >= apart) {
+    c.gmB = c.gmA - apart;
+  } else {
+    c.gmB = c.gmA >= kGmApart ? c.gmA - kGmApart : c.gmA + kGmApart;
+  }
+}
+
 PipelineCase drawn(ProfileId id, PipelineKind kind, Sizes sizes) {
   PipelineCase c;
   c.profile = id;
@@ -671,6 +693,7 @@ PipelineCase drawn(ProfileId id, PipelineKind kind, Sizes sizes) {
                 : std::vector<MmadInit>{MmadInit::Zero, MmadInit::Accumulate, MmadInit::BiasTable,
                                         MmadInit::BiasTensor};
   c.init = *rc::gen::elementOf(inits);
+  drawGm(c);
   c.contentSeed = *rc::gen::arbitrary<std::uint64_t>();
   return c;
 }
@@ -748,9 +771,22 @@ rc::Gen<PipelineCase> legalLowPipeline(Sizes sizes) {
     const bool room = (k1 * n1 + 1) * isa::kFractalBytes <= prof.capacityOf(Memory::L0B);
     low.transposedB = 2 * k1 <= 255 && room && *rc::gen::arbitrary<bool>();
     c.low = low;
+    drawGm(c);
     c.contentSeed = l.contentSeed;
     return c;
   });
+}
+
+PipelineCase atGmTop(PipelineCase c) {
+  c.gmA = 0;
+  c.gmB = kGmApart;
+  const isa::Program p = buildProgram(c);
+  const auto b = std::find_if(p.segments.begin(), p.segments.end(), [&](const isa::Segment& s) {
+    return s.memory == Memory::GM && s.addr == c.gmB;
+  });
+  c.gmB = isa::profile(c.profile).capacityOf(Memory::GM) - b->bytes.size();
+  c.gmA = c.gmB - kGmApart;
+  return c;
 }
 
 std::vector<PipelineCase> lowPipelineBoundaries() {
@@ -813,6 +849,16 @@ std::vector<PipelineCase> lowPipelineBoundaries() {
   h.low->widthA = h.low->widthB = 5;
   h.init = MmadInit::Accumulate;
   add(h, "CTRL[45] = 1: fp8_e4m3fn x fp8_e4m3fn read as hif8 x hif8, K in 2 tiles onto L0C");
+  // GM with its high bits set, as a real GM pointer has them (spec 1: 48-bit addresses).
+  PipelineCase g = t.front();
+  g.gmA = (std::uint64_t{1} << 44) + 0x7C000;
+  g.gmB = g.gmA + kGmApart;
+  add(g, std::string(isa::nameOf(g.dtype)) + " x " + std::string(isa::nameOf(g.low->bType)) +
+             ": A and B^T from GM just above 2^44, where a real GM pointer lies");
+  add(atGmTop(t[1]), std::string(isa::nameOf(t[1].dtype)) + " x " +
+                         std::string(isa::nameOf(t[1].low->bType)) +
+                         ": K in 3 tiles, B (transposed block by block) ending at 2^48, the top "
+                         "of GM's 48-bit address space");
   return t;
 }
 
@@ -871,6 +917,43 @@ std::vector<PipelineCase> pipelineBoundaries(ProfileId id) {
     l.m = 9;
     l.load2dOn950 = true;
     add(l, "950: L1 -> L0 by LoadData2DParams (start 0, stride 1: OPEN-9 agrees)");
+  }
+  // GM with its high bits set, as a real GM pointer has them (spec 1: 48-bit addresses), on
+  // every GM load the profile's pipelines use.
+  PipelineCase g;
+  g.m = 40;
+  g.k = 48;
+  g.n = 24;
+  g.gmA = (std::uint64_t{1} << 44) + 0x7C000;
+  g.gmB = g.gmA + kGmApart;
+  add(g, "f16 with A and B^T in GM just above 2^44, where a real GM pointer lies");
+  PipelineCase top;
+  top.dtype = DType::S8;
+  top.kind = PipelineKind::KSplit;
+  top.kTiles = 2;
+  top.m = 20;
+  top.k = 70;
+  top.n = 24;
+  add(atGmTop(top), "s8 K in 2 tiles with B ending at 2^48, the top of GM's 48-bit address space");
+  if (id == ProfileId::A2) {
+    PipelineCase r;
+    r.kind = PipelineKind::ReversedL1;
+    r.dtype = DType::F16;
+    r.m = 17;
+    r.k = 32;
+    r.gmA = (std::uint64_t{1} << 47) + 0x4000;
+    r.gmB = r.gmA + kGmApart;
+    add(r,
+        "addr_mode decrement from a GM source at 2^47 + 16 KiB: bit 47, lost to a DUT that "
+        "keeps 47 bits");
+    PipelineCase s;
+    s.kind = PipelineKind::Sparse;
+    s.dtype = DType::S8;
+    s.k = 64;
+    s.init = MmadInit::Accumulate;
+    s.gmA = (std::uint64_t{1} << 40) - kGmApart;
+    s.gmB = s.gmA + kGmApart;
+    add(s, "2:4 B packed in GM at 2^40 (A 1 MiB below): bit 40 set in B's address only");
   }
   return t;
 }

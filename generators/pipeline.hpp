@@ -55,6 +55,9 @@ struct PipelineCase {
   std::uint8_t convKh = 3, convKw = 3, convStride = 1;
   std::array<std::uint8_t, 4> convPad{1, 1, 1, 1};
   std::optional<LowPipeline> low;  ///< 950, Direct or KSplit: fp8 or HiF8 operands (spec 8.1)
+  /// Where A (or the feature map) and B wait in GM. Each is under 1 MiB (it fits L1), so the two
+  /// lie 1 MiB apart at least and each ends by 2^48 (spec 1: GM's 48-bit address space).
+  std::uint64_t gmA = 0, gmB = 1 << 20;
   std::uint64_t contentSeed = 0;
   std::string why;
 };
@@ -91,6 +94,8 @@ rc::Gen<PipelineCase> pipelineFor(isa::ProfileId profile, PipelineKind kind,
 /// run is held to.
 std::vector<std::string> pipelineSizeBins(isa::ProfileId profile, bool smallOnly);
 std::vector<PipelineCase> pipelineBoundaries(isa::ProfileId profile);
+/// The case with B 1 MiB after A and ending exactly at 2^48, the top of GM.
+PipelineCase atGmTop(PipelineCase c);
 
 /// Low-precision pipelines on 950 (spec 8.1): every pair of spec 8.1.2 from GM through the V2
 /// loads, whole or K split, B copied or transposed into L0B, CTRL[45] set in each program.

@@ -3,12 +3,14 @@
 #include <rapidcheck/gtest.h>
 
 #include <algorithm>
+#include <bit>
 #include <set>
 #include <sstream>
 
 #include "generators/fill.hpp"
 #include "generators/load2d.hpp"
 #include "generators/mmad.hpp"
+#include "generators/pipeline.hpp"
 #include "tests/table_extremes.hpp"
 
 namespace cubecheck::gen {
@@ -72,8 +74,9 @@ TEST(Load2DGen, BoundaryTablesAreLegalAnnotatedAndCoverTheirEdges) {
       EXPECT_TRUE(tags.count(want)) << isa::profile(id).name << " table misses " << want;
     }
     if (id != ProfileId::Ascend950) {  // 950 has no GM paths, hence no decrement or 255 into L1
-      for (const char* want : {"repeat:255", "src_stride:large", "addr_mode:decrement",
-                               "addr_mode:ignored", "src:GM_unaligned"}) {
+      for (const char* want :
+           {"repeat:255", "src_stride:large", "addr_mode:decrement", "addr_mode:ignored",
+            "src:GM_unaligned", "src:GM_high_bits", "src:GM_ends_at_top"}) {
         EXPECT_TRUE(tags.count(want)) << isa::profile(id).name << " table misses " << want;
       }
     }
@@ -91,6 +94,51 @@ TEST(Load2DGen, BoundaryTablesHoldEachFieldAtItsLegalExtremes) {
       return std::get<isa::Load2D>(i).params.repeatTimes > 0;
     };
     for (const std::string& m : testing::missedExtremes(id, table, moves)) ADD_FAILURE() << m;
+  }
+}
+
+/// The highest set bit of each GM source address `sources` holds, counted from bit 33 (bits up to
+/// 32 are what a 33-bit address keeps).
+std::set<int> highBits(const std::vector<std::uint64_t>& sources) {
+  std::set<int> bits;
+  for (std::uint64_t a : sources) {
+    for (int b = 47; b >= 33; --b) {
+      if ((a >> b) & 1) {
+        bits.insert(b);
+        break;
+      }
+    }
+  }
+  return bits;
+}
+
+std::set<int> bits33To47() {
+  std::set<int> all;
+  for (int b = 33; b <= 47; ++b) all.insert(b);
+  return all;
+}
+
+/// GM is a 48-bit address space (spec 1), GM pointers lie about 2^44: a DUT that drops high
+/// address bits is wrong only where a load's GM source sets them. On each GM path of each
+/// profile, the table reads from such an address, and up to the last that leaves room for the
+/// footprint; random draws reach every bit 33..47 as the highest set.
+TEST(Load2DGen, GmSourcesSetEveryHighAddressBit) {
+  for (ProfileId id : {ProfileId::A2, ProfileId::Legacy}) {
+    const isa::Profile& prof = isa::profile(id);
+    for (isa::Load2DPath path : load2DPathsOf(id)) {
+      if (isa::srcOf(path) != isa::Position::GM) continue;
+      bool high = false;
+      for (const Load2DCase& c : load2DBoundaries(id)) {
+        high = high || (c.load.path == path && (c.load.srcAddr >> 33) != 0);
+      }
+      EXPECT_TRUE(high) << prof.name << " " << isa::nameOf(path);
+    }
+    std::vector<std::uint64_t> sources;
+    for (std::uint64_t s = 0; s < 3000; ++s) {
+      const Load2DCase c = legalLoad2D(id)(rc::Random(s), 50).value();
+      if (isa::srcOf(c.load.path) == isa::Position::GM) sources.push_back(c.load.srcAddr);
+    }
+    EXPECT_EQ(highBits(sources), bits33To47()) << prof.name;
   }
 }
 
@@ -175,6 +223,65 @@ TEST(V2Gen, BoundaryTablesHoldEachFieldAtItsLegalExtremes) {
     for (const std::string& m : testing::missedExtremes(isa::ProfileId::Ascend950, table, moves)) {
       ADD_FAILURE() << (bitMode ? "bit mode: " : "V2: ") << m;
     }
+  }
+}
+
+TEST(V2Gen, GmSourcesSetEveryHighAddressBit) {
+  for (isa::Load2DPath path : {isa::Load2DPath::GMtoA1, isa::Load2DPath::GMtoB1}) {
+    bool high = false;
+    for (const V2Case& c : v2Boundaries(ProfileId::Ascend950, false)) {
+      high = high || (c.load.path == path && (c.load.srcAddr >> 33) != 0);
+    }
+    EXPECT_TRUE(high) << isa::nameOf(path);
+  }
+  std::set<std::string> tags;
+  for (const V2Case& c : v2Boundaries(ProfileId::Ascend950, false)) {
+    for (auto& t : tagsOf(c)) tags.insert(t);
+  }
+  EXPECT_TRUE(tags.count("src:GM_high_bits"));
+  EXPECT_TRUE(tags.count("src:GM_ends_at_top"));
+  std::vector<std::uint64_t> sources;
+  for (std::uint64_t s = 0; s < 3000; ++s) {
+    const V2Case c = legalV2(ProfileId::Ascend950, false)(rc::Random(s), 50).value();
+    if (isa::srcOf(c.load.path) == isa::Position::GM) sources.push_back(c.load.srcAddr);
+  }
+  EXPECT_EQ(highBits(sources), bits33To47());
+}
+
+// The pipelines' GM loads as much: A and B wait at high addresses in the tables of every profile,
+// B up to the last address that leaves room for it, and random draws put A at every high bit and
+// B 2^j from it, so a DUT that folds bit j away reads A where B should be.
+TEST(PipelineGen, GmOperandsSetEveryHighAddressBit) {
+  for (ProfileId id : isa::kAllProfiles) {
+    const std::uint64_t gm = isa::profile(id).capacityOf(isa::Memory::GM);
+    bool high = false, top = false;
+    std::vector<PipelineCase> table = pipelineBoundaries(id);
+    if (id == ProfileId::Ascend950) {
+      for (const PipelineCase& c : lowPipelineBoundaries()) table.push_back(c);
+    }
+    for (const PipelineCase& c : table) {
+      const isa::Program p = buildProgram(c);
+      if (isa::validateProgram(p)) continue;  // legacy has no LoadData 3D V2 for conv
+      for (const isa::Segment& s : p.segments) {
+        if (s.memory != isa::Memory::GM) continue;
+        high = high || (s.addr >> 33) != 0;
+        top = top || s.addr + s.bytes.size() == gm;
+      }
+    }
+    EXPECT_TRUE(high) << isa::profile(id).name;
+    EXPECT_TRUE(top) << isa::profile(id).name;
+    std::vector<std::uint64_t> sources;
+    std::set<int> apart;
+    for (std::uint64_t s = 0; s < 600; ++s) {
+      const PipelineCase c = legalPipeline(id, Sizes::Small)(rc::Random(s), 50).value();
+      sources.push_back(c.gmA);
+      const std::uint64_t d = c.gmA > c.gmB ? c.gmA - c.gmB : c.gmB - c.gmA;
+      if ((d & (d - 1)) == 0) apart.insert(std::countr_zero(d));
+    }
+    EXPECT_EQ(highBits(sources), bits33To47()) << isa::profile(id).name;
+    const std::set<int> want = bits33To47();
+    EXPECT_TRUE(std::includes(apart.begin(), apart.end(), want.begin(), want.end()))
+        << isa::profile(id).name;
   }
 }
 
