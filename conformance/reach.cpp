@@ -7,6 +7,8 @@
 #include "generators/mmad.hpp"
 #include "generators/sparse.hpp"
 #include "isa/fields.hpp"
+#include "isa/load2d.hpp"
+#include "isa/memory.hpp"
 #include "isa/sparse.hpp"
 #include "isa/text.hpp"
 
@@ -85,6 +87,51 @@ std::optional<std::int64_t> countFitMax(isa::ProfileId profile, std::string_view
   return best;
 }
 
+}  // namespace
+
+std::optional<std::int64_t> gmAddressFitMax(isa::ProfileId profile,
+                                            const isa::InstructionDesc& desc,
+                                            const isa::FieldDesc& field) {
+  // Only a source reads GM (no instruction writes it), and only through a path that names GM.
+  const isa::FieldDesc* path = isa::findField(desc, "path");
+  if (field.unit != "bytes" || field.name != "src" || path == nullptr) return std::nullopt;
+  const isa::FieldDesc* dtype = isa::findField(desc, "dtype");
+  const isa::Profile& prof = isa::profile(profile);
+  std::optional<std::int64_t> best;
+  for (std::int64_t p = path->legalMin; p <= path->legalMax; ++p) {
+    if (isa::srcOf(static_cast<isa::Load2DPath>(p)) != isa::Position::GM) continue;
+    for (isa::DType t : {isa::DType::S8, isa::DType::F16}) {
+      // The smallest load that reads: one fractal (every count 1, the rest at their defaults).
+      isa::Instruction i = desc.make();
+      path->set(i, p);
+      if (dtype) dtype->set(i, static_cast<std::int64_t>(t));
+      for (std::string_view count : {"repeat_times", "repeat_time", "m_step", "k_step"}) {
+        if (const isa::FieldDesc* c = isa::findField(desc, count)) c->set(i, 1);
+      }
+      auto legalAt = [&](std::int64_t v) {
+        field.set(i, v);
+        return !isa::validate(prof, i).has_value();
+      };
+      if (!legalAt(field.legalMin)) continue;  // the path or type is not on the profile
+      // GM needs no alignment and its footprint only has to end by GM's capacity: the legal
+      // addresses are one interval from legalMin, so bisection finds its top.
+      std::int64_t lo = field.legalMin, hi = field.legalMax;
+      if (legalAt(hi)) {
+        lo = hi;
+      } else {
+        while (hi - lo > 1) {
+          const std::int64_t mid = lo + (hi - lo) / 2;
+          (legalAt(mid) ? lo : hi) = mid;
+        }
+      }
+      best = std::max(best.value_or(lo), lo);
+    }
+  }
+  return best;
+}
+
+namespace {
+
 std::optional<std::int64_t> fitMaxOf(isa::ProfileId profile, std::string_view opcode,
                                      std::string_view field) {
   if (field == "repeat_times" || field == "repeat_time" || field == "m_step" || field == "k_step") {
@@ -162,6 +209,10 @@ bool isChecked(const isa::FieldDesc& f) {
   return (f.kind == isa::FieldKind::Int || f.kind == isa::FieldKind::Flag) && f.unit != "bytes";
 }
 
+bool isChecked(isa::ProfileId profile, const isa::InstructionDesc& desc, const isa::FieldDesc& f) {
+  return isChecked(f) || gmAddressFitMax(profile, desc, f).has_value();
+}
+
 bool ReachRow::flagged() const {
   return beyond() || (checked && (drawnMin > legalMin || drawnMax < target()));
 }
@@ -179,9 +230,10 @@ std::vector<ReachRow> reachTable(const Reach& reach, isa::ProfileId profile) {
     r.legalMin = f.legalMin;
     r.legalMax = f.legalMax;
     r.fitMax = fitMaxOf(profile, desc.opcode, f.name);
+    if (!r.fitMax) r.fitMax = gmAddressFitMax(profile, desc, f);
     r.drawnMin = d.min;
     r.drawnMax = d.max;
-    r.checked = isChecked(f);
+    r.checked = isChecked(profile, desc, f);
     r.uncertified = uncertifiedExtreme(desc.opcode, f.name);
     rows.push_back(std::move(r));
   }

@@ -69,6 +69,19 @@ class ReachRecorder final : public dut::Dut {
 /// (bounded by whichever memory the path names), packed words, paths or types (not every value
 /// is legal per instruction).
 bool isChecked(const isa::FieldDesc& f);
+/// The same on the profile, and a GM address too: a source some path of the instruction reads
+/// from GM there (gmAddressFitMax). An on-chip address stays unchecked: the memory it names
+/// depends on the path, and each family's tables hold it at its buffer's end on their own.
+bool isChecked(isa::ProfileId profile, const isa::InstructionDesc& desc, const isa::FieldDesc& f);
+
+/// For the `src` of an instruction with a path that reads GM on the profile: the largest address
+/// a legal instruction can read one fractal from (every count 1, the rest at their defaults),
+/// found through isa::validate over every such path, 8- and 16-bit. GM is a 48-bit address space
+/// (spec 1), so that is 2^48 less one fractal: a DUT that drops high address bits is wrong only
+/// up there. nullopt for any other field, or where no path reads GM on the profile.
+std::optional<std::int64_t> gmAddressFitMax(isa::ProfileId profile,
+                                            const isa::InstructionDesc& desc,
+                                            const isa::FieldDesc& f);
 
 /// One row of the reach table.
 struct ReachRow {
@@ -77,12 +90,13 @@ struct ReachRow {
   std::string unit;  ///< the field's unit (isa/fields.hpp)
   std::int64_t legalMin = 0;
   std::int64_t legalMax = 0;
-  /// For a size the buffers limit (Mmad and MmadWithSparse m, n, k): the largest value a legal
-  /// instruction can hold on the profile, which is what the run must reach instead of legalMax.
+  /// For a size the buffers limit (Mmad and MmadWithSparse m, n, k), and a GM source address
+  /// (gmAddressFitMax): the largest value a legal instruction can hold on the profile, which is
+  /// what the run must reach instead of legalMax.
   std::optional<std::int64_t> fitMax;
   std::int64_t drawnMin = 0;
   std::int64_t drawnMax = 0;
-  bool checked = false;  ///< isChecked(the field)
+  bool checked = false;  ///< isChecked(the profile, the instruction, the field)
   /// A legal instruction held a value outside the field's legal range (any field, checked or
   /// not): a generator's defect, since legal draws stay inside it.
   bool beyond() const { return drawnMin < legalMin || drawnMax > legalMax; }

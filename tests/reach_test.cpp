@@ -408,6 +408,71 @@ TEST(Reach, CountsLegalInstructionsOnlyAndFlagsWhatIsMissed) {
   EXPECT_TRUE(row("m").flagged()) << "the first shard's reach is unchanged";
 }
 
+// A GM source is checked against the largest address a legal one-fractal load can read from,
+// found through isa::validate: a run that keeps GM sources below 2^33 (where a DUT that drops
+// the high address bits is right) is flagged. On-chip addresses stay unchecked.
+TEST(Reach, HoldsGmSourcesToTheLastAddressALoadCanReadFrom) {
+  const isa::InstructionDesc& load2d = *isa::findInstructionDesc(isa::Load2D::kOpcode);
+  const isa::InstructionDesc& v2 = *isa::findInstructionDesc(isa::LoadV2::kOpcode);
+  const isa::FieldDesc& src = *isa::findField(load2d, "src");
+  for (ProfileId id : {ProfileId::A2, ProfileId::Legacy}) {
+    ASSERT_TRUE(conf::isChecked(id, load2d, src)) << isa::profile(id).name;
+    const std::optional<std::int64_t> fit = conf::gmAddressFitMax(id, load2d, src);
+    ASSERT_TRUE(fit.has_value());
+    isa::Load2D one;
+    one.path = isa::Load2DPath::GMtoB2;
+    one.params.repeatTimes = 1;
+    one.srcAddr = static_cast<std::uint64_t>(*fit);
+    EXPECT_FALSE(isa::validate(isa::profile(id), one).has_value());
+    one.srcAddr += 1;
+    EXPECT_TRUE(isa::validate(isa::profile(id), one).has_value()) << "one past the fit";
+    EXPECT_FALSE(conf::isChecked(id, load2d, *isa::findField(load2d, "dst")));
+  }
+  EXPECT_FALSE(conf::isChecked(ProfileId::Ascend950, load2d, src)) << "no GM path on 950";
+  const isa::FieldDesc& v2src = *isa::findField(v2, "src");
+  ASSERT_TRUE(conf::isChecked(ProfileId::Ascend950, v2, v2src));
+  EXPECT_EQ(conf::gmAddressFitMax(ProfileId::Ascend950, v2, v2src),
+            conf::gmAddressFitMax(ProfileId::A2, load2d, src))
+      << "one fractal from GM either way";
+  const isa::InstructionDesc& mmad = *isa::findInstructionDesc(isa::Mmad::kOpcode);
+  EXPECT_FALSE(conf::isChecked(ProfileId::A2, mmad, *isa::findField(mmad, "bias")));
+
+  // GM sources drawn as they were: 0, a few bytes in, just past 4 GiB.
+  conf::Reach reach;
+  for (std::uint64_t a : {std::uint64_t{0}, std::uint64_t{4095}, (std::uint64_t{1} << 32) | 4095}) {
+    isa::Program p;
+    p.profile = ProfileId::A2;
+    isa::Load2D l;
+    l.path = isa::Load2DPath::GMtoA1;
+    l.srcAddr = a;
+    l.params.repeatTimes = 1;
+    p.instructions.emplace_back(l);
+    reach.add(ProfileId::A2, p);
+  }
+  auto srcRow = [&] {
+    for (const conf::ReachRow& row : conf::reachTable(reach, ProfileId::A2)) {
+      if (row.instruction == "load2d" && row.field == "src") return row;
+    }
+    throw std::logic_error("no src row");
+  };
+  const std::int64_t fit = *conf::gmAddressFitMax(ProfileId::A2, load2d, src);
+  EXPECT_TRUE(srcRow().checked);
+  EXPECT_EQ(srcRow().target(), fit);
+  EXPECT_TRUE(srcRow().flagged());
+  EXPECT_NE(conf::reachCells(srcRow())[4].find("MISSED max " + std::to_string(fit)),
+            std::string::npos)
+      << conf::reachCells(srcRow())[4];
+  isa::Program top;
+  top.profile = ProfileId::A2;
+  isa::Load2D l;
+  l.path = isa::Load2DPath::GMtoA2;
+  l.srcAddr = static_cast<std::uint64_t>(fit);
+  l.params.repeatTimes = 1;
+  top.instructions.emplace_back(l);
+  reach.add(ProfileId::A2, top);
+  EXPECT_FALSE(srcRow().flagged()) << conf::reachCells(srcRow())[4];
+}
+
 TEST(Reach, FlagsAValueBeyondTheLegalRangeOfAnyField) {
   isa::Program p;
   p.profile = ProfileId::A2;

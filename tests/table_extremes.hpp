@@ -16,9 +16,10 @@
 namespace cubecheck::testing {
 
 /// The largest (or smallest) value of `f` that keeps `ins` legal, looking from the field's legal
-/// extreme back to the value `ins` holds. Narrow fields are tried one by one (a transposed step
-/// may need to be even); wide ones are halved, as their rules (a start, stride or gap that must
-/// keep a footprint inside its buffer) leave an interval of legal values around a legal one.
+/// extreme back to the value `ins` holds (an address: on the grid of its memory's alignment).
+/// Narrow fields are tried one by one (a transposed step may need to be even); wide ones are
+/// halved, as their rules (a start, stride or gap that must keep a footprint inside its buffer)
+/// leave an interval of legal values around a legal one.
 inline std::int64_t extremeLegal(const isa::Profile& prof, const isa::Instruction& ins,
                                  const isa::FieldDesc& f, bool largest) {
   auto legalAt = [&](std::int64_t v) {
@@ -27,6 +28,26 @@ inline std::int64_t extremeLegal(const isa::Profile& prof, const isa::Instructio
     return !isa::validate(prof, x).has_value();
   };
   const std::int64_t held = f.get(ins);
+  if (f.unit == "bytes") {
+    // An address legal only on its memory's alignment: search the multiples of the finest
+    // power of two one step from the held address keeps legal (none: it is already at the end).
+    const std::int64_t dir = largest ? 1 : -1;
+    std::int64_t step = 0;
+    for (std::int64_t s = 1; s <= 4096 && step == 0; s *= 2) {
+      const std::int64_t v = held + dir * s;
+      if (v >= f.legalMin && v <= f.legalMax && legalAt(v)) step = s;
+    }
+    if (step == 0) return held;
+    std::int64_t lo = 0;  // legal, in steps from held
+    std::int64_t hi = (largest ? f.legalMax - held : held - f.legalMin) / step;
+    auto at = [&](std::int64_t n) { return held + dir * n * step; };
+    if (legalAt(at(hi))) return at(hi);
+    while (hi - lo > 1) {  // lo legal, hi not
+      const std::int64_t mid = lo + (hi - lo) / 2;
+      (legalAt(at(mid)) ? lo : hi) = mid;
+    }
+    return at(lo);
+  }
   std::int64_t lo = largest ? held : f.legalMin;  // legal when largest
   std::int64_t hi = largest ? f.legalMax : held;  // legal when smallest
   if (hi - lo <= 256) {
@@ -69,7 +90,7 @@ inline std::vector<std::string> missedExtremes(
   if (table.empty()) return {"an empty table"};
   const isa::InstructionDesc& desc = isa::descOf(table.front());
   for (const isa::FieldDesc& f : desc.fields) {
-    if (!conf::isChecked(f)) continue;
+    if (!conf::isChecked(profile, desc, f)) continue;
     for (const bool movingOnly : {false, true}) {
       std::optional<std::int64_t> heldMin, heldMax, canMin, canMax;
       for (const isa::Instruction& ins : table) {
