@@ -2,6 +2,8 @@
 // certifies through exec:.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <chrono>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -9,6 +11,7 @@
 #include "cubecheck/dut_kit.hpp"
 #include "dut_adapters/registry.hpp"
 #include "isa/fields.hpp"
+#include "isa/program.hpp"
 #include "tests/process.hpp"
 
 namespace cubecheck {
@@ -62,6 +65,43 @@ TEST(CppKit, ExampleCertifiesThroughExec) {
 
 TEST(CppKit, ExampleCertifiesAsAPlugin) {
   expectLoad2DConformant(std::string("plugin:") + EXAMPLE_CPP_PLUGIN_DUT);
+}
+
+// GM addresses use all 48 bits (spec 1): a segment in the last 4 KiB below 2^48, read by a load
+// and observed itself, comes back whole through the exec protocol, the C++ kit, the Python kit
+// and the plain C example, as the reference model gives it.
+TEST(Kits, CarryASegmentAtTheTopOfGmUnchanged) {
+  const isa::Profile& prof = isa::profile(isa::ProfileId::A2);
+  const std::uint64_t at = prof.capacityOf(isa::Memory::GM) - 4096;
+  isa::Program p;
+  p.profile = isa::ProfileId::A2;
+  isa::Segment gm{isa::Memory::GM, at, isa::Bytes(4096)};
+  for (std::size_t i = 0; i < gm.bytes.size(); ++i) {
+    gm.bytes[i] = static_cast<std::uint8_t>(i * 131 + i / 256 + 7);
+  }
+  p.segments.push_back(gm);
+  p.segments.push_back({isa::Memory::L1, 0, isa::Bytes(4096, 0xA5)});
+  isa::Load2D l;
+  l.path = isa::Load2DPath::GMtoA1;
+  l.dtype = isa::DType::U8;
+  l.srcAddr = at + 1024;  // fractals 2..7: the last ends at 2^48
+  l.params.repeatTimes = 6;
+  l.params.srcStride = 1;
+  p.instructions.emplace_back(l);
+  p.observe = {{isa::Memory::L1, 0, 4096}, {isa::Memory::GM, at, 4096}};
+  ASSERT_FALSE(isa::validateProgram(p).has_value());
+  const dut::RunResult want = dut::makeDut("reference")->run(p);
+  ASSERT_EQ(want.status, dut::RunStatus::Ok) << want.message;
+  ASSERT_EQ(want.observed.at(1), gm.bytes);
+  ASSERT_TRUE(std::equal(gm.bytes.begin() + 1024, gm.bytes.end(), want.observed.at(0).begin()));
+  for (const std::string& spec :
+       {std::string("exec:") + EXAMPLE_CPP_DUT, std::string("exec:python3 ") + EXAMPLE_PYTHON_DUT,
+        std::string("exec:") + EXAMPLE_C_DUT}) {
+    auto dut = dut::makeDut(spec, std::chrono::milliseconds(20000));
+    const dut::RunResult got = dut->run(p);
+    ASSERT_EQ(got.status, dut::RunStatus::Ok) << spec << ": " << got.message;
+    EXPECT_EQ(got.observed, want.observed) << spec;
+  }
 }
 
 TEST(PythonKit, ExampleOnTheKitCertifiesLoad2DAndMmadOnA2) {
