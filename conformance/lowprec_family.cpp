@@ -301,6 +301,7 @@ Family mmadLowPrecisionFamily(isa::ProfileId profile, gen::Sizes sizes) {
                         "window:subnormal", "window:max_binade", "illegal:DTypeUnsupported"}) {
     f.requiredBins.emplace_back(b);
   }
+  for (const std::string& b : gen::initFlagsBins()) f.requiredBins.push_back(b);
   f.properties.push_back(TypedProperty<LowMmadCase>::fromVector(
       "DecodeProbe",
       "spec 8.1.6.1: a selector times every finite code of each format on each side: C holds "
@@ -379,6 +380,7 @@ Family mmadMxFamily(isa::ProfileId profile, gen::Sizes sizes) {
                         "illegal:Range", "illegal:DTypeUnsupported", "illegal:Alignment"}) {
     f.requiredBins.emplace_back(b);
   }
+  for (const std::string& b : gen::initFlagsBins()) f.requiredBins.push_back(b);
   auto tags = [](const MxCase& c) { return gen::tagsOf(c); };
   f.properties.push_back(TypedProperty<MxCase>::fromVector(
       "DecodeProbe",

@@ -113,6 +113,10 @@ const std::vector<Mutant>& mutants() {
       {"lowprec-narrow-accumulator", "mmad_lowprec", isa::ProfileId::Ascend950,
        "8-bit Mmad sums kept to 17 significant bits instead of f32's 24",
        Fault::LowNarrowAccumulator},
+      {"lowprec-init-val-over-bias", "mmad_lowprec", isa::ProfileId::Ascend950,
+       "cmatrix_init_val read before is_bias: with both set, C starts from zero instead of the "
+       "bias tensor",
+       Fault::MmadInitValOverBias},
       {"lowprec-hif8-mode-ignored", "mmad_lowprec", isa::ProfileId::Ascend950,
        "CTRL[45] ignored: e4m3fn x e4m3fn is never read as HiF8", Fault::LowHiF8ModeIgnored},
       {"mx-scale-per-16", "mmad_mx", isa::ProfileId::Ascend950,

@@ -208,7 +208,7 @@ isa::Mmad lowMmadOf(const LowMmadCase& c) {
   x.n = c.n;
   x.disableGemv = c.disableGemv;
   x.biasAddr = c.biasAddr;
-  setInitFlags(x, c.init);
+  setInitFlags(x, c.init, c.ignoredInitVal, c.ignoredSource);
   return x;
 }
 
@@ -414,6 +414,7 @@ std::vector<std::string> tagsOf(const LowMmadCase& c) {
   std::vector<std::string> t{"pair:" + pairName(c.aType, c.bType),
                              "init:" + std::string(isa::nameOf(c.init)),
                              "values:" + std::string(nameOf(c.values))};
+  t.push_back(initFlagsTag(x));
   if (c.hif8Mode) {
     t.emplace_back(c.aType == DType::Fp8E4M3FN && c.bType == DType::Fp8E4M3FN
                        ? "ctrl45:hif8"
@@ -570,6 +571,7 @@ std::vector<LowMmadCase> lowBoundaries() {
     c.why = std::move(why);
     t.push_back(std::move(c));
   };
+  int pairIndex = 0;
   for (auto [a, b] : lowPrecisionPairs()) {
     const std::string name = pairName(a, b);
     LowMmadCase c;
@@ -584,6 +586,23 @@ std::vector<LowMmadCase> lowBoundaries() {
     c.init = MmadInit::BiasTensor;
     c.biasAddr = 128;
     add(c, name + ": f32 bias tensor at bias-table address 128");
+    // Spec 8: is_bias takes the tensor whatever the other two flags say (the table row at 0,
+    // cmatrix_source's, differs from the tensor at 128); the pairs take the three in turn.
+    LowMmadCase e = c;
+    e.ignoredInitVal = pairIndex % 3 != 1;
+    e.ignoredSource = pairIndex % 3 != 0;
+    add(e, name + ": is_bias with " +
+               (e.ignoredInitVal && e.ignoredSource ? "cmatrix_init_val and cmatrix_source"
+                : e.ignoredInitVal                  ? "cmatrix_init_val"
+                                                    : "cmatrix_source") +
+               " set: the bias tensor still wins");
+    if (pairIndex % 2 == 0) {
+      LowMmadCase z = c;
+      z.init = MmadInit::Zero;
+      z.ignoredSource = true;
+      add(z, name + ": cmatrix_init_val overrides cmatrix_source: still from zero");
+    }
+    ++pairIndex;
     c.init = MmadInit::BiasTable;
     add(c, name + ": cmatrix_source from the bias table (OPEN-6: address 0)");
     c.init = MmadInit::Accumulate;
@@ -672,6 +691,10 @@ rc::Gen<LowMmadCase> legalLowMmad(LowValues values, Sizes sizes) {
       c.loB = lo(effectiveB(c), c.widthB);
     }
     c.init = drawInit(prof, c.n);
+    // The flags the init overrides, sent set about half the time (spec 8).
+    c.ignoredSource =
+        (c.init == MmadInit::Zero || c.init == MmadInit::BiasTensor) && *rc::gen::arbitrary<bool>();
+    c.ignoredInitVal = c.init == MmadInit::BiasTensor && *rc::gen::arbitrary<bool>();
     const isa::Mmad x = lowMmadOf(c);
     c.aAddr = isa::kFractalBytes *
               *edgy(0, (prof.capacityOf(Memory::L0A) - aBytesOf(k950, x)) / isa::kFractalBytes);

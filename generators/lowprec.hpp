@@ -41,6 +41,10 @@ struct LowMmadCase {
   bool hif8Mode = false;  ///< CTRL[45] set before the Mmad (spec 8.1.5); cleared otherwise
   std::uint16_t m = 16, k = 32, n = 16;
   isa::MmadInit init = isa::MmadInit::Zero;
+  /// Init flags sent although the init overrides them, as MmadCase's (spec 8: is_bias over
+  /// cmatrix_init_val and cmatrix_source, cmatrix_init_val over cmatrix_source).
+  bool ignoredSource = false;
+  bool ignoredInitVal = false;
   bool disableGemv = false;
   LowValues values = LowValues::Exact;
   bool probeA = false;         ///< decode probe: A enumerates the codes, B is the selector

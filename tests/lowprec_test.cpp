@@ -2,6 +2,7 @@
 // SHA-256 checksums of appendix A's canonical check files.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdio>
@@ -21,6 +22,7 @@
 #include "dut_adapters/reference/lowprec_decode.hpp"
 #include "dut_adapters/registry.hpp"
 #include "generators/lowprec.hpp"
+#include "generators/mmad.hpp"
 #include "oracle/lowprec.hpp"
 
 namespace cubecheck {
@@ -425,6 +427,35 @@ TEST(LowPrecisionMmad, InfinityProbeNamesTheReading) {
   const auto ieee = readingsOf(propagating);
   ASSERT_EQ(ieee.size(), 1u);
   EXPECT_EQ(ieee.begin()->first, "OPEN-14: infinite input propagates as IEEE infinity");
+}
+
+// Spec 8: is_bias overrides the other two flags and cmatrix_init_val overrides cmatrix_source.
+// Both the boundary table and the draws send every one of the eight combinations, each tagged
+// once, and the init each case is checked against is the one isa::initOf reads.
+TEST(LowPrecisionMmad, EveryInitFlagCombinationIsSentByTableAndDraws) {
+  const std::vector<gen::LowMmadCase> draws = [] {
+    std::vector<gen::LowMmadCase> out;
+    for (int seed = 0; seed < 300; ++seed) {
+      out.push_back(gen::legalLowMmad(gen::LowValues::Exact, gen::Sizes::Small)(
+                        rc::Random(static_cast<std::uint64_t>(seed)), 50)
+                        .value());
+    }
+    return out;
+  }();
+  const std::vector<gen::LowMmadCase> table = gen::lowBoundaries();
+  for (const std::vector<gen::LowMmadCase>* cases : {&table, &draws}) {
+    std::map<std::string, int> held;
+    for (const gen::LowMmadCase& c : *cases) {
+      const isa::Mmad x = gen::lowMmadOf(c);
+      EXPECT_EQ(isa::initOf(x), c.init) << c;
+      const std::vector<std::string> tags = gen::tagsOf(c);
+      for (const std::string& t : tags) held[t] += 1;
+      EXPECT_EQ(std::count(tags.begin(), tags.end(), gen::initFlagsTag(x)), 1) << c;
+    }
+    for (const std::string& b : gen::initFlagsBins()) {
+      EXPECT_GT(held[b], 0) << b << (cases == &table ? " (table)" : " (draws)");
+    }
+  }
 }
 
 }  // namespace

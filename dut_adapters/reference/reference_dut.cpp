@@ -853,6 +853,7 @@ std::optional<isa::Violation> execMmad(State& state, isa::ProfileId profile, con
   if (c == nullptr) return undefined(Memory::L0C, x.cAddr, m1 * n1 * 1024, "writes");
   isa::MmadInit init = isa::initOf(x);
   if (fault == Fault::MmadInitIgnored && !x.isBias) init = isa::MmadInit::Zero;
+  if (fault == Fault::MmadInitValOverBias && x.cmatrixInitVal) init = isa::MmadInit::Zero;
   const bool laterCall = state.mmadsRun++ > 0;
   if (fault == Fault::MmadLaterCallsFromZero && laterCall && init == isa::MmadInit::Accumulate) {
     init = isa::MmadInit::Zero;

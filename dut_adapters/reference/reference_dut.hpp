@@ -73,6 +73,7 @@ enum class Fault : std::uint8_t {
   MxScalesSwapped,
   MxNibblesSwapped,
   MxScaleLoadToOtherBuffer,
+  MmadInitValOverBias,
   Count,  ///< not a fault: the number of enumerators, for the table test
 };
 
