@@ -591,11 +591,7 @@ std::vector<LowMmadCase> lowBoundaries() {
     LowMmadCase e = c;
     e.ignoredInitVal = pairIndex % 3 != 1;
     e.ignoredSource = pairIndex % 3 != 0;
-    add(e, name + ": is_bias with " +
-               (e.ignoredInitVal && e.ignoredSource ? "cmatrix_init_val and cmatrix_source"
-                : e.ignoredInitVal                  ? "cmatrix_init_val"
-                                                    : "cmatrix_source") +
-               " set: the bias tensor still wins");
+    add(e, name + ": " + biasWinsWhy(e.ignoredInitVal, e.ignoredSource));
     if (pairIndex % 2 == 0) {
       LowMmadCase z = c;
       z.init = MmadInit::Zero;

@@ -207,6 +207,14 @@ isa::Mmad mmadOf(const MmadCase& c) {
   return x;
 }
 
+std::string biasWinsWhy(bool ignoredInitVal, bool ignoredSource) {
+  return std::string("is_bias with ") +
+         (ignoredInitVal && ignoredSource ? "cmatrix_init_val and cmatrix_source"
+          : ignoredInitVal                ? "cmatrix_init_val"
+                                          : "cmatrix_source") +
+         " set: the bias tensor still wins";
+}
+
 std::vector<std::string> initFlagsBins() {
   std::vector<std::string> bins;
   for (bool bias : {false, true}) {
@@ -787,11 +795,7 @@ std::vector<MmadCase> mmadBoundaries(ProfileId id) {
       MmadCase e = c;
       e.ignoredInitVal = val;
       e.ignoredSource = src;
-      add(e, name + ": is_bias with " +
-                 (val && src ? "cmatrix_init_val and cmatrix_source"
-                  : val      ? "cmatrix_init_val"
-                             : "cmatrix_source") +
-                 " set: the bias tensor still wins");
+      add(e, name + ": " + biasWinsWhy(val, src));
     }
     c.init = MmadInit::BiasTable;
     add(c, name + ": cmatrix_source from the bias table (OPEN-6: address 0)");

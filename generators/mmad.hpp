@@ -187,5 +187,8 @@ std::string initFlagsTag(const T& x) {
 }
 /// The eight tags initFlagsTag gives, is_bias slowest.
 std::vector<std::string> initFlagsBins();
+/// The why of a boundary case sending is_bias with overridden flags (at least one set), e.g.
+/// "is_bias with cmatrix_source set: the bias tensor still wins".
+std::string biasWinsWhy(bool ignoredInitVal, bool ignoredSource);
 
 }  // namespace cubecheck::gen

@@ -517,11 +517,7 @@ std::vector<MxCase> mxBoundaries() {
     MxCase e = c;
     e.ignoredInitVal = i % 3 != 1;
     e.ignoredSource = i % 3 != 0;
-    add(e, name + ": is_bias with " +
-               (e.ignoredInitVal && e.ignoredSource ? "cmatrix_init_val and cmatrix_source"
-                : e.ignoredInitVal                  ? "cmatrix_init_val"
-                                                    : "cmatrix_source") +
-               " set: the bias tensor still wins");
+    add(e, name + ": " + biasWinsWhy(e.ignoredInitVal, e.ignoredSource));
   }
   MxCase bt;
   bt.init = MmadInit::BiasTable;
