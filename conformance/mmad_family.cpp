@@ -156,7 +156,7 @@ Family mmadFamily(isa::ProfileId profile, gen::Sizes sizes) {
   Family f;
   f.title = "Mmad, dense";
   f.spec = {"spec 8", "spec 9"};
-  f.openPoints = {"OPEN-6", "OPEN-7", "OPEN-8"};
+  f.openPoints = {"OPEN-6", "OPEN-7", "OPEN-8", "OPEN-15"};
   for (isa::DType t : gen::mmadDTypes(profile))
     f.requiredBins.push_back("dtype:" + std::string(isa::nameOf(t)));
   for (const char* b : {"init:zero",

@@ -17,6 +17,9 @@ struct RegionFormat {
   bool bSide = false;
   std::uint64_t origin = 0;          ///< byte address of fractal 0 in the region's memory
   std::uint64_t fractalBytes = 512;  ///< 1024 for L0C (16 x 16 four-byte elements)
+  /// Float Mmad's f32 results, compared numerically at zero (spec OPEN-15): an element expected
+  /// +0 or -0 also matches the other zero. Every other bit pattern is compared exactly.
+  bool signlessZero = false;
 };
 
 struct Expected {

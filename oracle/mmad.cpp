@@ -11,6 +11,7 @@
 #include <optional>
 #include <stdexcept>
 #include <type_traits>
+#include <variant>
 
 #include "oracle/layout.hpp"
 #include "oracle/lowprec.hpp"
@@ -405,6 +406,23 @@ ElemMatrix mmadResult(isa::DType t, const MatrixF& a, const MatrixF& b, const Ma
   return mmadResultOf(t, a, b, init, sat, hf32);
 }
 
+namespace {
+
+/// What C holds after the program's Mmads: s32 for s8 and s4 operands (dense or sparse), f32 for
+/// every float type, fp8, HiF8 and MX included (spec 8, 8.1.5).
+isa::DType accumulatorOf(const isa::Program& program) {
+  for (const isa::Instruction& ins : program.instructions) {
+    if (const auto* x = std::get_if<isa::Mmad>(&ins)) {
+      return x->dtype == isa::DType::S8 || x->dtype == isa::DType::S4 ? isa::DType::S32
+                                                                      : isa::DType::F32;
+    }
+    if (std::holds_alternative<isa::MmadMx>(ins)) return isa::DType::F32;
+  }
+  return isa::DType::S32;
+}
+
+}  // namespace
+
 Expected expectC(const isa::Program& program, std::size_t region, const ElemMatrix& c,
                  std::uint64_t cAddr) {
   const isa::Region& r = program.observe.at(region);
@@ -457,7 +475,8 @@ Expected expectC(const isa::Program& program, std::size_t region, const ElemMatr
                      }
                    }
                  });
-  e.formats[region] = RegionFormat{isa::DType::S32, false, cAddr, 1024};
+  const isa::DType acc = accumulatorOf(program);
+  e.formats[region] = RegionFormat{acc, false, cAddr, 1024, acc == isa::DType::F32};
   return e;
 }
 

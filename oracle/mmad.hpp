@@ -88,7 +88,8 @@ ElemMatrix mmadResult(isa::DType t, const MatrixF& a, const MatrixF& b, const Ma
 
 /// The expectation for an L0C region after a Mmad writing C (m x n accumulator bit patterns) at
 /// cAddr: the region's initial bytes with C's Nz fractals in place; cells of the C footprint
-/// outside m x n are don't-care (OPEN-8); nothing else changes.
+/// outside m x n are don't-care (OPEN-8); nothing else changes. Where the program's Mmads
+/// multiply floats, C's format is f32 with +0 and -0 compared equal (OPEN-15).
 Expected expectC(const isa::Program& program, std::size_t region, const ElemMatrix& c,
                  std::uint64_t cAddr);
 

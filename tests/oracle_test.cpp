@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include <algorithm>
 #include <bit>
 #include <cfloat>
 #include <cmath>
@@ -428,6 +429,39 @@ TEST(MmadExpected, AnEmptyCLeavesNothingUndefined) {
     const Expected e = expectC(p, 0, ElemMatrix(rows, cols), 0);
     EXPECT_TRUE(e.dontCare.empty()) << rows << " x " << cols;
     EXPECT_EQ(e.regions.at(0), p.segments[0].bytes);
+  }
+}
+
+// OPEN-15: float Mmad's C compares +0 and -0 as equal, and nothing else loosens: a nonzero
+// element differing in its sign bit alone, an integer C, and a stray -0 outside C still fail.
+TEST(MmadExpected, ZeroSignIsFreeForFloatCOnly) {
+  for (const DType t : {DType::F16, DType::S8}) {
+    isa::Program p;
+    p.segments.push_back({isa::Memory::L0C, 0, isa::Bytes(2048, 0x5A)});
+    p.observe = {{isa::Memory::L0C, 0, 2048}};
+    isa::Mmad x;
+    x.dtype = t;
+    x.m = x.n = 16;
+    x.k = 32;
+    p.instructions.push_back(x);
+    ElemMatrix c = ElemMatrix::Constant(16, 16, 0x3F800000u);  // 1.0f (or int 1065353216)
+    c(0, 0) = 0;                                               // +0 at byte 0 of fractal 0
+    const Expected e = expectC(p, 0, c, 0);
+    const bool isFloat = t == DType::F16;
+    EXPECT_EQ(e.formats[0].signlessZero, isFloat);
+    EXPECT_EQ(e.formats[0].dtype, isFloat ? DType::F32 : DType::S32);
+    isa::Observed obs = e.regions;
+    obs[0][3] = 0x80;  // -0 where +0 is expected
+    EXPECT_EQ(compareExact(p, e, obs).equal, isFloat) << isa::nameOf(t);
+    obs = e.regions;
+    obs[0][4 + 3] ^= 0x80;  // -1.0 where 1.0 is expected
+    EXPECT_FALSE(compareExact(p, e, obs).equal) << isa::nameOf(t);
+    obs = e.regions;
+    std::fill_n(obs[0].begin() + 1024, 4, 0);
+    obs[0][1024 + 3] = 0x80;  // a stray -0 past C's one fractal
+    const Comparison stray = compareExact(p, e, obs);
+    EXPECT_FALSE(stray.equal);
+    EXPECT_EQ(stray.strayBytes, 4u);
   }
 }
 

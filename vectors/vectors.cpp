@@ -25,6 +25,8 @@ constexpr std::array<const char*, kColumnCount> kColumns{
     "observe", "expected", "footprint", "dont_care", "formats", "policy"};
 
 constexpr char kHex[] = "0123456789abcdef";
+/// The formats field's fifth part: f32 results whose zeros compare equal (spec OPEN-15).
+constexpr char kSignlessZero[] = "signless_zero";
 
 std::string toHex(const isa::Bytes& b) {
   std::string s;
@@ -338,7 +340,8 @@ fs::path writeFile(const fs::path& dir, const std::string& family, const std::st
         dc.push_back(e.dontCare.empty() ? "-" : ranges(e.dontCare[r]));
         const oracle::RegionFormat& f = e.formats[r];
         fm.push_back(std::string(isa::nameOf(f.dtype)) + ":" + (f.bSide ? "B" : "A") + ":" +
-                     std::to_string(f.origin) + ":" + std::to_string(f.fractalBytes));
+                     std::to_string(f.origin) + ":" + std::to_string(f.fractalBytes) +
+                     (f.signlessZero ? std::string(":") + kSignlessZero : ""));
       }
       footprint = join(fp, ';');
       dontCare = join(dc, ';');
@@ -531,14 +534,16 @@ std::optional<RowError> parseMasks(const RowFields& f, RowParser& parser, const 
     if (!parser.mask(dcs[r], p.observe[r].size, d, error)) return RowError{10, error};
     const std::vector<std::string> fm = split(fms[r], ':');
     oracle::RegionFormat format;
-    auto t = fm.size() == 4 ? isa::parseDType(fm[0]) : std::nullopt;
+    auto t = fm.size() == 4 || fm.size() == 5 ? isa::parseDType(fm[0]) : std::nullopt;
     if (!t || (fm[1] != "A" && fm[1] != "B") || !number(fm[2], format.origin) ||
         !number(fm[3], format.fractalBytes) || format.fractalBytes == 0 ||
-        format.fractalBytes % 16 != 0) {
+        format.fractalBytes % 16 != 0 || (fm.size() == 5 && fm[4] != kSignlessZero) ||
+        (fm.size() == 5 && (*t != isa::DType::F32 || format.fractalBytes != 1024))) {
       return RowError{11, "bad format '" + fms[r].substr(0, 40) + "'"};
     }
     format.dtype = *t;
     format.bSide = fm[1] == "B";
+    format.signlessZero = fm.size() == 5;
     base.written.push_back(std::move(w));
     base.dontCare.push_back(std::move(d));
     base.formats.push_back(format);
