@@ -196,8 +196,9 @@ bool parseRegion(const std::string& s, const isa::Profile& profile, isa::Region&
   r.memory = *m;
   const std::uint64_t capacity =
       r.memory == isa::Memory::GM ? kMaxGmRegionBytes : profile.capacityOf(r.memory);
-  // GM addresses are unbounded (a wide stride spans gigabytes in a few small segments): only a
-  // GM region's size is capped.
+  // A GM region's address is not capped here (a wide stride spans gigabytes in a few small
+  // segments, and a program's GM reads past 2^48 are its own Capacity violation, spec 1): only
+  // its size is.
   const bool gm = r.memory == isa::Memory::GM;
   if (r.size > capacity || (!gm && r.addr > capacity - r.size) ||
       (gm && r.addr > UINT64_MAX - r.size)) {
