@@ -41,6 +41,27 @@ VectorCase probeVector(const MmadCase& c) {
         oracle::expectC(v.program, 0, gen::expectedC(c, o, oracle::Saturation::Wrap), c.cAddr));
     return v;
   }
+  if (c.values == MmadValues::ZeroSignProbe) {
+    // Compared bit for bit: the probe asks exactly what the certified comparison leaves open.
+    auto all = [&](std::uint32_t bits) {
+      oracle::Expected e =
+          oracle::expectC(v.program, 0, oracle::ElemMatrix::Constant(c.m, c.n, bits), c.cAddr);
+      e.formats[0].signlessZero = false;
+      return e;
+    };
+    const bool fromZero = c.init == isa::MmadInit::Zero;
+    v.alternatives.emplace_back(fromZero ? "OPEN-15: from zero, -0 products sum to +0 (the init "
+                                           "+0 is added)"
+                                         : "OPEN-15: -0 products onto a -0 bias give +0 (zero "
+                                           "results written as +0)",
+                                all(0));
+    v.alternatives.emplace_back(fromZero ? "OPEN-15: from zero, -0 products sum to -0 (the sum "
+                                           "starts from the first product)"
+                                         : "OPEN-15: -0 products onto a -0 bias give -0 (IEEE "
+                                           "sign rules)",
+                                all(0x80000000u));
+    return v;
+  }
   using R = oracle::Hf32Reading::Round;
   const oracle::Hf32Reading def = oracle::defaultHf32(c.hf32Mode);
   std::vector<oracle::Hf32Reading> readings{def};
@@ -177,6 +198,8 @@ Family mmadFamily(isa::ProfileId profile, gen::Sizes sizes) {
                         "values:bounded",
                         "probe:saturation",
                         "probe:hf32",
+                        "probe:zero_sign:zero",
+                        "probe:zero_sign:bias_tensor",
                         "illegal:Range",
                         "illegal:Alignment",
                         "illegal:Capacity",
@@ -251,6 +274,31 @@ Family mmadFamily(isa::ProfileId profile, gen::Sizes sizes) {
       "(fraction width and rounding) and the report names which",
       std::vector<MmadCase>{}, gen::mmadProbe(gp, MmadValues::Hf32Probe), 10, probeVector,
       [](const MmadCase&) { return std::vector<std::string>{"probe:hf32"}; }));
+  // Every float type from zero and onto a bias tensor, in the table so that every run asks both.
+  std::vector<MmadCase> zeroSign;
+  for (isa::DType d : {isa::DType::F16, isa::DType::BF16, isa::DType::F32}) {
+    for (isa::MmadInit init : {isa::MmadInit::Zero, isa::MmadInit::BiasTensor}) {
+      MmadCase c;
+      c.profile = gp;
+      c.values = MmadValues::ZeroSignProbe;
+      c.dtype = d;
+      c.init = init;
+      c.m = 16;
+      c.n = 16;
+      c.k = static_cast<std::uint16_t>(2 * isa::mmadK0(d));
+      c.why = std::string(isa::nameOf(d)) + ": A all +0, B all -1 " +
+              (init == isa::MmadInit::Zero ? "from zero" : "onto a bias tensor of -0");
+      zeroSign.push_back(c);
+    }
+  }
+  f.properties.push_back(TypedProperty<MmadCase>::fromVector(
+      "ZeroSignProbe",
+      "OPEN-15 probe (not certified): products that are all -0, from zero and onto a -0 bias "
+      "tensor: C is +0 or -0, and the report names which",
+      zeroSign, gen::mmadProbe(gp, MmadValues::ZeroSignProbe), 4, probeVector,
+      [](const MmadCase& c) {
+        return std::vector<std::string>{"probe:zero_sign:" + std::string(isa::nameOf(c.init))};
+      }));
   return f;
 }
 

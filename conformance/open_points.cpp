@@ -105,11 +105,13 @@ constexpr std::array<OpenPoint, 20> kOpenPoints{{
      "names the reading (or \"other\"), and the case fails only where C not meeting the "
      "infinity is wrong"},
     {"OPEN-15", "the sign of a zero float Mmad result",
-     "Inputs may be -0 (every format but HiF8); the sign of a zero result is not documented, for "
-     "fp8, HiF8 and MX nor for dense f16, bf16 and f32 (from zero, is +0 added to a sum of -0 "
-     "products?).",
+     "Inputs may be -0 (every format but HiF8); the sign of a zero result is documented neither "
+     "for fp8, HiF8 and MX nor for dense f16, bf16 and f32 (from zero, is +0 added to a sum of "
+     "-0 products?).",
      "every float C compared numerically at zero: +0 equals -0; all else, and integer C, exactly",
-     "IEEE sign rules", "no probe: the comparison treats +0 and -0 as equal"},
+     "IEEE sign rules",
+     "mmad/ZeroSignProbe (dense f16, bf16, f32): -0 products from zero and onto a -0 bias, bit "
+     "for bit; no probe on the fp8, HiF8 and MX paths"},
     {"OPEN-16", "how far CTRL[45] reaches",
      "CTRL[45] is documented only for plain fp8_e4m3fn x fp8_e4m3fn; whether hif8 x hif8 or "
      "MmadMx depends on it is not.",

@@ -163,6 +163,8 @@ std::string_view nameOf(MmadValues v) {
       return "special";
     case MmadValues::RoundingProbe:
       return "rounding_probe";
+    case MmadValues::ZeroSignProbe:
+      return "zero_sign_probe";
   }
   return "?";
 }
@@ -408,6 +410,12 @@ MmadOperands operandsOf(const MmadCase& c) {
       o.b.setConstant(1);
       o.c0.setConstant(1);
       o.bias.setZero();
+      break;
+    case MmadValues::ZeroSignProbe:
+      o.a.setZero();
+      o.b.setConstant(-1);
+      o.c0.setZero();
+      o.bias.setConstant(-0.0);
       break;
   }
   // A C equal to its init would make the case vacuous (spec 9: never trivially true): make
@@ -966,6 +974,10 @@ rc::Gen<MmadCase> mmadProbe(ProfileId id, MmadValues probe) {
           isa::mmadHasDType(id, DType::S4) ? *rc::gen::element(DType::S8, DType::S4) : DType::S8;
       c.k = static_cast<std::uint16_t>(2 * *upTo(1, 64));
       c.init = *rc::gen::element(MmadInit::Accumulate, MmadInit::BiasTensor);
+    } else if (probe == MmadValues::ZeroSignProbe) {
+      c.dtype = *rc::gen::element(DType::F16, DType::BF16, DType::F32);
+      c.k = static_cast<std::uint16_t>(*upTo(1, 64));
+      c.init = *rc::gen::element(MmadInit::Zero, MmadInit::BiasTensor);
     } else {
       c.dtype = DType::F32;
       c.k = static_cast<std::uint16_t>(*upTo(1, 16));

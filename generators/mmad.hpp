@@ -38,6 +38,10 @@ enum class MmadValues : std::uint8_t {
   /// zero loses three quarters. Over k >= 8 terms the second leaves spec 9's bound, the first
   /// stays within it.
   RoundingProbe,
+  /// OPEN-15: A all +0, B all -1, so every product is -0. From zero, C is +0 if the sum adds the
+  /// init +0 and -0 if it starts from the first product; onto a bias tensor of -0, IEEE sign
+  /// rules give -0 and a DUT that writes every zero as +0 gives +0.
+  ZeroSignProbe,
 };
 std::string_view nameOf(MmadValues v);
 

@@ -394,7 +394,8 @@ TEST(GeneratorSelfTest, MmadLegalDrawsTablesAndProbesAreLegal) {
       eachDraw(legalMmad(id, values), 60, 1200,
                [](const MmadCase& c) { expectLegal(buildProgram(c), show(c)); });
     }
-    for (MmadValues probe : {MmadValues::SaturationProbe, MmadValues::Hf32Probe}) {
+    for (MmadValues probe :
+         {MmadValues::SaturationProbe, MmadValues::Hf32Probe, MmadValues::ZeroSignProbe}) {
       eachDraw(mmadProbe(id, probe), 20, 1300,
                [](const MmadCase& c) { expectLegal(buildProgram(c), show(c)); });
     }

@@ -208,5 +208,40 @@ TEST(OpenPointReadings, SaturationProbeSeparatesWrapPerSumAndFinal) {
   }
 }
 
+// OPEN-15: the zero-sign probe compares bit for bit (the certified comparison does not), its two
+// readings are +0 and -0 everywhere in C, and the reference follows IEEE sign rules: +0 from zero
+// (the init +0 is added), -0 onto a -0 bias.
+TEST(OpenPointReadings, ZeroSignProbeNamesTheSignOfAZeroResult) {
+  for (isa::ProfileId profile : {isa::ProfileId::A2, isa::ProfileId::Ascend950}) {
+    const std::optional<Family> f = makeFamily("mmad", profile);
+    const Property* probe = nullptr;
+    for (const auto& p : f->properties) {
+      if (p->name() == "ZeroSignProbe") probe = p.get();
+    }
+    ASSERT_NE(probe, nullptr);
+    auto d = dut::makeDut("reference");
+    const std::size_t n = probe->tableSize() + static_cast<std::size_t>(probe->randomCases());
+    std::size_t fromZero = 0, ontoBias = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::optional<VectorCase> v = probe->vectorCase(7, i);
+      ASSERT_TRUE(v);
+      ASSERT_EQ(v->alternatives.size(), 2u);
+      for (const auto& [name, e] : v->alternatives) EXPECT_FALSE(e.formats[0].signlessZero);
+      EXPECT_NE(v->alternatives[0].second.regions, v->alternatives[1].second.regions);
+      const CaseReport c = probe->run(*d, 7, i, std::chrono::milliseconds(0));
+      EXPECT_EQ(c.verdict.outcome, Outcome::Pass) << c.verdict.detail;
+      if (c.verdict.note.find("from zero, -0 products sum to +0") != std::string::npos) {
+        ++fromZero;
+      } else if (c.verdict.note.find("onto a -0 bias give -0 (IEEE") != std::string::npos) {
+        ++ontoBias;
+      } else {
+        ADD_FAILURE() << c.verdict.note;
+      }
+    }
+    EXPECT_GE(fromZero, 3u);
+    EXPECT_GE(ontoBias, 3u);
+  }
+}
+
 }  // namespace
 }  // namespace cubecheck::conf
