@@ -170,12 +170,17 @@ inline std::pair<std::uint64_t, std::uint64_t> withMargin(std::uint64_t lo, std:
 
 /// Segments holding the 512-byte fractals `fractals` (ascending) of base `base` in memory m,
 /// each with one fractal of margin either side, so a DUT reading a neighbour gets wrong data
-/// rather than an undefined-memory error; merged into runs, clipped to [0, capacity).
+/// rather than an undefined-memory error; merged into runs, clipped to [0, capacity). A load
+/// from GM that reads nothing (a no-op) still defines fractal 0 at its source address: the GM a
+/// run addresses is where its segments lie (an exported run allocates that span), and it must
+/// hold the address.
 inline std::vector<isa::Segment> fractalSegments(isa::Memory m, std::uint64_t base,
                                                  const std::vector<std::uint64_t>& fractals,
                                                  std::uint64_t capacity, std::uint64_t seed) {
+  static const std::vector<std::uint64_t> kFirst{0};
+  const bool noOpFromGm = fractals.empty() && m == isa::Memory::GM;
   std::vector<std::pair<std::uint64_t, std::uint64_t>> runs;
-  for (std::uint64_t f : fractals) {
+  for (std::uint64_t f : noOpFromGm ? kFirst : fractals) {
     const std::uint64_t at = base + f * isa::kFractalBytes;
     const std::uint64_t lo = at >= isa::kFractalBytes ? at - isa::kFractalBytes : 0;
     const std::uint64_t hi = std::min(capacity, at + 2 * isa::kFractalBytes);

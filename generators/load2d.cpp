@@ -88,9 +88,6 @@ isa::Program buildProgram(const Load2DCase& c) {
   // Source: each fractal read, with margins (fractalSegments).
   std::vector<std::uint64_t> fracs;
   for (std::int64_t f : sourceFractals(l)) fracs.push_back(static_cast<std::uint64_t>(f));
-  // A no-op from GM still defines the bytes at its source address: the GM a run addresses is
-  // where its segments lie (an exported run allocates that span), and it must hold the address.
-  if (fracs.empty() && src == Memory::GM) fracs.push_back(0);
   for (isa::Segment& s :
        fractalSegments(src, l.srcAddr, fracs, prof.capacityOf(src), c.contentSeed)) {
     p.segments.push_back(std::move(s));

@@ -51,9 +51,6 @@ isa::Program programWith(const V2Case& c, isa::Instruction ins) {
       }
     }
   }
-  // A no-op from GM still defines the bytes at its source address: the GM a run addresses is
-  // where its segments lie (an exported run allocates that span), and it must hold the address.
-  if (fracs.empty() && src == Memory::GM) fracs.push_back(0);
   std::sort(fracs.begin(), fracs.end());
   for (isa::Segment& s :
        fractalSegments(src, l.srcAddr, fracs, prof.capacityOf(src), c.contentSeed)) {
