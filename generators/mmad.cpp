@@ -30,25 +30,35 @@ bool isInt(DType t) {
 
 /// Uniform integer in [lo, hi] (a span of at most 2^32) from a uniform 32-bit word, by
 /// multiply-shift: every value of the span is reached, none more than twice as often as another.
-std::int64_t uniform(std::uint32_t u, std::int64_t lo, std::int64_t hi) {
-  const auto span = static_cast<std::uint64_t>(hi - lo + 1);
-  return lo + static_cast<std::int64_t>((u * span) >> 32);
+/// In 32 bits (the offset from lo is below the span), so that a loop of them vectorises.
+std::int32_t uniform(std::uint32_t u, std::int32_t lo, std::int32_t hi) {
+  const auto span = static_cast<std::uint64_t>(std::int64_t{hi} - lo + 1);
+  return static_cast<std::int32_t>(static_cast<std::uint32_t>(lo) +
+                                   static_cast<std::uint32_t>((u * span) >> 32));
 }
 
 /// An r x c matrix of draw(u), u a uniform 32-bit word, in column-major order. Each SplitMix64
 /// step gives two words, the low half first: the operands are most of a case's values and
-/// drawing them was most of the cost of building it.
+/// drawing them was most of the cost of building it. The steps are taken a block at a time
+/// before the block's values are drawn from them, so that the drawing loop vectorises.
 template <typename Matrix>
 void fill(Matrix& m, Eigen::Index r, Eigen::Index c, SplitMix64& g, auto draw) {
   using Scalar = typename Matrix::Scalar;
   m.resize(r, c);
   Scalar* const out = m.data();
   const Eigen::Index size = m.size();
+  constexpr Eigen::Index kBlock = 256;  // steps: 2 KiB on the stack
+  std::uint64_t steps[kBlock];
   Eigen::Index i = 0;
-  for (; i + 1 < size; i += 2) {
-    const std::uint64_t x = g.next();
-    out[i] = static_cast<Scalar>(draw(static_cast<std::uint32_t>(x)));
-    out[i + 1] = static_cast<Scalar>(draw(static_cast<std::uint32_t>(x >> 32)));
+  while (i + 1 < size) {
+    const Eigen::Index pairs = std::min(kBlock, (size - i) / 2);
+    for (Eigen::Index s = 0; s < pairs; ++s) steps[s] = g.next();
+    Scalar* const to = out + i;
+    for (Eigen::Index s = 0; s < pairs; ++s) {
+      to[2 * s] = static_cast<Scalar>(draw(static_cast<std::uint32_t>(steps[s])));
+      to[2 * s + 1] = static_cast<Scalar>(draw(static_cast<std::uint32_t>(steps[s] >> 32)));
+    }
+    i += 2 * pairs;
   }
   if (i < size) out[i] = static_cast<Scalar>(draw(static_cast<std::uint32_t>(g.next())));
 }
@@ -268,7 +278,7 @@ MmadOperands operandsOf(const MmadCase& c) {
   SplitMix64 g(subSeed(c.contentSeed, 100));
   const Eigen::Index m = c.m, k = c.k, n = c.n;
   MmadOperands o;
-  const std::int64_t lo = c.dtype == DType::S4 ? -8 : -128, hi = c.dtype == DType::S4 ? 7 : 127;
+  const std::int32_t lo = c.dtype == DType::S4 ? -8 : -128, hi = c.dtype == DType::S4 ? 7 : 127;
   // Exact floats: multiples of 2^-2 up to 8 in A and B (6 significant bits: exact in f16, bf16
   // and any HF32), init multiples of 2^-4 below 2^18. Every product is a multiple of 2^-4 below
   // 64 and every partial sum stays below 2^18 + 4095 * 64 < 2^20: 24 bits, exact in f32 whatever
@@ -279,7 +289,7 @@ MmadOperands operandsOf(const MmadCase& c) {
   };
   auto exactI = [&](std::uint32_t u) { return static_cast<float>(uniform(u, lo, hi)); };
   auto exactInitI = [](std::uint32_t u) {
-    return static_cast<double>(uniform(u, -(1ll << 30), 1ll << 30));
+    return static_cast<double>(uniform(u, -(1 << 30), 1 << 30));
   };
   const bool integer = isInt(c.dtype);
   if (integer) {
@@ -316,7 +326,7 @@ MmadOperands operandsOf(const MmadCase& c) {
       // All products one sign, init within 16 of the limit they run towards: every reading of
       // OPEN-7 saturates to the same value.
       const bool up = (g.next() & 1) != 0;
-      const std::int64_t big = hi / 2 + 1;
+      const std::int32_t big = hi / 2 + 1;
       fill(o.a, m, k, g, [&](std::uint32_t u) { return static_cast<double>(uniform(u, big, hi)); });
       fill(o.b, k, n, g, [&](std::uint32_t u) {
         return static_cast<double>(up ? uniform(u, big, hi) : -uniform(u, big, hi));
