@@ -300,17 +300,27 @@ bool withFloatProduct(const Eigen::MatrixXf& fa, const Grid& ga, const Eigen::Ma
 /// allow it (withFloatProduct), otherwise in double (exact for integers below 2^53). An element
 /// no float holds keeps the product off the float route whatever the rest: it is above
 /// FLT_MAX, or finer than 2^-149, or has more than 24 significant bits (its units of the grid
-/// reach 2^24), or is not finite.
+/// reach 2^24), or is not finite. `typeGrid`, when given, is a grid every element of both lies
+/// on by its type (the integer types'): the elements are then not scanned for theirs.
 template <typename Matrix, typename F>
-void withProduct(const Matrix& a, const Matrix& b, F&& use) {
+void withProduct(const Matrix& a, const Matrix& b, F&& use,
+                 std::optional<Grid> typeGrid = std::nullopt) {
   if constexpr (std::is_same_v<Matrix, MatrixF>) {
-    const std::optional<Grid> ga = gridOf(a);
+    if (typeGrid && withFloatProduct(a, *typeGrid, b, *typeGrid, use)) return;
+    const std::optional<Grid> ga = typeGrid ? std::nullopt : gridOf(a);
     const std::optional<Grid> gb = ga ? gridOf(b) : std::nullopt;
     if (ga && gb && withFloatProduct(a, *ga, b, *gb, use)) return;
   } else {
-    const std::optional<FloatOperand> fa = asFloats(a);
-    const std::optional<FloatOperand> fb = fa ? asFloats(b) : std::nullopt;
-    if (fa && fb && withFloatProduct(fa->values, fa->grid, fb->values, fb->grid, use)) return;
+    if (typeGrid) {
+      if (withFloatProduct(a.template cast<float>().eval(), *typeGrid,
+                           b.template cast<float>().eval(), *typeGrid, use)) {
+        return;
+      }
+    } else {
+      const std::optional<FloatOperand> fa = asFloats(a);
+      const std::optional<FloatOperand> fb = fa ? asFloats(b) : std::nullopt;
+      if (fa && fb && withFloatProduct(fa->values, fa->grid, fb->values, fb->grid, use)) return;
+    }
   }
   const MatrixD p = a.template cast<double>() * b.template cast<double>();
   use(p);
@@ -328,17 +338,23 @@ ElemMatrix mmadResultOf(isa::DType t, const Matrix& a, const Matrix& b, const Ma
   if (integer) {
     using MatrixL = Eigen::Matrix<std::int64_t, Eigen::Dynamic, Eigen::Dynamic>;
     const MatrixL il = init.cast<std::int64_t>();
+    // s8 and s4 elements are integers (a grid of 2^0) of magnitude at most 128 and 8.
+    const Grid ints{0, t == isa::DType::S4 ? 8.0 : 128.0};
     MatrixL sum;
     if (sat == Saturation::Wrap) {
-      withProduct(a, b, [&](const auto& p) {
-        const MatrixL exact = il + p.template cast<std::int64_t>();
-        for (Eigen::Index i = 0; i < c.size(); ++i) c(i) = static_cast<std::uint32_t>(exact(i));
-      });
+      withProduct(
+          a, b,
+          [&](const auto& p) {
+            const MatrixL exact = il + p.template cast<std::int64_t>();
+            for (Eigen::Index i = 0; i < c.size(); ++i) c(i) = static_cast<std::uint32_t>(exact(i));
+          },
+          ints);
       return c;
     }
     if (sat == Saturation::Final) {
       // |products| <= 4095 * 2^14: exact in double, no overflow in 64 bits
-      withProduct(a, b, [&](const auto& p) { sum = il + p.template cast<std::int64_t>(); });
+      withProduct(
+          a, b, [&](const auto& p) { sum = il + p.template cast<std::int64_t>(); }, ints);
     } else {
       const MatrixL al = a.template cast<std::int64_t>(), bl = b.template cast<std::int64_t>();
       sum = il;

@@ -80,6 +80,8 @@ std::optional<FloatOperand> asFloats(const MatrixD& m);
 /// C = init + A * B (spec 8) as accumulator bit patterns (s32 for s8/s4, f32 otherwise): the
 /// exact sum (int64 or double), saturated to int32 per `sat`, or converted to f32 with the
 /// saturation mode (+-inf to +-FLT_MAX, NaN to 0). With `hf32`, f32 operands are first rounded.
+/// A and B hold values of type t (for s8 and s4, integers in its range: the type alone bounds
+/// the product's terms, and the elements are not scanned).
 ElemMatrix mmadResult(isa::DType t, const MatrixD& a, const MatrixD& b, const MatrixD& init,
                       Saturation sat = Saturation::Final, const Hf32Reading* hf32 = nullptr);
 /// The same on operands held as floats.
