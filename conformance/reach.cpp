@@ -22,6 +22,8 @@ void Reach::add(isa::ProfileId profile, const isa::Program& program) {
     const std::size_t d = ins.index();  // descriptors follow the variant's order
     const std::vector<isa::FieldDesc>& fields = descs.at(d).fields;
     for (std::size_t f = 0; f < fields.size(); ++f) {
+      // A gap between repeats of a one-fractal load was not tried: nothing used it.
+      if (!isa::takesEffect(descs[d], fields[f], ins)) continue;
       const std::int64_t v = fields[f].get(ins);
       widen(d, f, Drawn{v, v, 1});
     }
@@ -89,32 +91,34 @@ std::optional<std::int64_t> countFitMax(isa::ProfileId profile, std::string_view
 
 }  // namespace
 
-std::optional<std::int64_t> gmAddressFitMax(isa::ProfileId profile,
-                                            const isa::InstructionDesc& desc,
-                                            const isa::FieldDesc& field) {
-  // Only a source reads GM (no instruction writes it), and only through a path that names GM.
+namespace {
+
+/// The largest value of `field` a legal instruction of `desc` holds on the profile, over every
+/// path the descriptor has that `usePath` takes and both element widths, each instruction made
+/// the least one that reads: every count 1, then `prepare`d, the rest at their defaults. Where
+/// a larger value only moves the footprint further, the legal values are one interval from
+/// legalMin, so bisection finds its top. nullopt when no such instruction is legal.
+std::optional<std::int64_t> largestLegal(isa::ProfileId profile, const isa::InstructionDesc& desc,
+                                         const isa::FieldDesc& field, auto usePath, auto prepare) {
   const isa::FieldDesc* path = isa::findField(desc, "path");
-  if (field.unit != "bytes" || field.name != "src" || path == nullptr) return std::nullopt;
   const isa::FieldDesc* dtype = isa::findField(desc, "dtype");
   const isa::Profile& prof = isa::profile(profile);
   std::optional<std::int64_t> best;
-  for (std::int64_t p = path->legalMin; p <= path->legalMax; ++p) {
-    if (isa::srcOf(static_cast<isa::Load2DPath>(p)) != isa::Position::GM) continue;
+  for (std::int64_t p = path ? path->legalMin : 0; p <= (path ? path->legalMax : 0); ++p) {
+    if (!usePath(p)) continue;
     for (isa::DType t : {isa::DType::S8, isa::DType::F16}) {
-      // The smallest load that reads: one fractal (every count 1, the rest at their defaults).
       isa::Instruction i = desc.make();
-      path->set(i, p);
+      if (path) path->set(i, p);
       if (dtype) dtype->set(i, static_cast<std::int64_t>(t));
       for (std::string_view count : {"repeat_times", "repeat_time", "m_step", "k_step"}) {
         if (const isa::FieldDesc* c = isa::findField(desc, count)) c->set(i, 1);
       }
+      prepare(i);
       auto legalAt = [&](std::int64_t v) {
         field.set(i, v);
         return !isa::validate(prof, i).has_value();
       };
       if (!legalAt(field.legalMin)) continue;  // the path or type is not on the profile
-      // GM needs no alignment and its footprint only has to end by GM's capacity: the legal
-      // addresses are one interval from legalMin, so bisection finds its top.
       std::int64_t lo = field.legalMin, hi = field.legalMax;
       if (legalAt(hi)) {
         lo = hi;
@@ -128,6 +132,36 @@ std::optional<std::int64_t> gmAddressFitMax(isa::ProfileId profile,
     }
   }
   return best;
+}
+
+}  // namespace
+
+std::optional<std::int64_t> gmAddressFitMax(isa::ProfileId profile,
+                                            const isa::InstructionDesc& desc,
+                                            const isa::FieldDesc& field) {
+  // Only a source reads GM (no instruction writes it), and only through a path that names GM;
+  // GM needs no alignment and its footprint only has to end by GM's capacity.
+  if (field.unit != "bytes" || field.name != "src" || isa::findField(desc, "path") == nullptr) {
+    return std::nullopt;
+  }
+  return largestLegal(
+      profile, desc, field,
+      [](std::int64_t p) {
+        return isa::srcOf(static_cast<isa::Load2DPath>(p)) == isa::Position::GM;
+      },
+      [](isa::Instruction&) {});
+}
+
+std::optional<std::int64_t> effectFitMax(isa::ProfileId profile, const isa::InstructionDesc& desc,
+                                         const isa::FieldDesc& field) {
+  // Fractal starts, strides and gaps only: a mode or a flag has no largest value that fits.
+  if (field.needs.empty() || field.unit != "512-byte fractals") return std::nullopt;
+  const isa::FieldDesc* count = isa::findField(desc, field.needs);
+  if (count == nullptr) return std::nullopt;
+  // The least load the field matters in: its count at what it needs.
+  return largestLegal(
+      profile, desc, field, [](std::int64_t) { return true; },
+      [&](isa::Instruction& i) { count->set(i, field.needsAtLeast); });
 }
 
 namespace {
@@ -231,6 +265,7 @@ std::vector<ReachRow> reachTable(const Reach& reach, isa::ProfileId profile) {
     r.legalMax = f.legalMax;
     r.fitMax = fitMaxOf(profile, desc.opcode, f.name);
     if (!r.fitMax) r.fitMax = gmAddressFitMax(profile, desc, f);
+    if (!r.fitMax) r.fitMax = effectFitMax(profile, desc, f);
     r.drawnMin = d.min;
     r.drawnMax = d.max;
     r.checked = isChecked(profile, desc, f);

@@ -29,7 +29,8 @@ class Reach {
   };
   /// Counts every instruction of the program that is legal on the profile on its own; illegal
   /// ones (what RejectsIllegal draws on purpose) hold values outside the legal range and would
-  /// hide a gap.
+  /// hide a gap. A field is counted only where it takes effect (isa::takesEffect): a dst_gap of
+  /// 65535 on a one-fractal load tried nothing.
   void add(isa::ProfileId profile, const isa::Program& program);
   /// Widens what was drawn of field `field` of descriptor `descriptor` (isa::instructionDescs()
   /// order) to take in `d`, counts added: one instruction counted, a report's row read back, a
@@ -82,6 +83,15 @@ bool isChecked(isa::ProfileId profile, const isa::InstructionDesc& desc, const i
 std::optional<std::int64_t> gmAddressFitMax(isa::ProfileId profile,
                                             const isa::InstructionDesc& desc,
                                             const isa::FieldDesc& f);
+
+/// For a fractal start, stride or gap that matters only from a count on (isa::FieldDesc::needs:
+/// a gap between repeats needs two of them): the largest value a legal instruction with that
+/// count can hold on the profile, over every path, 8- and 16-bit, the rest at their defaults.
+/// Reach counts such a field only from instructions it takes effect in, so its extreme is the
+/// largest a moving load can use: 65535 with one repeat, or with none, tries nothing. nullopt
+/// for any other field.
+std::optional<std::int64_t> effectFitMax(isa::ProfileId profile, const isa::InstructionDesc& desc,
+                                         const isa::FieldDesc& f);
 
 /// One row of the reach table.
 struct ReachRow {

@@ -326,6 +326,25 @@ std::vector<Load2DCase> load2DBoundaries(ProfileId id) {
   }
   add(Load2DPath::GMtoB2, DType::U16, gm - 1, 0, P{0, 0, 1, 0, 0, false, 0},
       "repeat 0 from the last byte of GM's 48-bit address space: nothing read, nothing written");
+  // The largest gap and stride a moving load can use: two repeats, the second fractal the last
+  // of the buffer. A DUT that keeps 8 or 9 bits of dst_gap goes wrong only past 255 or 511.
+  auto lastOf = [](std::uint64_t bytes) {
+    return static_cast<std::uint16_t>(
+        std::min<std::uint64_t>(65535, bytes / isa::kFractalBytes - 2));
+  };
+  add(Load2DPath::GMtoA1, DType::S8, 0, 0, P{0, 2, 1, 0, lastOf(l1), false, 0},
+      "dst_gap at the largest two repeats can use into L1: the second fractal the last of L1");
+  add(Load2DPath::GMtoB1, DType::F16, 0, 0, P{0, 2, 1, 0, 300, false, 0},
+      "dst_gap 300 into L1: past 8 bits (256 to 511 keep a ninth)");
+  add(Load2DPath::A1toA2, DType::F16, 0, 0, P{0, 2, 1, 0, lastOf(l0a), false, 0},
+      "dst_gap at the largest two repeats can use into L0A");
+  add(Load2DPath::B1toB2, DType::S8, 0, 0, P{0, 2, 1, 0, lastOf(l0b), false, 0},
+      "dst_gap at the largest two repeats can use into L0B");
+  add(Load2DPath::A1toA2, DType::S8, 0, 0,
+      P{0, 2,
+        static_cast<std::uint16_t>(std::min<std::uint64_t>(65535, l1 / isa::kFractalBytes - 1)), 0,
+        0, false, 0},
+      "src_stride at the largest two repeats can use from L1: fractal 0, then the last of L1");
   return t;
 }
 

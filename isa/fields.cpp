@@ -108,23 +108,39 @@ FieldDesc word(std::string_view name, Get get, Set set) {
 /// LoadData2DParams, as load2d and load_sparse carry it (spec 4, 7.3).
 template <class T>
 void params2D(std::vector<FieldDesc>& f) {
-  f.push_back(num<T>(
-      "start_index", "512-byte fractals", 0, kU16,
-      [](auto& x) -> auto& { return x.params.startIndex; }));
+  // What repeat_times must be for each field to matter (spec 4): the start, the transpose at
+  // least one fractal; the stride between sources, the gap between destinations and the
+  // direction of the walk at least two.
+  auto needsRepeats = [](FieldDesc d, std::int64_t atLeast) {
+    d.needs = "repeat_times";
+    d.needsAtLeast = atLeast;
+    return d;
+  };
+  f.push_back(needsRepeats(num<T>(
+                               "start_index", "512-byte fractals", 0, kU16,
+                               [](auto& x) -> auto& { return x.params.startIndex; }),
+                           1));
   f.push_back(num<T>(
       "repeat_times", "fractals", 0, kU8, [](auto& x) -> auto& { return x.params.repeatTimes; }));
-  f.push_back(num<T>(
-      "src_stride", "512-byte fractals", 0, kU16,
-      [](auto& x) -> auto& { return x.params.srcStride; }));
+  f.push_back(needsRepeats(num<T>(
+                               "src_stride", "512-byte fractals", 0, kU16,
+                               [](auto& x) -> auto& { return x.params.srcStride; }),
+                           2));
   f.push_back(num<T>(
       "sid", "reserved", 0, kU8, [](auto& x) -> auto& { return x.params.sid; }));
-  f.push_back(num<T>(
-      "dst_gap", "512-byte fractals", 0, kU16, [](auto& x) -> auto& { return x.params.dstGap; }));
-  f.push_back(flag<T>(
-      "if_transpose", [](auto& x) -> auto& { return x.params.ifTranspose; }));
+  f.push_back(needsRepeats(num<T>(
+                               "dst_gap", "512-byte fractals", 0, kU16,
+                               [](auto& x) -> auto& { return x.params.dstGap; }),
+                           2));
+  f.push_back(
+      needsRepeats(flag<T>(
+                       "if_transpose", [](auto& x) -> auto& { return x.params.ifTranspose; }),
+                   1));
   // spec 4: 0 increment, 1 decrement; other values are illegal.
-  f.push_back(num<T>(
-      "addr_mode", "mode", 0, kU8, 0, 1, [](auto& x) -> auto& { return x.params.addrMode; }));
+  f.push_back(needsRepeats(
+      num<T>(
+          "addr_mode", "mode", 0, kU8, 0, 1, [](auto& x) -> auto& { return x.params.addrMode; }),
+      2));
 }
 
 /// The fields Mmad and MmadWithSparse share, in the same order (spec 8, 7.4).
@@ -535,6 +551,13 @@ std::vector<InstructionDesc> build() {
 const std::vector<InstructionDesc>& instructionDescs() {
   static const std::vector<InstructionDesc> all = build();
   return all;
+}
+
+bool takesEffect(const InstructionDesc& desc, const FieldDesc& field,
+                 const Instruction& instruction) {
+  if (field.needs.empty()) return true;
+  const FieldDesc* count = findField(desc, field.needs);
+  return count == nullptr || count->get(instruction) >= field.needsAtLeast;
 }
 
 const InstructionDesc* findInstructionDesc(std::string_view opcode) {

@@ -41,6 +41,11 @@ struct FieldDesc {
   /// Sets the value; the instruction must hold this descriptor's alternative, the value must be
   /// inside the text range.
   std::function<void(Instruction&, std::int64_t)> set;
+  /// The field changes what the instruction does only when the count field `needs` holds at
+  /// least `needsAtLeast`: a gap or a stride between repeats needs two of them, a start one.
+  /// Empty: always. A value held where it changes nothing is not a value tried.
+  std::string_view needs;
+  std::int64_t needsAtLeast = 0;
 };
 
 struct InstructionDesc {
@@ -61,6 +66,11 @@ const InstructionDesc& descOf(const Instruction& instruction);
 
 /// The named field of the instruction's descriptor, or nullptr.
 const FieldDesc* findField(const InstructionDesc& desc, std::string_view name);
+
+/// Whether `field` of `desc` changes what `instruction` (of that descriptor) does: its `needs`
+/// count holds at least `needsAtLeast`.
+bool takesEffect(const InstructionDesc& desc, const FieldDesc& field,
+                 const Instruction& instruction);
 
 /// The value of the named field, or nullopt when the instruction has no such field.
 std::optional<std::int64_t> fieldValue(const Instruction& instruction, std::string_view name);

@@ -354,6 +354,17 @@ TEST(Load3DBoundaries, V1HoldsEachFieldAtItsLegalExtremes) {
   }
 }
 
+/// The row of `instruction`.`field`; a test failure (and an empty row) when there is none.
+conf::ReachRow rowOf(const std::vector<conf::ReachRow>& rows, const std::string& instruction,
+                     const std::string& field) {
+  const auto it = std::find_if(rows.begin(), rows.end(), [&](const conf::ReachRow& r) {
+    return r.instruction == instruction && r.field == field;
+  });
+  if (it != rows.end()) return *it;
+  ADD_FAILURE() << "no reach row for " << instruction << "." << field;
+  return {};
+}
+
 TEST(Reach, CountsLegalInstructionsOnlyAndFlagsWhatIsMissed) {
   isa::Program p;
   p.profile = ProfileId::A2;
@@ -368,11 +379,7 @@ TEST(Reach, CountsLegalInstructionsOnlyAndFlagsWhatIsMissed) {
   conf::Reach reach;
   reach.add(ProfileId::A2, p);
   const std::vector<conf::ReachRow> rows = conf::reachTable(reach, ProfileId::A2);
-  auto row = [&](const std::string& field) {
-    return *std::find_if(rows.begin(), rows.end(), [&](const conf::ReachRow& r) {
-      return r.instruction == "mmad" && r.field == field;
-    });
-  };
+  auto row = [&](const std::string& field) { return rowOf(rows, "mmad", field); };
   const conf::ReachRow m = row("m");
   EXPECT_EQ(m.drawnMin, 5);
   EXPECT_EQ(m.drawnMax, 5);
@@ -406,6 +413,47 @@ TEST(Reach, CountsLegalInstructionsOnlyAndFlagsWhatIsMissed) {
   EXPECT_EQ(mergedM->drawnMax, *m.fitMax);
   EXPECT_FALSE(mergedM->flagged());
   EXPECT_TRUE(row("m").flagged()) << "the first shard's reach is unchanged";
+}
+
+// A gap or stride between repeats is tried only by a load that repeats: dst_gap 65535 on a
+// one-fractal load (legal because it never applies) does not count as its extreme, and the extreme
+// is the largest gap two repeats can use, from the buffers' capacities (found by validate).
+TEST(Reach, CountsAFieldOnlyWhereItTakesEffect) {
+  const isa::Profile& a2 = isa::profile(ProfileId::A2);
+  isa::Program p;
+  p.profile = ProfileId::A2;
+  isa::Load2D once{isa::Load2DPath::GMtoA1, DType::S8, 0, 0, {}};
+  once.params.repeatTimes = 1;
+  once.params.dstGap = 65535;
+  once.params.srcStride = 65535;
+  isa::Load2D twice = once;
+  twice.params.repeatTimes = 2;
+  twice.params.dstGap = 7;
+  twice.params.srcStride = 3;
+  p.instructions = {once, twice};
+  ASSERT_FALSE(isa::validate(a2, once).has_value());
+  ASSERT_FALSE(isa::validate(a2, twice).has_value());
+  conf::Reach reach;
+  reach.add(ProfileId::A2, p);
+  const std::vector<conf::ReachRow> rows = conf::reachTable(reach, ProfileId::A2);
+  auto row = [&](const std::string& field) { return rowOf(rows, "load2d", field); };
+  EXPECT_EQ(row("dst_gap").drawnMax, 7);
+  EXPECT_EQ(row("src_stride").drawnMax, 3);
+  EXPECT_EQ(row("repeat_times").drawnMin, 1);  // a count itself always counts
+  // Two repeats into L1 at address 0: the second fractal lands gap + 1 fractals on, the last of L1.
+  const auto l1Fractals = static_cast<std::int64_t>(a2.capacityOf(Memory::L1) / 512);
+  EXPECT_EQ(row("dst_gap").fitMax, l1Fractals - 2);
+  EXPECT_TRUE(row("dst_gap").flagged());
+  EXPECT_NE(conf::reachCells(row("dst_gap"))[4].find("max " + std::to_string(l1Fractals - 2) +
+                                                     " (largest that fits)"),
+            std::string::npos)
+      << conf::reachCells(row("dst_gap"))[4];
+  // From GM, any stride fits: its extreme stays the field's own.
+  EXPECT_EQ(row("src_stride").fitMax, 65535);
+  twice.params.dstGap = static_cast<std::uint16_t>(l1Fractals - 2);
+  ASSERT_FALSE(isa::validate(a2, twice).has_value());
+  twice.params.dstGap = static_cast<std::uint16_t>(l1Fractals - 1);
+  EXPECT_TRUE(isa::validate(a2, twice).has_value()) << "one more does not fit: the fit is tight";
 }
 
 // A GM source is checked against the largest address a legal one-fractal load can read from,
