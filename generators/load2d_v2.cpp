@@ -300,6 +300,19 @@ std::vector<V2Case> v2Boundaries(ProfileId id, bool bitModePaths) {
   }
   add(Load2DPath::GMtoA1, DType::F16, gm - 1, 0, P{0, 0, 0, 3, 1, 1, false, 0},
       "m_step 0 from the last byte of GM's 48-bit address space: nothing read, nothing written");
+  // The strides at the largest a load that uses them can hold: two K fractals (src_stride), two
+  // destination columns (dst_stride), the second column the last fractal of its buffer. A DUT
+  // that keeps 9 bits of a stride goes wrong only past 511.
+  const auto lastFractal = [&](Memory m) {
+    return static_cast<std::uint16_t>(isa::profile(id).capacityOf(m) / isa::kFractalBytes - 1);
+  };
+  add(Load2DPath::GMtoA1, DType::S8, 0, 0, P{0, 0, 1, 2, 65535, lastFractal(Memory::L1), false, 0},
+      "k_step 2 from GM with src_stride 65535, the second column at the last fractal of L1");
+  add(Load2DPath::A1toA2, DType::F16, 0, 0,
+      P{0, 0, 1, 2, lastFractal(Memory::L1), lastFractal(Memory::L0A), false, 0},
+      "k_step 2 from L1's first fractal to its last, the second column at the last of L0A");
+  add(Load2DPath::B1toB2, DType::F16, 0, 0, P{0, 0, 2, 1, 1, lastFractal(Memory::L0B), true, 0},
+      "transposed: m_step 2 makes two columns, the second at the last fractal of L0B");
   return t;
 }
 

@@ -3,6 +3,8 @@
 #include <limits>
 #include <type_traits>
 
+#include "isa/load2d_v2.hpp"
+
 namespace cubecheck::isa {
 
 namespace {
@@ -70,6 +72,23 @@ FieldDesc flag(std::string_view name, Ref ref) {
   return field<T>(name, "flag", FieldKind::Flag, 0, 1, 0, 1, ref);
 }
 
+/// `d` matters only where the count field `count` holds at least `atLeast` (FieldDesc::needs).
+FieldDesc needs(FieldDesc d, std::string_view count, std::int64_t atLeast) {
+  d.needs = count;
+  d.needsAtLeast = atLeast;
+  return d;
+}
+
+/// V2's dst_stride: it spaces the destination's columns, so it matters from two of them (k_step
+/// plain, 16 m_step / C0 transposed: spec 5), on a load that moves anything.
+FieldDesc v2Columns(FieldDesc d) {
+  d.effective = [](const Instruction& i) {
+    const LoadV2& l = std::get<LoadV2>(i);
+    return l.params.mStep > 0 && l.params.kStep > 0 && v2Shape(l.dtype, l.params).columns > 1;
+  };
+  return d;
+}
+
 template <class T>
 FieldDesc pathField() {
   return field<T>(
@@ -112,9 +131,7 @@ void params2D(std::vector<FieldDesc>& f) {
   // least one fractal; the stride between sources, the gap between destinations and the
   // direction of the walk at least two.
   auto needsRepeats = [](FieldDesc d, std::int64_t atLeast) {
-    d.needs = "repeat_times";
-    d.needsAtLeast = atLeast;
-    return d;
+    return needs(std::move(d), "repeat_times", atLeast);
   };
   f.push_back(needsRepeats(num<T>(
                                "start_index", "512-byte fractals", 0, kU16,
@@ -274,13 +291,17 @@ std::vector<InstructionDesc> build() {
         num<T>(
             "k_step", "32-byte units", 0, kU16, 0, kU8,
             [](auto& x) -> auto& { return x.params.kStep; }),
-        num<T>(
-            "src_stride", "512-byte fractals", std::numeric_limits<std::int32_t>::min(),
-            std::numeric_limits<std::int32_t>::max(), 0, kU16,
-            [](auto& x) -> auto& { return x.params.srcStride; }),
-        num<T>(
-            "dst_stride", "512-byte fractals", 0, kU16,
-            [](auto& x) -> auto& { return x.params.dstStride; }),
+        // Spec 5: the source's K fractals lie src_stride apart, so two of them (k_step 2) use
+        // it; the destination's columns lie dst_stride apart.
+        needs(num<T>(
+                  "src_stride", "512-byte fractals", std::numeric_limits<std::int32_t>::min(),
+                  std::numeric_limits<std::int32_t>::max(), 0, kU16,
+                  [](auto& x) -> auto& { return x.params.srcStride; }),
+              "k_step", 2),
+        v2Columns(needs(num<T>(
+                            "dst_stride", "512-byte fractals", 0, kU16,
+                            [](auto& x) -> auto& { return x.params.dstStride; }),
+                        "k_step", 2)),
         flag<T>(
             "if_transpose", [](auto& x) -> auto& { return x.params.ifTranspose; }),
         num<T>(
@@ -555,6 +576,7 @@ const std::vector<InstructionDesc>& instructionDescs() {
 
 bool takesEffect(const InstructionDesc& desc, const FieldDesc& field,
                  const Instruction& instruction) {
+  if (field.effective) return field.effective(instruction);
   if (field.needs.empty()) return true;
   const FieldDesc* count = findField(desc, field.needs);
   return count == nullptr || count->get(instruction) >= field.needsAtLeast;

@@ -46,6 +46,10 @@ struct FieldDesc {
   /// Empty: always. A value held where it changes nothing is not a value tried.
   std::string_view needs;
   std::int64_t needsAtLeast = 0;
+  /// Where the count alone does not say it: whether the field changes what this instruction
+  /// does (V2's dst_stride spaces the columns of the destination, which a transposed load counts
+  /// in m_step). Replaces the count's test; the count still names the least load it matters in.
+  std::function<bool(const Instruction&)> effective;
 };
 
 struct InstructionDesc {
@@ -67,8 +71,8 @@ const InstructionDesc& descOf(const Instruction& instruction);
 /// The named field of the instruction's descriptor, or nullptr.
 const FieldDesc* findField(const InstructionDesc& desc, std::string_view name);
 
-/// Whether `field` of `desc` changes what `instruction` (of that descriptor) does: its `needs`
-/// count holds at least `needsAtLeast`.
+/// Whether `field` of `desc` changes what `instruction` (of that descriptor) does: `effective`
+/// says so, or else its `needs` count holds at least `needsAtLeast`.
 bool takesEffect(const InstructionDesc& desc, const FieldDesc& field,
                  const Instruction& instruction);
 
