@@ -99,6 +99,10 @@ Family load2dFamily(isa::ProfileId profile) {
          {"repeat:255", "src_stride:large", "addr_mode:decrement", "illegal:DecrementUnderflow"}) {
       f.requiredBins.emplace_back(bin);
     }
+    // GM's high address bits (spec 1: 48 of them), held by the boundary table at every level.
+    for (const char* bin : {"src:GM_high_bits", "src:GM_ends_at_top", "src:GM_unaligned"}) {
+      f.requiredBinsOnce.emplace_back(bin);
+    }
   }
   auto add = [&](auto property) { f.properties.push_back(std::move(property)); };
 

@@ -54,6 +54,10 @@ Family load2dV2Family(isa::ProfileId profile) {
                           "src:last_fractal_of_L1", "illegal:Range", "illegal:Capacity"}) {
     f.requiredBins.emplace_back(bin);
   }
+  // GM's high address bits (spec 1: 48 of them), held by the boundary table at every level.
+  for (const char* bin : {"src:GM_high_bits", "src:GM_ends_at_top"}) {
+    f.requiredBinsOnce.emplace_back(bin);
+  }
   if (profile != isa::ProfileId::Ascend950)
     f.unsupported = notOnProfile(profile, "LoadData2DParamsV2");
   const isa::ProfileId gp = isa::ProfileId::Ascend950;

@@ -292,6 +292,26 @@ TEST(Coverage, TheReferenceHasNoGapAtSeedsWhoseDrawsMissedABin) {
   }
 }
 
+// Where a load reads GM (load2d on a2 and legacy, load2d_v2 on 950), a certificate claims GM's
+// high address bits: a run that never sent a GM source with bits above 32 set, or one ending at
+// 2^48, is not certified (spec 1: GM addresses are 48 bits).
+TEST(Coverage, GmHighAddressBitsAreRequiredWhereALoadReadsGm) {
+  auto needsBin = [](std::string_view family, isa::ProfileId profile, const char* bin) {
+    const std::optional<Family> f = makeFamily(family, profile);
+    if (!f) return false;
+    const RequiredCoverage need = requiredCoverage(*f, Level::Smoke);
+    return std::any_of(need.bins.begin(), need.bins.end(),
+                       [&](const auto& b) { return b.first == bin && b.second >= 1; });
+  };
+  for (const char* bin : {"src:GM_high_bits", "src:GM_ends_at_top"}) {
+    EXPECT_TRUE(needsBin("load2d", isa::ProfileId::A2, bin)) << bin;
+    EXPECT_TRUE(needsBin("load2d", isa::ProfileId::Legacy, bin)) << bin;
+    EXPECT_TRUE(needsBin("load2d_v2", isa::ProfileId::Ascend950, bin)) << bin;
+    EXPECT_FALSE(needsBin("load2d", isa::ProfileId::Ascend950, bin))
+        << "950's load2d reads L1 only";
+  }
+}
+
 // The top-up can fill every bin: for every family a profile runs, at smoke and full, each
 // required bin is drawn its quota times within a boundary table (seed-independent) and the
 // kTopUpDraws draws past the level's cases that certify() looks through, whatever the level's own
