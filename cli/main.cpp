@@ -370,7 +370,28 @@ struct Replay {
   std::string reportDir;
   std::string reproducePrefix;
   std::vector<std::string> inputErrors;  ///< found before the replay (a results file's)
+  /// Why the replay is narrower than its input, beside --case and the set's own (a results
+  /// file's results for cases not replayed, set aside): part of the run's scope.
+  std::vector<std::string> narrowed = {};
 };
+
+/// Named FILES of a set replay only some of it: the case ids of the other vector files of their
+/// directories (the rest of their sets), each with the first file holding it.
+std::map<std::string, std::string> casesOfOtherFiles(
+    const std::vector<std::filesystem::path>& files) {
+  std::map<std::filesystem::path, std::set<std::filesystem::path>> named;  // dir -> names
+  for (const auto& file : files) {
+    named[file.has_parent_path() ? file.parent_path() : "."].insert(file.filename());
+  }
+  std::map<std::string, std::string> out;
+  for (const auto& [dir, names] : named) {
+    for (const auto& other : vec::vectorFiles(dir)) {
+      if (names.contains(other.filename())) continue;
+      for (const vec::Row& row : vec::readFile(other).rows) out.emplace(row.caseId, other.string());
+    }
+  }
+  return out;
+}
 
 /// What certify says of `family` on `profile`, given to the replay's family of a file that holds
 /// its rows: the open points its verdict rests on, its provisional mark, its properties' claims.
@@ -397,6 +418,16 @@ void describeAsCertify(conf::FamilyResult& fr, const std::string& family,
   }
 }
 
+/// For a --case no replayed row has: "; FILE has it: ..." when another file of the named files'
+/// directories holds it, else empty.
+std::string caseElsewhere(const Replay& in) {
+  if (in.wholeDir) return {};
+  const auto cases = casesOfOtherFiles(in.files);
+  const auto it = cases.find(in.caseFilter);
+  if (it == cases.end()) return {};
+  return "; " + dut::printable(it->second, 200) + " has it: name that file, or give --dir";
+}
+
 /// Replays vector rows against a DUT; reports as certify does, one "family" per file. Every
 /// input error (file, row, sidecar, manifest, results, a row twice) is part of the result: the
 /// run is then not certified.
@@ -415,6 +446,7 @@ int replayVectors(dut::Dut& dut, const std::string& dutSpec, Replay in,
   r.inputErrors.insert(r.inputErrors.end(), set.errors.begin(), set.errors.end());
   if (!in.caseFilter.empty()) r.scope.filters.push_back("--case " + in.caseFilter);
   r.scope.filters.insert(r.scope.filters.end(), set.partial.begin(), set.partial.end());
+  r.scope.filters.insert(r.scope.filters.end(), in.narrowed.begin(), in.narrowed.end());
   r.scope.complete = r.scope.filters.empty();
   std::map<std::string, std::string> firstAt;  // case id -> FILE:LINE of its first row
   const auto start = std::chrono::steady_clock::now();
@@ -470,7 +502,8 @@ int replayVectors(dut::Dut& dut, const std::string& dutSpec, Replay in,
                               v.outcome,
                               row.why,
                               v.detail,
-                              in.reproducePrefix + " " + file.string() + " --case " + row.caseId,
+                              in.reproducePrefix + " " + cli::shellWord(file.string()) +
+                                  " --case " + cli::shellWord(row.caseId),
                               0,
                               std::nullopt};
         failure.caseId = row.caseId;
@@ -484,8 +517,8 @@ int replayVectors(dut::Dut& dut, const std::string& dutSpec, Replay in,
   const bool finished = !r.interrupted && r.stoppedEarly.empty() && r.internalError.empty();
   if (finished && !in.caseFilter.empty() && !firstAt.contains(in.caseFilter)) {
     r.inputErrors.push_back("--case " + dut::printable(in.caseFilter, 100) +
-                            ": no row of the replayed files has this case_id (the first column); "
-                            "nothing was replayed");
+                            ": no row of the replayed files has this case_id (the first column)" +
+                            caseElsewhere(in) + "; nothing was replayed");
   }
   waiverSet.report(r);
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -1048,14 +1081,17 @@ int main(int argc, char** argv) {
         std::cerr << "cubecheck vectors check: no vector files in " << vecDir << '\n';
         return kExitUsage;
       }
-      return replayVectors(*d, dutSpec,
-                           {files,
-                            vecFiles.empty(),
-                            caseId,
-                            reportDir,
-                            "cubecheck vectors check --dut '" + dutSpec + "'",
-                            {}},
-                           std::move(waivers));
+      return replayVectors(
+          *d, dutSpec,
+          {files,
+           vecFiles.empty(),
+           caseId,
+           reportDir,
+           "cubecheck vectors check --dut " + cli::shellWord(dutSpec) +
+               (check->count("--timeout-ms") > 0 ? " --timeout-ms " + std::to_string(timeoutMs)
+                                                 : std::string()),
+           {}},
+          std::move(waivers));
     }
     if (*exportCmd) return cli::runExportInputs(vecDir, vecOut);
     if (*exportAscendc) return cli::runExportAscendc(ascendc);
@@ -1066,21 +1102,40 @@ int main(int argc, char** argv) {
           !cli::checkWritableDir("--report-dir", reportDir, error)) {
         return usageError("vectors verify", error);
       }
+      // The results read are those of the cases replayed. A narrowed run (FILES naming some of
+      // a set, --case) leaves out cases of the set whose results a board's file holds all the
+      // same: those are set aside, not input errors; an id of no file of the set still is one.
       std::map<std::string, std::vector<std::uint64_t>> sizes;
+      std::set<std::string> notReplayed;
       for (const auto& file : files) {
         for (const vec::Row& row : vec::readFile(file).rows) {
+          if (!caseId.empty() && row.caseId != caseId) {
+            notReplayed.insert(row.caseId);
+            continue;
+          }
           // Assigned, not appended: a case id in two rows is still one case of so many regions.
           std::vector<std::uint64_t>& regions = sizes[row.caseId];
           regions.clear();
           for (const auto& reg : row.c.program.observe) regions.push_back(reg.size);
         }
       }
-      vec::ResultsRead results = vec::readResults(resultsFile, sizes);
+      if (!vecFiles.empty()) {
+        for (const auto& [id, file] : casesOfOtherFiles(files)) notReplayed.insert(id);
+      }
+      for (const auto& [id, regions] : sizes) notReplayed.erase(id);
+      vec::ResultsRead results = vec::readResults(resultsFile, sizes, notReplayed);
       vec::RecordedDut d(std::move(results.byCase), resultsFile);
-      return replayVectors(
-          d, "recorded:" + resultsFile,
-          {files, vecFiles.empty(), caseId, reportDir,
-           "cubecheck vectors verify --results '" + resultsFile + "'", std::move(results.errors)});
+      Replay in{files,
+                vecFiles.empty(),
+                caseId,
+                reportDir,
+                "cubecheck vectors verify --results " + cli::shellWord(resultsFile),
+                std::move(results.errors)};
+      if (results.setAside > 0) {
+        in.narrowed.push_back(std::to_string(results.setAside) +
+                              " result(s) of cases of the set not replayed, set aside unread");
+      }
+      return replayVectors(d, "recorded:" + resultsFile, std::move(in));
     }
     if (*certify) {
       o.families = families;

@@ -113,18 +113,20 @@ void holdDirectory(const fs::path& dir, const std::string& option, const std::st
   held.emplace(key, fd);
 }
 
+std::string shellWord(const std::string& a) {
+  const bool plain = !a.empty() && a.find_first_not_of(
+                                       "abcdefghijklmnopqrstuvwxyz"
+                                       "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                       "0123456789_-./:=,+@%") == std::string::npos;
+  if (plain) return a;
+  std::string quoted = "'";
+  for (char c : a) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
 std::string commandLine(int argc, char** argv) {
   std::string line = "cubecheck";
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    const bool plain = !a.empty() && a.find_first_not_of(
-                                         "abcdefghijklmnopqrstuvwxyz"
-                                         "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                                         "0123456789_-./:=,+@%") == std::string::npos;
-    std::string quoted = "'";
-    for (char c : a) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    line += " " + (plain ? a : quoted + "'");
-  }
+  for (int i = 1; i < argc; ++i) line += " " + shellWord(argv[i]);
   return dut::printable(line, 2000);
 }
 

@@ -12,6 +12,8 @@ namespace cubecheck::cli {
 
 /// The command line as typed, for reports: "cubecheck certify --dut 'exec:sim --fast' ...".
 std::string commandLine(int argc, char** argv);
+/// `word` as one word of a POSIX shell command: as it is when it is plain, else single-quoted.
+std::string shellWord(const std::string& word);
 
 /// The files certify, fuzz, vector replay and merge-reports write into a report directory.
 inline const std::vector<std::string> kReportFiles{"report.json", "junit.xml", "report.md",

@@ -172,9 +172,19 @@ TEST(Vectors, VerifyPassesPerfectBoardResultsAndItsReproduceLineRuns) {
   EXPECT_EQ(r.status, 0) << r.out.substr(r.out.size() > 3000 ? r.out.size() - 3000 : 0);
   // One recorded region wrong: exit 1, and the printed reproduce line reruns
   // exactly that case (exit 1 again, one case), not a usage error.
+  // An Mmad product's (not a no-op: a run whose only pass is a no-op certifies nothing).
+  std::string product;
+  for (const fs::path& f : vectorFiles(golden)) {
+    for (const Row& row : readFile(f).rows) {
+      if (product.empty() && row.family == "mmad" && row.property == "MatchesOracle") {
+        product = row.caseId;
+      }
+    }
+  }
   auto ok = std::find_if(results.begin(), results.end(),
-                         [](const auto& kv) { return kv.second.status == "ok"; });
+                         [&](const auto& kv) { return kv.first == product; });
   ASSERT_NE(ok, results.end());
+  ASSERT_EQ(ok->second.status, "ok");
   for (std::uint8_t& b : ok->second.observed[0]) b ^= 0x10;  // no mask covers a whole region
   writeResults(dir / "bad.csv", results);
   r = runBinary("vectors verify --dir " + golden + " --results " + (dir / "bad.csv").string() +
@@ -188,6 +198,17 @@ TEST(Vectors, VerifyPassesPerfectBoardResultsAndItsReproduceLineRuns) {
   r = runBinary(line + " --report-dir ''");
   EXPECT_EQ(r.status, 1) << line << "\n" << r.out;
   EXPECT_NE(r.out.find("FAILED"), std::string::npos) << r.out;
+  // The board's answer put right, the same line passes: the results of the other files' cases
+  // are set aside, not "in no vector file" (every one of them was an input error), and the run
+  // stays partial.
+  for (std::uint8_t& b : ok->second.observed[0]) b ^= 0x10;
+  writeResults(dir / "bad.csv", results);
+  r = runBinary(line + " --report-dir ''");
+  EXPECT_EQ(r.status, 0) << line << "\n"
+                         << r.out.substr(r.out.size() > 3000 ? r.out.size() - 3000 : 0);
+  EXPECT_EQ(r.out.find("INPUT ERROR"), std::string::npos) << r.out.substr(0, 3000);
+  EXPECT_NE(r.out.find("verdict: PARTIAL RUN (--case " + ok->first), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("set aside unread"), std::string::npos) << r.out;
   fs::remove_all(dir);
 }
 
@@ -678,6 +699,16 @@ TEST(VectorSet, VerifyReportsUnknownAndDuplicatedResults) {
   writeResults(res / "twice.csv", twice);
   r = replay(verify + (res / "twice.csv").string(), res / "r2");
   expectInputError(r, "has a second result");
+  // One file of the set named: the other file's results are set aside, a partial run, exit 0;
+  // an id of no file of the set is still an input error.
+  const std::string one = "vectors verify " + files[0].string() + " --results ";
+  r = replay(one + (res / "good.csv").string(), res / "r3");
+  EXPECT_EQ(r.run.status, 0) << r.run.out;
+  EXPECT_EQ(r.json["input_errors"].size(), 0u) << r.json["input_errors"];
+  EXPECT_EQ(r.json["report_kind"], "partial_run");
+  r = replay(one + (res / "unknown.csv").string(), res / "r4");
+  expectInputError(r, "case_id 0123456789abcdef is in no vector file");
+  EXPECT_EQ(r.json["input_errors"].size(), 1u) << r.json["input_errors"];
 }
 
 // A results file says what a board answered, not what it supports: vectors verify claims no

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -96,9 +97,15 @@ struct Recorded {
 struct ResultsRead {
   std::map<std::string, Recorded> byCase;
   std::vector<std::string> errors;
+  std::size_t setAside = 0;  ///< results of cases in `notReplayed`, not read
 };
+/// The results of `file` for the cases in `sizes` (case id -> the sizes of its observed
+/// regions): the cases a replay runs. A result for a case in `notReplayed` (a case of the set
+/// that a narrowed replay leaves out: another file of its directory, a row --case passes over)
+/// is counted in `setAside` and not read; one for a case in neither is an input error.
 ResultsRead readResults(const std::filesystem::path& file,
-                        const std::map<std::string, std::vector<std::uint64_t>>& sizes);
+                        const std::map<std::string, std::vector<std::uint64_t>>& sizes,
+                        const std::set<std::string>& notReplayed = {});
 void writeResults(const std::filesystem::path& file,
                   const std::vector<std::pair<std::string, Recorded>>& results);
 
