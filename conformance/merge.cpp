@@ -1,5 +1,7 @@
 #include "conformance/merge.hpp"
 
+#include "conformance/waivers.hpp"
+
 #include <algorithm>
 #include <iomanip>
 #include <map>
@@ -148,6 +150,22 @@ std::vector<std::pair<std::string, std::string>> runIdentity(const CertifyResult
   std::sort(filters.begin(), filters.end());
   std::vector<std::string> limits;
   for (const dut::FieldLimit& l : c.limits) limits.push_back(l.text);
+  // The waivers in force, in file order (the first that matches waives a case), with what
+  // report.json records of each: shards run under other waivers judged their failures apart.
+  std::vector<std::string> waivers;
+  for (const WaiverResult& w : s.waivers) {
+    const Waiver& x = w.waiver;
+    std::string text = "{dut " + x.dut + ", family " + x.family;
+    for (const auto& [key, value] :
+         {std::pair<std::string, std::string>{"property", x.property},
+          {"signature", x.signature},
+          {"outcome", x.outcome ? std::string(waivedOutcomeName(*x.outcome)) : ""},
+          {"reason", x.reason},
+          {"until", x.until}}) {
+      if (!value.empty()) text += ", " + key + " " + value;
+    }
+    waivers.push_back(text + "}");
+  }
   const Draws& d = s.draws;
   return {
       // A certificate's cases are not a fuzz run's, nor a replay's: a certify report merged with
@@ -178,7 +196,8 @@ std::vector<std::pair<std::string, std::string>> runIdentity(const CertifyResult
       {"draws.case_budget", d.caseBudget ? std::to_string(*d.caseBudget) : "(none)"},
       {"draws.time_budget_seconds",
        d.timeBudgetSeconds ? formatted(*d.timeBudgetSeconds) : "(none)"},
-      {"scope.filters", listed(filters, same)}};
+      {"scope.filters", listed(filters, same)},
+      {"waivers", listed(waivers, same)}};
 }
 
 /// Throws unless `shards` are every shard of one run, each once.
@@ -202,7 +221,7 @@ void checkOneRun(const std::vector<CertifyResult>& shards, const std::vector<std
         throw MergeError(name(i) + ": from another run than " + name(0) + ": " + identity[k].first +
                          " " + identity[k].second + " instead of " + firstIdentity[k].second +
                          "; merge only the shards of one run: one DUT build, the same --seed, "
-                         "--sizes, --cases, --time and --family, one cubecheck build");
+                         "--sizes, --cases, --time, --family and --waivers, one cubecheck build");
       }
     }
     if (const auto [it, fresh] = seen.emplace(s.shardIndex, i); !fresh) {

@@ -13,6 +13,7 @@
 #include "conformance/merge.hpp"
 #include "conformance/report.hpp"
 #include "conformance/report_read.hpp"
+#include "conformance/waivers.hpp"
 #include "dut_adapters/registry.hpp"
 
 namespace cubecheck::conf {
@@ -217,6 +218,36 @@ TEST(Merge, ShardsOfAnotherDutBuildOrOtherDrawsAreRefused) {
     } catch (const MergeError& e) {
       const std::string what = e.what();
       EXPECT_EQ(what.rfind("b.json: from another run than a.json: " + says, 0), 0u) << what;
+    }
+  }
+}
+
+// Shards run under other waivers judged their failures apart: docs/nightly.md asks the same
+// options of every shard, and a merge of them waived each shard's failures under its own reason.
+TEST(Merge, ShardsRunUnderOtherWaiversAreRefused) {
+  const std::string spec = "mutant:load2d-dst-gap-ignored";
+  auto shard = [&spec](unsigned index, const std::optional<std::string>& reason) {
+    std::vector<Waiver> waivers;
+    if (reason) waivers.push_back({"*", "load2d", "", "", std::nullopt, *reason, ""});
+    WaiverSet set(waivers, "2026-01-01", spec, "mutant");
+    return viaJson(fuzzShardWith(spec, index, 2, 4, [&](FuzzOptions& o) {
+      if (reason) o.waivers = &set;
+    }));
+  };
+  const CertifyResult a = shard(0, "known gap"), b = shard(1, "known gap");
+  const CertifyResult merged = mergeResults({a, b}, {"a.json", "b.json"});
+  EXPECT_GT(merged.waivedCases(), 0u);
+  const std::string own = "{dut *, family load2d, reason ";
+  for (const auto& [other, says] : std::vector<std::pair<CertifyResult, std::string>>{
+           {shard(1, "another reason"), own + "another reason} instead of " + own + "known gap}"},
+           {shard(1, std::nullopt), "(none) instead of " + own + "known gap}"}}) {
+    SCOPED_TRACE(says);
+    try {
+      (void)mergeResults({a, other}, {"a.json", "b.json"});
+      ADD_FAILURE() << "merged";
+    } catch (const MergeError& e) {
+      const std::string what = e.what();
+      EXPECT_EQ(what.rfind("b.json: from another run than a.json: waivers " + says, 0), 0u) << what;
     }
   }
 }
