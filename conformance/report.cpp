@@ -173,6 +173,15 @@ constexpr const char* kInputSuite = "input errors";
 /// that did not finish, a run that certified nothing.
 std::vector<VerdictCase> verdictCases(const CertifyResult& r);
 
+/// What a `vectors verify` certificate rests on: the vector files carry their expectations,
+/// published with the set, so the results file must be what the board computed.
+std::string expectationsLine() {
+  return "published with the vector set (its expected column): a results file that copies them "
+         "passes, so this certificate rests on the results file being what the board computed "
+         "(docs/hardware.md); a set regenerated from an unpublished seed keeps its random rows' "
+         "answers from the harness";
+}
+
 /// report.json's "draws": the options besides seed, level and profile that decide the cases.
 nlohmann::ordered_json drawsJson(const Draws& d) {
   nlohmann::ordered_json j;
@@ -231,6 +240,9 @@ std::string toJson(const CertifyResult& r) {
     // A replay has no level and no seed; its rows may span profiles.
     j["profiles"] = r.vectorSet->profiles;
     j["vector_set"] = {{"digest", r.vectorSet->digest}};
+    // Derived from the command (report_read does not read it back): a board's results are
+    // judged against expectations anyone with the set can read.
+    if (r.command == "vectors verify") j["vector_set"]["expectations"] = expectationsLine();
   } else {
     j["profile"] = isa::profile(r.profile).name;
     j["level"] = nameOf(r.level);
@@ -860,6 +872,9 @@ std::vector<std::pair<std::string, std::string>> facts(const CertifyResult& r) {
       {"Run", runLine(r)},
       {"Scope", scopeLine(r)}};
   if (r.vectorSet) out.push_back({"Vector set", vectorSetLine(r)});
+  if (r.vectorSet && r.command == "vectors verify") {
+    out.push_back({"Expectations", expectationsLine()});
+  }
   if (!r.mergedFrom.empty()) out.push_back({"Merged", mergedLine(r)});
   if (!r.inputErrors.empty()) {
     out.push_back({"Input errors", std::to_string(r.inputErrors.size()) +

@@ -711,6 +711,33 @@ TEST(VectorSet, VerifyReportsUnknownAndDuplicatedResults) {
   EXPECT_EQ(r.json["input_errors"].size(), 1u) << r.json["input_errors"];
 }
 
+// A verify certificate is judged against expectations published with the set: every format a
+// person or a tool reads says so, and that it rests on the results being the board's own.
+TEST(VectorSet, VerifySaysItsExpectationsArePublished) {
+  const fs::path d = fresh("set_published");
+  const std::vector<fs::path> files = smallSet(d);
+  const fs::path res = fresh("set_published_results");
+  writeResults(res / "good.csv", boardResults(files));
+  const Reports r =
+      replay("vectors verify --dir " + d.string() + " --results " + (res / "good.csv").string(),
+             res / "r");
+  ASSERT_EQ(r.run.status, 0) << r.run.out;
+  ASSERT_EQ(r.json["report_kind"], "certificate");
+  const std::string says = "published with the vector set";
+  const std::string restsOn = "rests on the results file being what the board computed";
+  const std::string json = r.json["vector_set"].value("expectations", "");
+  EXPECT_NE(json.find(says), std::string::npos) << r.json["vector_set"];
+  EXPECT_NE(json.find(restsOn), std::string::npos) << json;
+  for (const std::string& text : {r.md, r.html}) {
+    EXPECT_NE(text.find("Expectations"), std::string::npos) << text.substr(0, 2000);
+    EXPECT_NE(text.find(says), std::string::npos) << text.substr(0, 2000);
+    EXPECT_NE(text.find(restsOn), std::string::npos) << text.substr(0, 2000);
+  }
+  // A replay says it is none in its own words, not this certificate's.
+  const Reports c = replay("vectors check --dut reference --dir " + d.string(), res / "c");
+  EXPECT_FALSE(c.json["vector_set"].contains("expectations")) << c.json["vector_set"];
+}
+
 // A results file says what a board answered, not what it supports: vectors verify claims no
 // envelope for it. Every format says the envelope was not declared and why, none says "certified
 // within" or lists capabilities as if declared, and merge-reports reads the report back as it
