@@ -435,8 +435,8 @@ int replayVectors(dut::Dut& dut, const std::string& dutSpec, Replay in,
                   std::vector<conf::Waiver> waivers = {}) {
   conf::WaiverSet waiverSet(std::move(waivers), conf::todayUtc(), dutSpec, dut.capabilities().name);
   conf::CertifyResult r;
-  r.command =
-      in.reproducePrefix.find("verify") != std::string::npos ? "vectors verify" : "vectors check";
+  r.command = in.reproducePrefix.starts_with("cubecheck vectors verify") ? "vectors verify"
+                                                                         : "vectors check";
   startReports(in.reportDir, r.command, in.files);
   r.dutSpec = dutSpec;
   r.capabilities = dut.capabilities();
