@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "conformance/families.hpp"
+#include "dut_adapters/sanitise.hpp"
 
 namespace cubecheck::cli {
 
@@ -27,6 +28,17 @@ std::optional<std::uint64_t> parseUnsigned(const std::string& option, const std:
     return std::nullopt;
   }
   return v;
+}
+
+std::optional<long long> parseInteger(const std::string& text, long long lo, long long hi,
+                                      std::string& error) {
+  long long v = 0;
+  const char* last = text.data() + text.size();
+  const auto [end, ec] = std::from_chars(text.data(), last, v);
+  if (!text.empty() && ec == std::errc() && end == last && v >= lo && v <= hi) return v;
+  error = "'" + dut::printable(text, 40) + "' is not a whole number in [" + std::to_string(lo) +
+          ", " + std::to_string(hi) + "]";
+  return std::nullopt;
 }
 
 bool checkRange(const std::string& option, long long value, long long lo, long long hi,

@@ -16,6 +16,13 @@ namespace cubecheck::cli {
 std::optional<std::uint64_t> parseUnsigned(const std::string& option, const std::string& text,
                                            std::string& error);
 
+/// A whole number as typed on the command line: decimal digits with an optional '-' and nothing
+/// else, in [lo, hi] (the range of the variable the option is read into); else nullopt and an
+/// error quoting `text` as typed. CLI11 itself would read 99999999999999999999 as the largest
+/// long long and 010 as octal 8.
+std::optional<long long> parseInteger(const std::string& text, long long lo, long long hi,
+                                      std::string& error);
+
 /// `value` lies in [lo, hi]; else an error naming `option` and the range.
 bool checkRange(const std::string& option, long long value, long long lo, long long hi,
                 std::string& error);

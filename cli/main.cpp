@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cctype>
+#include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -21,6 +22,7 @@
 #include <random>
 #include <set>
 #include <sstream>
+#include <type_traits>
 
 #include "cli/args.hpp"
 #include "cli/ascendc_export_cmd.hpp"
@@ -53,6 +55,37 @@ using cli::kExitInternal;
 using cli::kExitNonconformant;
 using cli::kExitUsage;
 constexpr int kExitInterrupted = 130;  // 128 + SIGINT, as shells report a Ctrl-C
+
+/// The integer an option of type V is read into (an optional<unsigned> reads an unsigned).
+template <class V>
+struct IntegerOf {
+  using type = V;
+};
+template <class V>
+struct IntegerOf<std::optional<V>> {
+  using type = V;
+};
+
+/// An option read into an integer, its text checked as typed first (cli::parseInteger): a number
+/// its type cannot hold, 99999999999999999999 say, is a usage error naming the option and the
+/// text, where CLI11 alone would read the largest value. Handed on in plain decimal, so CLI11
+/// does not read 010 as octal 8.
+template <class V>
+CLI::Option* addInteger(CLI::App* app, const std::string& name, V& value, const std::string& help) {
+  using T = typename IntegerOf<V>::type;
+  static_assert(std::is_integral_v<T> &&
+                std::numeric_limits<T>::max() <= std::numeric_limits<long long>::max());
+  const CLI::Validator fits(
+      [](std::string& text) {
+        std::string error;
+        const std::optional<long long> v = cli::parseInteger(text, std::numeric_limits<T>::min(),
+                                                             std::numeric_limits<T>::max(), error);
+        if (v) text = std::to_string(*v);
+        return v ? std::string() : error;
+      },
+      "");
+  return app->add_option(name, value, help)->transform(fits);
+}
 
 int usageError(std::string_view command, const std::string& error) {
   std::cerr << "cubecheck " << command << ": " << error << '\n';
@@ -786,8 +819,8 @@ int main(int argc, char** argv) {
           "DUT spec: reference | mutant:NAME | 'exec:PROGRAM [ARGS...]' | plugin:PATH.so | "
           "inprocess:PATH.so")
       ->capture_default_str();
-  certify
-      ->add_option("--timeout-ms", timeoutMs, "per-program time limit for exec: and plugin: DUTs")
+  addInteger(certify, "--timeout-ms", timeoutMs,
+             "per-program time limit for exec: and plugin: DUTs")
       ->capture_default_str();
   certify->add_option("--profile", common.profile, "chip profile: a2 | 950 | legacy")
       ->capture_default_str();
@@ -805,8 +838,8 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   certify->add_option("--family", families, "only these families (repeatable)");
   certify->add_option("--property", property, "only this property (e.g. MatchesOracle)");
-  certify->add_option("--case", caseIndex, "only this case index (as a reproduce line gives it)");
-  certify->add_option("--shrink-ms", shrinkMs, "time cap for shrinking one failure, ms")
+  addInteger(certify, "--case", caseIndex, "only this case index (as a reproduce line gives it)");
+  addInteger(certify, "--shrink-ms", shrinkMs, "time cap for shrinking one failure, ms")
       ->capture_default_str();
   certify->add_flag("--quiet", quiet, "no progress lines on stderr");
   std::string regressionDir;
@@ -872,7 +905,7 @@ int main(int argc, char** argv) {
       "regen", "write the vector files: same version and arguments, same bytes on any machine");
   regen->add_option("--out", vecOut, "output directory (default: vectors/golden)");
   regen->add_option("--seed", vecSeed, "seed of the random sample")->capture_default_str();
-  regen->add_option("--random", randomPerProperty, "random cases per property")
+  addInteger(regen, "--random", randomPerProperty, "random cases per property")
       ->capture_default_str();
   CLI::App* check = vectors->add_subcommand("check", "replay vector files against a DUT");
   check->add_option("--dut", dutSpec, "DUT spec, as for certify")->capture_default_str();
@@ -881,7 +914,7 @@ int main(int argc, char** argv) {
   check->add_option("--case", caseId, "only the case with this case_id");
   check->add_option("--report-dir", reportDir, "report.json and junit.xml here; '' for none")
       ->capture_default_str();
-  check->add_option("--timeout-ms", timeoutMs, "per-program limit for exec: and plugin: DUTs");
+  addInteger(check, "--timeout-ms", timeoutMs, "per-program limit for exec: and plugin: DUTs");
   check->add_option("--waivers", waiversFile, waiversHelp);
   CLI::App* exportCmd = vectors->add_subcommand(
       "export", "write the inputs a board harness needs (programs without expectations)");
@@ -907,9 +940,21 @@ int main(int argc, char** argv) {
       "random cases across all families until the budget is spent; failures shrunk, "
       "deduplicated and kept as regression vectors");
   fuzzCmd->add_option("--dut", dutSpec, "DUT spec, as for certify")->capture_default_str();
-  fuzzCmd->add_option("--time", fuzzSeconds, "budget in seconds")->capture_default_str();
-  fuzzCmd->add_option("--cases", fuzzCases,
-                      "budget in cases per property, over all shards (deterministic runs)");
+  // Checked as typed: CLI11 would read 1e400 as infinity, and the error would quote "inf".
+  const CLI::Validator fitsADouble(
+      [](std::string& text) {
+        double v = 0;
+        const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+        return ec == std::errc::result_out_of_range
+                   ? "'" + dut::printable(text, 40) + "' does not fit a double"
+                   : std::string();
+      },
+      "");
+  fuzzCmd->add_option("--time", fuzzSeconds, "budget in seconds")
+      ->capture_default_str()
+      ->check(fitsADouble);
+  addInteger(fuzzCmd, "--cases", fuzzCases,
+             "budget in cases per property, over all shards (deterministic runs)");
   fuzzCmd->add_option("--seed", common.seedText, "run seed; random and printed when omitted");
   fuzzCmd->add_option("--profile", common.profile, "chip profile")->capture_default_str();
   fuzzCmd->add_option("--sizes", common.sizes, "size draws: small | mixed (default) | large");
@@ -918,15 +963,14 @@ int main(int argc, char** argv) {
       "--shard", shard,
       "I/N: this machine's share; default from the scheduler's variables "
       "(Slurm arrays, Kubernetes indexed jobs, Bazel, GoogleTest; docs/nightly.md)");
-  fuzzCmd
-      ->add_option("--shard-count", shardCount,
-                   "N shards in all, for a Kubernetes indexed job (JOB_COMPLETION_INDEX)")
+  addInteger(fuzzCmd, "--shard-count", shardCount,
+             "N shards in all, for a Kubernetes indexed job (JOB_COMPLETION_INDEX)")
       ->check(CLI::PositiveNumber);
   fuzzCmd->add_option("--report-dir", reportDir, "report.json, .md, .html, junit.xml")
       ->capture_default_str();
   fuzzCmd->add_option("--regression-dir", fuzzRegressions,
                       "where distinct failures go as vector rows (default REPORT_DIR/regressions)");
-  fuzzCmd->add_option("--timeout-ms", timeoutMs, "per-program limit for exec: and plugin: DUTs");
+  addInteger(fuzzCmd, "--timeout-ms", timeoutMs, "per-program limit for exec: and plugin: DUTs");
   fuzzCmd->add_option("--waivers", waiversFile, waiversHelp);
   fuzzCmd->add_flag("--quiet", quiet, "no progress lines on stderr");
   CLI::App* fingerprintCmd = app.add_subcommand(
@@ -936,8 +980,8 @@ int main(int argc, char** argv) {
   fingerprintCmd->add_option("--profile", common.profile, "chip profile")->capture_default_str();
   fingerprintCmd->add_option("--report-dir", reportDir, "writes DIR/fingerprint.json")
       ->capture_default_str();
-  fingerprintCmd->add_option("--timeout-ms", timeoutMs,
-                             "per-program limit for exec: and plugin: DUTs");
+  addInteger(fingerprintCmd, "--timeout-ms", timeoutMs,
+             "per-program limit for exec: and plugin: DUTs");
   std::vector<std::string> mergeInputs;
   std::string mergeOut;
   std::string mergeReportDir;

@@ -552,9 +552,27 @@ TEST_F(MergeReports, AnUnwritableOutIsRefusedBeforeAnythingIsWritten) {
 namespace hostile {
 
 struct BadArgs {
-  const char* args;  // appended to the binary; every row runs nothing and writes nothing
-  const char* says;  // a piece of the message: the option or file it names
+  std::string args;  // appended to the binary; every row runs nothing and writes nothing
+  std::string says;  // a piece of the message: the option or file it names
 };
+
+/// Each row is a usage error (exit 2) naming what it says, found before anything runs: a row
+/// ending in a space is completed with `out` (after --out) or `underFile`; nothing writes `out`.
+void expectRefusedUpFront(const std::vector<BadArgs>& rows, const std::string& out,
+                          const std::string& underFile) {
+  for (const BadArgs& row : rows) {
+    std::string args = row.args;
+    if (args.back() == ' ') args += args.find("--out") != std::string::npos ? out : underFile;
+    const auto t0 = std::chrono::steady_clock::now();
+    const CliRun r = runCli(args);
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    EXPECT_EQ(r.status, 2) << args << "\n" << r.out;
+    EXPECT_NE(r.out.find(row.says), std::string::npos) << args << "\n" << r.out;
+    EXPECT_LT(seconds, 5.0) << args << ": found only after running";
+  }
+  EXPECT_FALSE(std::filesystem::exists(out)) << "a rejected command wrote output";
+}
 
 // Issue 15's table, the command-line rows: each is a usage error (exit 2) naming what is wrong,
 // found before any case runs (so each row takes well under a second).
@@ -600,18 +618,52 @@ TEST(Cli, HostileArgumentsAreUsageErrorsUpFront) {
        "/vectors/golden --results /no/such/results.csv --report-dir ''",
        "--results '/no/such/results.csv'"},
   };
-  for (const BadArgs& row : rows) {
-    std::string args = row.args;
-    if (args.back() == ' ') args += args.find("--out") != std::string::npos ? out : underFile;
-    const auto t0 = std::chrono::steady_clock::now();
-    const CliRun r = runCli(args);
-    const double seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    EXPECT_EQ(r.status, 2) << args << "\n" << r.out;
-    EXPECT_NE(r.out.find(row.says), std::string::npos) << args << "\n" << r.out;
-    EXPECT_LT(seconds, 5.0) << args << ": found only after running";
+  expectRefusedUpFront(rows, out, underFile);
+  std::filesystem::remove_all(dir);
+}
+
+// A number its option's type cannot hold was clamped (CLI11 reads 99999999999999999999 as the
+// largest long long) and the run went on with that. Every integer option of every command, and
+// --time, refuses it as typed, as it refuses a non-number: exit 2 before anything runs, naming
+// the option and the text.
+TEST(Cli, NumbersThatDoNotFitTheirOptionAreRefusedAsTyped) {
+  const auto dir = tempDir("overflow_args");
+  const std::string out = (dir / "out").string();
+  const std::string big = "99999999999999999999";
+  // Each integer option of each command, then past the least of a long long, past an unsigned
+  // and an int, a double's overflow, not a number, not decimal.
+  const std::vector<std::pair<std::string, std::string>> typed{
+      {"certify --case", big},
+      {"certify --timeout-ms", big},
+      {"certify --shrink-ms", big},
+      {"fuzz --cases", big},
+      {"fuzz --timeout-ms", big},
+      {"vectors check --timeout-ms", big},
+      {"fingerprint --timeout-ms", big},
+      {"certify --case", "-" + big},
+      {"fuzz --shard-count", "4294967296"},
+      {"fuzz --shard-count", "-4294967295"},
+      {"vectors regen --random", "2147483648"},
+      {"fuzz --time", "1e400"},
+      {"certify --case", "12abc"},
+      {"certify --case", "0x10"}};
+  std::vector<BadArgs> rows;
+  for (const auto& [option, value] : typed) {
+    const bool regen = option.rfind("vectors regen", 0) == 0;
+    rows.push_back({option + " " + value + (regen ? " --out " : " --report-dir ''"),
+                    option.substr(option.find("--")) + ": '" + value + "'"});
   }
-  EXPECT_FALSE(std::filesystem::exists(out)) << "a rejected command wrote output";
+  // The options read as text first refuse it too.
+  rows.push_back({"fuzz --seed " + big + " --report-dir ''", "--seed '" + big + "'"});
+  rows.push_back({"mutants --seed " + big, "--seed '" + big + "'"});
+  rows.push_back({"fuzz --shard " + big + "/4 --report-dir ''", big + "/4"});
+  expectRefusedUpFront(rows, out, out);
+  // A leading zero is decimal, as typed, not octal: --case 010 is case 10.
+  const CliRun r = runCli(
+      "certify --dut reference --level smoke --seed 1 --quiet --family load2d "
+      "--property MatchesOracle --case 010 --report-dir ''");
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("--case 10"), std::string::npos) << r.out;
   std::filesystem::remove_all(dir);
 }
 
