@@ -4,6 +4,7 @@
 #include <cctype>
 #include <fstream>
 #include <iterator>
+#include <limits>
 
 #include "cli/matrix_io.hpp"
 
@@ -71,15 +72,19 @@ ArrayFile parseNpy(const std::string& path, const std::vector<std::uint8_t>& fil
     while (p < shape.size() && (shape[p] == ' ' || shape[p] == ',')) ++p;
     if (p >= shape.size() || shape[p] == ')') break;
     if (!std::isdigit(static_cast<unsigned char>(shape[p]))) bad(path, "bad shape " + shape);
+    // Each dimension is read as an int (a matrix's rows and columns), and the element count is
+    // checked before it is multiplied: 2^32 x 2^32 would wrap to 0 elements.
+    constexpr std::size_t kMaxDimension = std::numeric_limits<int>::max();
+    constexpr std::size_t kMaxCount = std::size_t{1} << 34;
     std::size_t v = 0;
     while (p < shape.size() && std::isdigit(static_cast<unsigned char>(shape[p]))) {
       v = v * 10 + static_cast<std::size_t>(shape[p] - '0');
-      if (v > (std::size_t{1} << 32)) bad(path, "shape " + shape + " is too large");
+      if (v > kMaxDimension) bad(path, "shape " + shape + " is too large");
       ++p;
     }
     a.shape.push_back(v);
+    if (v != 0 && count > kMaxCount / v) bad(path, "shape " + shape + " is too large");
     count *= v;
-    if (count > (std::size_t{1} << 34)) bad(path, "shape " + shape + " is too large");
   }
   const std::size_t data = at + headerLen;
   if (file.size() - data != count) {

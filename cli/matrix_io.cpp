@@ -106,10 +106,11 @@ Eigen::MatrixXi readMatrix(const std::string& path, int lo, int hi,
         char* end = nullptr;
         const long v = std::strtol(p, &end, 10);
         if (end == p) fail(path, lineNo, start - line + 1, "expected an integer");
+        // Quoted as written: strtol reads 99999999999999999999 as LONG_MAX.
         if (v < lo || v > hi) {
           fail(path, lineNo, p - line + 1,
-               std::to_string(v) + " is outside [" + std::to_string(lo) + ", " +
-                   std::to_string(hi) + "]");
+               dut::printable(std::string(p, static_cast<const char*>(end)), 40) + " is outside [" +
+                   std::to_string(lo) + ", " + std::to_string(hi) + "]");
         }
         row.push_back(static_cast<int>(v));
         p = end;

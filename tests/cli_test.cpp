@@ -989,4 +989,29 @@ TEST(Cli, SparseCheckRejectsNulAndReadsUpperCaseBin) {
   std::filesystem::remove_all(dir);
 }
 
+// sparse-check quotes a number of a CSV file as written: strtol read 99999999999999999999 as
+// 9223372036854775807, and the error quoted that. A .npy shape whose element count overflows
+// (2^32 x 2^32 wrapped to 0 elements, read as a 0 x 0 matrix) is refused.
+TEST(Cli, SparseCheckQuotesOverflowingNumbersAsWritten) {
+  const auto dir = tempDir("sparse_overflow");
+  std::filesystem::create_directories(dir);
+  writeFile(dir / "big.csv", "0,0\n0,99999999999999999999\n");
+  CliRun r = runCli("sparse-check --b " + (dir / "big.csv").string());
+  EXPECT_EQ(r.status, 2) << r.out;
+  EXPECT_NE(r.out.find("big.csv:2:3: 99999999999999999999 is outside [-128, 127]"),
+            std::string::npos)
+      << r.out;
+  const std::string header =
+      "{'descr': '|i1', 'fortran_order': False, 'shape': (4294967296, 4294967296), }\n";
+  std::string npy = std::string("\x93NUMPY\x01\x00", 8);
+  npy += static_cast<char>(header.size() & 0xFF);
+  npy += static_cast<char>(header.size() >> 8);
+  writeFile(dir / "wrap.npy", npy + header);
+  r = runCli("sparse-check --b " + (dir / "wrap.npy").string());
+  EXPECT_EQ(r.status, 2) << r.out;
+  EXPECT_NE(r.out.find("wrap.npy: shape (4294967296, 4294967296) is too large"), std::string::npos)
+      << r.out;
+  std::filesystem::remove_all(dir);
+}
+
 }  // namespace hostile
