@@ -7,6 +7,7 @@
 #include <cctype>
 #include <cstdio>
 #include <functional>
+#include <random>
 #include <set>
 
 #include <filesystem>
@@ -228,6 +229,21 @@ struct Broken {
 
 class MalformedFile : public ::testing::TestWithParam<Broken> {};
 
+/// Whether `error` starts "FILE:LINE:COLUMN: ", both numbers from 1.
+bool namesLineAndColumn(const std::string& error, const std::string& file) {
+  if (error.rfind(file + ":", 0) != 0) return false;
+  std::size_t at = file.size() + 1;
+  for (int part = 0; part < 2; ++part) {
+    const std::size_t digits = at;
+    while (at < error.size() && std::isdigit(static_cast<unsigned char>(error[at]))) ++at;
+    if (at == digits || error[digits] == '0' || at >= error.size() || error[at] != ':') {
+      return false;
+    }
+    ++at;
+  }
+  return error.compare(at, 1, " ") == 0;
+}
+
 TEST_P(MalformedFile, IsNamedWithFileAndLineAndTheOtherFilesStillRun) {
   const Broken& b = GetParam();
   const fs::path d = fresh(std::string("malformed_") + b.name);
@@ -239,6 +255,9 @@ TEST_P(MalformedFile, IsNamedWithFileAndLineAndTheOtherFilesStillRun) {
   EXPECT_NE(r.errors[0].find(bad.string()), std::string::npos) << r.errors[0];
   EXPECT_NE(r.errors[0].find(b.says), std::string::npos) << r.errors[0];
   for (const std::string& e : r.errors) {
+    // Every error of a damaged file names its line and column: FILE:LINE:COLUMN: (never the CSV
+    // library's "line -1", nor a message without a column).
+    EXPECT_TRUE(namesLineAndColumn(e, bad.string())) << b.name << ": " << e;
     // Escaped and bounded (vectors.cpp addError): printable ASCII, at most 300 bytes and "...".
     EXPECT_LE(e.size(), 303u);
     for (char c : e) EXPECT_TRUE(c >= 0x20 && c < 0x7F) << b.name << ": " << e;
@@ -275,7 +294,7 @@ INSTANTIATE_TEST_SUITE_P(
     Corpus, MalformedFile,
     ::testing::Values(
         Broken{"truncated", [](std::string s) { return s.substr(0, rowStart(s, 3) + 40); },
-               "not closed in line 5"},
+               "broken.csv:5:4: column property: the quote at byte 39 of the line is not closed"},
         Broken{"bad_hex",
                [](std::string s) {
                  // Inline the first segment image as hex of the right length, one digit bad.
@@ -287,12 +306,32 @@ INSTANTIATE_TEST_SUITE_P(
                  return s.substr(0, at) + "=hex:" + hex + s.substr(at + 21);
                },
                "bad hex digit at offset 6"},
+        // The CSV reader ends a line at a NUL byte: it was "Escaped string was not closed".
+        Broken{"nul_byte", [](std::string s) { return s.insert(rowStart(s, 2) + 5, 1, '\0'); },
+               "broken.csv:4:1: column case_id: a NUL byte (byte 6 of the line)"},
+        Broken{"nul_in_header", [](std::string s) { return s.insert(rowStart(s, 0) + 3, 1, '\0'); },
+               "broken.csv:2:1: the header is missing or wrong: line 2 should name the columns "
+               "case_id,family,...,policy (13 columns); it has a NUL byte (byte 4)"},
+        // The header was "Extra column ... in header of file", with no line.
+        Broken{"no_header",
+               [](std::string s) { return s.substr(0, rowStart(s, 0)) + s.substr(rowStart(s, 1)); },
+               "broken.csv:2:1: the header is missing or wrong: line 2 should name the columns "
+               "case_id,family,...,policy (13 columns); field 1 is \""},
+        // Binary garbage: its quote not closed was reported "in line -1".
+        Broken{"random_bytes",
+               [](std::string) {
+                 std::mt19937 bits(1);
+                 std::string s(3000, '\0');
+                 for (char& c : s) c = static_cast<char>(bits() & 0xFF);
+                 return s;
+               },
+               "broken.csv:1:1: no provenance line"},
         Broken{"wrong_column_count",
                [](std::string s) {
                  const auto at = rowStart(s, 2);
                  return s.substr(0, at) + "\"x\",\"y\"\n" + s.substr(at);
                },
-               "Too few columns in line 4"},
+               "broken.csv:4:3: column profile is missing: the line has 2 fields, a row has 13"},
         Broken{"unknown_family",
                [](std::string s) { return replaceFirst(s, ",\"load_sparse\",", ",\"load9d\","); },
                "unknown family"},
@@ -536,7 +575,8 @@ TEST(VectorSet, ABadLineMidFileIsReportedAndTheRestIsRead) {
     spit(d / "broken.csv", s.substr(0, rowStart(s, 2)) + bad + "\n" + s.substr(rowStart(s, 2)));
     const ReadResult r = readFile(d / "broken.csv");
     ASSERT_EQ(r.errors.size(), 1u) << bad;
-    EXPECT_NE(r.errors[0].find("broken.csv:4: "), std::string::npos) << r.errors[0];
+    EXPECT_EQ(r.errors[0].find((d / "broken.csv").string() + ":4:"), 0u) << r.errors[0];
+    EXPECT_TRUE(namesLineAndColumn(r.errors[0], (d / "broken.csv").string())) << r.errors[0];
     EXPECT_NE(r.errors[0].find("reading goes on with the next line"), std::string::npos);
     EXPECT_EQ(r.rows.size(), rows) << "every other row is read: " << bad;
   }
@@ -736,6 +776,40 @@ TEST(VectorSet, VerifySaysItsExpectationsArePublished) {
   // A replay says it is none in its own words, not this certificate's.
   const Reports c = replay("vectors check --dut reference --dir " + d.string(), res / "c");
   EXPECT_FALSE(c.json["vector_set"].contains("expectations")) << c.json["vector_set"];
+}
+
+// A results file is read as a vector file is: a line that is no row (a NUL byte, a quote not
+// closed) is named with its line and column and the lines after it are read (they used to be
+// dropped: "the rest of the file was not read"), and a file without its header names line 1
+// and the columns it should have.
+TEST(VectorSet, AResultsFileNamesTheLineAndColumnOfEachBadLine) {
+  const fs::path d = fresh("results_lines");
+  const std::map<std::string, std::vector<std::uint64_t>> sizes{{"aaaa", {}}, {"bbbb", {}}};
+  const fs::path res = d / "results.csv";
+  const std::string aaaa = "\"aaaa\",\"rejected:Capacity\",\"\"\n";
+  const std::string bbbb = "\"bbbb\",\"rejected:Capacity\",\"\"\n";
+  spit(res, "case_id,status,observed\n" + aaaa + std::string("\"bb\0b\",\"ok\",\"\"\n", 15) +
+                "\"cc\",\"ok\n" + bbbb);
+  ResultsRead r = readResults(res, sizes);
+  ASSERT_EQ(r.errors.size(), 2u);
+  EXPECT_NE(
+      r.errors[0].find(res.string() + ":3:1: column case_id: a NUL byte (byte 4 of the line)"),
+      std::string::npos)
+      << r.errors[0];
+  EXPECT_NE(r.errors[1].find(res.string() +
+                             ":4:2: column status: the quote at byte 6 of the line is not closed"),
+            std::string::npos)
+      << r.errors[1];
+  EXPECT_EQ(r.byCase.count("aaaa"), 1u);
+  EXPECT_EQ(r.byCase.count("bbbb"), 1u) << "the line after the bad ones is read";
+  spit(res, aaaa + bbbb);
+  r = readResults(res, sizes);
+  ASSERT_EQ(r.errors.size(), 1u);
+  EXPECT_NE(r.errors[0].find(res.string() +
+                             ":1:1: the header is missing or wrong: line 1 should name the columns "
+                             "case_id,status,observed (3 columns); field 1 is \"aaaa\""),
+            std::string::npos)
+      << r.errors[0];
 }
 
 // A results file says what a board answered, not what it supports: vectors verify claims no

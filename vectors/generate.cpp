@@ -1,12 +1,12 @@
 // Regeneration of the golden vectors, and the recorded-results files of board harnesses.
-#include "vectors/fccp.hpp"
-
+#include <array>
 #include <fstream>
 #include <set>
 #include <sstream>
 
 #include "conformance/families.hpp"
 #include "dut_adapters/sanitise.hpp"
+#include "vectors/csv_read.hpp"
 #include "vectors/vectors.hpp"
 
 namespace cubecheck::vec {
@@ -68,65 +68,57 @@ ResultsRead readResults(const fs::path& file,
   ResultsRead r;
   const std::string name = file.string();
   const fs::path bin = file.parent_path() / "bin";
-  try {
-    io::CSVReader<3, io::trim_chars<>, io::double_quote_escape<',', '"'>, io::throw_on_overflow,
-                  io::single_line_comment<'#'>>
-        in(name);
-    in.read_header(io::ignore_no_column, "case_id", "status", "observed");
-    std::string id, status, observed;
-    std::map<std::string, std::size_t> lineOf;  // case id -> line of its first result
-    while (in.read_row(id, status, observed)) {
-      const auto line = in.get_file_line();
-      auto fail = [&](int col, const std::string& what) {
-        r.errors.push_back(dut::printable(
-            name + ":" + std::to_string(line) + ":" + std::to_string(col) + ": " + what, 300));
-      };
-      auto it = sizes.find(id);
-      if (it == sizes.end() && notReplayed.contains(id)) {
-        ++r.setAside;  // a case of the set this replay leaves out: its result is not judged
-        continue;
-      }
-      if (it == sizes.end()) {
-        fail(1, "case_id " + id.substr(0, 20) + " is in no vector file");
-        continue;
-      }
-      // Two results for one case: which the board meant cannot be told, so neither is used.
-      if (auto [first, fresh] = lineOf.emplace(id, line); !fresh) {
-        fail(1, "case_id " + id.substr(0, 20) + " has a second result (the first is on line " +
-                    std::to_string(first->second) +
-                    "); neither is used: write one result per case");
-        r.byCase.erase(id);
-        continue;
-      }
-      Recorded rec{status, {}};
-      if (status == "ok") {
-        std::vector<std::string> imgs;
-        std::istringstream is(observed);
-        for (std::string s; std::getline(is, s, ';');) imgs.push_back(s);
-        if (imgs.size() != it->second.size()) {
-          fail(3, std::to_string(imgs.size()) + " regions; the case observes " +
-                      std::to_string(it->second.size()));
-          continue;
+  std::map<std::string, std::size_t> lineOf;  // case id -> line of its first result
+  auto error = [&](const std::string& message) {
+    r.errors.push_back(dut::printable(message, 300));
+  };
+  csv::readRows(
+      file, std::array<const char*, 3>{"case_id", "status", "observed"},
+      [&](const std::array<std::string, 3>& f, std::size_t line) {
+        const std::string &id = f[0], &status = f[1], &observed = f[2];
+        auto fail = [&](int col, const std::string& what) {
+          error(name + ":" + std::to_string(line) + ":" + std::to_string(col) + ": " + what);
+          return true;
+        };
+        auto it = sizes.find(id);
+        if (it == sizes.end() && notReplayed.contains(id)) {
+          ++r.setAside;  // a case of the set this replay leaves out: its result is not judged
+          return true;
         }
-        bool ok = true;
-        for (std::size_t k = 0; k < imgs.size() && ok; ++k) {
-          isa::Bytes b;
-          std::string error;
-          ok = readImage(imgs[k], it->second[k], bin, b, error);
-          if (!ok) fail(3, "region " + std::to_string(k) + ": " + error);
-          rec.observed.push_back(std::move(b));
+        if (it == sizes.end())
+          return fail(1, "case_id " + id.substr(0, 20) + " is in no vector file");
+        // Two results for one case: which the board meant cannot be told, so neither is used.
+        if (auto [first, fresh] = lineOf.emplace(id, line); !fresh) {
+          r.byCase.erase(id);
+          return fail(1, "case_id " + id.substr(0, 20) +
+                             " has a second result (the first is on line " +
+                             std::to_string(first->second) +
+                             "); neither is used: write one result per case");
         }
-        if (!ok) continue;
-      } else if (status.rfind("rejected:", 0) != 0 && status.rfind("error:", 0) != 0) {
-        fail(2, "status must be ok, rejected:<Code> or error:<text>");
-        continue;
-      }
-      r.byCase[id] = std::move(rec);
-    }
-  } catch (const io::error::base& e) {
-    r.errors.push_back(
-        dut::printable(name + ": " + e.what() + " (the rest of the file was not read)", 300));
-  }
+        Recorded rec{status, {}};
+        if (status == "ok") {
+          std::vector<std::string> imgs;
+          std::istringstream is(observed);
+          for (std::string s; std::getline(is, s, ';');) imgs.push_back(s);
+          if (imgs.size() != it->second.size()) {
+            return fail(3, std::to_string(imgs.size()) + " regions; the case observes " +
+                               std::to_string(it->second.size()));
+          }
+          for (std::size_t k = 0; k < imgs.size(); ++k) {
+            isa::Bytes b;
+            std::string why;
+            if (!readImage(imgs[k], it->second[k], bin, b, why)) {
+              return fail(3, "region " + std::to_string(k) + ": " + why);
+            }
+            rec.observed.push_back(std::move(b));
+          }
+        } else if (status.rfind("rejected:", 0) != 0 && status.rfind("error:", 0) != 0) {
+          return fail(2, "status must be ok, rejected:<Code> or error:<text>");
+        }
+        r.byCase[id] = std::move(rec);
+        return true;
+      },
+      error);
   return r;
 }
 

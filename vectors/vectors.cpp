@@ -1,6 +1,6 @@
 #include "vectors/vectors.hpp"
 
-#include "vectors/fccp.hpp"
+#include "vectors/csv_read.hpp"
 
 #include <algorithm>
 #include <array>
@@ -660,52 +660,30 @@ ReadResult readFile(const fs::path& file) {
   if (!linesAreShort(file, result)) return result;
   checkProvenance(file, result);
   RowParser parser(file.parent_path() / "bin");
-  try {
-    io::CSVReader<kColumnCount, io::trim_chars<>, io::double_quote_escape<',', '"'>,
-                  io::throw_on_overflow, io::single_line_comment<'#'>>
-        in(name);
-    in.read_header(io::ignore_no_column, kColumns[0], kColumns[1], kColumns[2], kColumns[3],
-                   kColumns[4], kColumns[5], kColumns[6], kColumns[7], kColumns[8], kColumns[9],
-                   kColumns[10], kColumns[11], kColumns[12]);
-    RowFields f;
-    FileBudget budget;
-    while (true) {
-      // A line the CSV parser refuses (too few columns, a quote not closed) has been consumed
-      // when it throws: it is reported and reading goes on with the next line.
-      const auto before = in.get_file_line();
-      try {
-        if (!in.read_row(f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8], f[9], f[10], f[11],
-                         f[12])) {
-          break;
+  FileBudget budget;
+  csv::readRows(
+      file, kColumns,
+      [&](const RowFields& f, std::size_t line) {
+        Row row;
+        row.caseId = f[0];
+        row.family = f[1];
+        row.profile = f[2];
+        row.property = f[3];
+        row.why = f[4];
+        std::optional<RowError> e = checkTexts(f);
+        if (!e) e = parseProgram(f, parser, row, budget);
+        if (!e) e = parseExpectation(f, parser, row);
+        if (e) {
+          addError(result, name + ":" + std::to_string(line) + ":" + std::to_string(e->column + 1) +
+                               ": column " + kColumns[static_cast<std::size_t>(e->column)] + ": " +
+                               e->what);
+          return !budget.spent;
         }
-      } catch (const io::error::base& e) {
-        if (in.get_file_line() == before) throw;  // nothing consumed: the reader cannot go on
-        addError(result, name + ":" + std::to_string(in.get_file_line()) + ": " + e.what() +
-                             " (the row is not replayed; reading goes on with the next line)");
-        continue;
-      }
-      Row row;
-      row.caseId = f[0];
-      row.family = f[1];
-      row.profile = f[2];
-      row.property = f[3];
-      row.why = f[4];
-      std::optional<RowError> e = checkTexts(f);
-      if (!e) e = parseProgram(f, parser, row, budget);
-      if (!e) e = parseExpectation(f, parser, row);
-      if (e) {
-        addError(result, name + ":" + std::to_string(in.get_file_line()) + ":" +
-                             std::to_string(e->column + 1) + ": column " +
-                             kColumns[static_cast<std::size_t>(e->column)] + ": " + e->what);
-        if (budget.spent) break;
-        continue;
-      }
-      result.rows.push_back(std::move(row));
-      result.lines.push_back(in.get_file_line());
-    }
-  } catch (const std::exception& e) {
-    addError(result, name + ": " + e.what() + " (the rest of the file was not read)");
-  }
+        result.rows.push_back(std::move(row));
+        result.lines.push_back(line);
+        return true;
+      },
+      [&](const std::string& error) { addError(result, error); });
   return result;
 }
 
