@@ -290,6 +290,16 @@ std::size_t rowStart(const std::string& s, int n) {
   return at;
 }
 
+/// `s` with the first segment image of its first row (a sidecar) inlined as the hex digits
+/// `hexOf` gives for its size in bytes.
+std::string inlineFirstSegment(const std::string& s,
+                               const std::function<std::string(std::size_t)>& hexOf) {
+  const auto at = s.find("=bin:", rowStart(s, 1));
+  const auto plus = s.rfind('+', at);
+  const std::size_t bytes = std::stoul(s.substr(plus + 1, at - plus - 1));
+  return s.substr(0, at) + "=hex:" + hexOf(bytes) + s.substr(at + 21);
+}
+
 INSTANTIATE_TEST_SUITE_P(
     Corpus, MalformedFile,
     ::testing::Values(
@@ -297,13 +307,11 @@ INSTANTIATE_TEST_SUITE_P(
                "broken.csv:5:4: column property: the quote at byte 39 of the line is not closed"},
         Broken{"bad_hex",
                [](std::string s) {
-                 // Inline the first segment image as hex of the right length, one digit bad.
-                 const auto at = s.find("=bin:", rowStart(s, 1));
-                 const auto plus = s.rfind('+', at);
-                 const std::size_t len = std::stoul(s.substr(plus + 1, at - plus - 1));
-                 std::string hex(2 * len, '0');
-                 hex[7] = 'z';
-                 return s.substr(0, at) + "=hex:" + hex + s.substr(at + 21);
+                 return inlineFirstSegment(s, [](std::size_t bytes) {
+                   std::string hex(2 * bytes, '0');  // the right length, one digit bad
+                   hex[7] = 'z';
+                   return hex;
+                 });
                },
                "bad hex digit at offset 6"},
         // The CSV reader ends a line at a NUL byte: it was "Escaped string was not closed".
@@ -326,6 +334,13 @@ INSTANTIATE_TEST_SUITE_P(
                  return s;
                },
                "broken.csv:1:1: no provenance line"},
+        // Halved, 1023 digits read as "hex image of 511 bytes for 512".
+        Broken{"odd_hex_digits",
+               [](std::string s) {
+                 return inlineFirstSegment(
+                     s, [](std::size_t bytes) { return std::string(2 * bytes - 1, '0'); });
+               },
+               "broken.csv:3:7: column segments: hex image of 1023 digits, an odd number"},
         Broken{"wrong_column_count",
                [](std::string s) {
                  const auto at = rowStart(s, 2);

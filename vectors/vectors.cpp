@@ -99,6 +99,12 @@ bool readImage(const std::string& s, std::uint64_t size, const fs::path& binDir,
   if (hashOut != nullptr) hashOut->clear();
   if (s.rfind("hex:", 0) == 0) {
     const std::string h = s.substr(4);
+    if (h.size() % 2 != 0) {  // halved, 1023 digits would read as 511 bytes
+      error = "hex image of " + std::to_string(h.size()) +
+              " digits, an odd number (two digits a byte; the region has " + std::to_string(size) +
+              " bytes)";
+      return false;
+    }
     if (h.size() != 2 * size) {
       error = "hex image of " + std::to_string(h.size() / 2) + " bytes for " + std::to_string(size);
       return false;
