@@ -151,12 +151,10 @@ CertifyResult fuzz(dut::Dut& dut, const FuzzOptions& o) {
       const std::size_t index = prop.tableSize() + k;
       const Clock::time_point t0 = Clock::now();
       ReachRecorder recorder(view, fr.reach, o.profile);
-      std::ostringstream cmd;
-      cmd << "cubecheck certify --dut '" << o.dutSpec << "' --profile "
-          << isa::profile(o.profile).name << " --family " << fr.name << " --property "
-          << prop.name() << " --seed " << o.seed << " --case " << index;
+      const std::string reproduce = reproduceCommand(
+          {o.dutSpec, o.profile, o.seed, o.sizes, {}, {}}, fr.name, prop.name(), index);
       std::optional<CaseReport> ran = runCase(fr.name, prop, recorder, o.seed, index,
-                                              o.shrinkBudget, {}, result.internalError, cmd.str());
+                                              o.shrinkBudget, {}, result.internalError, reproduce);
       if (!ran) {
         stopped = true;
         break;
@@ -179,7 +177,7 @@ CertifyResult fuzz(dut::Dut& dut, const FuzzOptions& o) {
         const std::size_t bytes =
             cr.vector ? caseBytes(*cr.vector) : std::numeric_limits<std::size_t>::max();
         Failure f{prop.name(),       index,     cr.verdict.outcome, cr.caseText,
-                  cr.verdict.detail, cmd.str(), cr.shrinkSteps,     std::move(cr.vector)};
+                  cr.verdict.detail, reproduce, cr.shrinkSteps,     std::move(cr.vector)};
         f.signature = sig;
         if (o.waivers != nullptr) o.waivers->apply(fr.name, fr, pr, f, cr.tags);
         const auto [known, isNew] = seen.emplace(sig, bytes);

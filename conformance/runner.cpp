@@ -488,18 +488,31 @@ std::string noFingerprint(const dut::Capabilities& caps, const RunOptions& o, bo
   return {};
 }
 
-std::string reproduceCommand(const RunOptions& o, const std::string& family,
-                             const std::string& property, std::size_t index) {
-  std::ostringstream os;
-  os << "cubecheck certify --dut '" << o.dutSpec << "' --profile " << isa::profile(o.profile).name
-     << " --family " << family << " --property " << property << " --seed " << o.seed << " --case "
-     << index;
-  if (!o.observable.empty()) os << " --observable " << o.observable;
-  if (!o.given.empty()) os << " --given " << o.given;
-  return os.str();
+std::string reproduceOf(const RunOptions& o, const std::string& family, const std::string& property,
+                        std::size_t index) {
+  return reproduceCommand({o.dutSpec, o.profile, o.seed, o.sizes, o.observable, o.given}, family,
+                          property, index);
 }
 
 }  // namespace
+
+std::string reproduceCommand(const ReproduceContext& run, const std::string& family,
+                             const std::string& property, std::size_t index) {
+  // The DUT spec in single quotes, each quote inside it closed, escaped and reopened.
+  std::string dut = "'";
+  for (char ch : run.dutSpec) dut += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+  dut += "'";
+  std::ostringstream os;
+  os << "cubecheck certify --dut " << dut << " --profile " << isa::profile(run.profile).name
+     << " --family " << family << " --property " << property << " --seed " << run.seed;
+  // The case at an index is drawn from the size spread too: a nightly run's default (large) and
+  // any other --sizes must go with it, or the line reruns another case.
+  if (run.sizes != gen::Sizes::Mixed) os << " --sizes " << gen::nameOf(run.sizes);
+  os << " --case " << index;
+  if (!run.observable.empty()) os << " --observable " << run.observable;
+  if (!run.given.empty()) os << " --given " << run.given;
+  return os.str();
+}
 
 void keepFreedMemoryForReuse() {
 #if defined(__GLIBC__)
@@ -548,7 +561,7 @@ CertifyResult certify(dut::Dut& dut, const RunOptions& o) {
     auto runOne = [&](const Property& prop, PropertyResult& pr, std::size_t i) {
       std::optional<CaseReport> ran =
           runCase(fr.name, prop, recorder, o.seed, i, o.shrinkBudget, family->unsupported,
-                  result.internalError, reproduceCommand(o, fr.name, prop.name(), i));
+                  result.internalError, reproduceOf(o, fr.name, prop.name(), i));
       if (!ran) {
         halt = true;  // cubecheck's own defect, not the DUT's: keep what ran, say what broke
         return;
@@ -567,7 +580,7 @@ CertifyResult certify(dut::Dut& dut, const RunOptions& o) {
       if (fr.record(pr, cr.verdict, cr.tags)) {
         Failure failure{prop.name(),        i,
                         cr.verdict.outcome, cr.caseText,
-                        cr.verdict.detail,  reproduceCommand(o, fr.name, prop.name(), i),
+                        cr.verdict.detail,  reproduceOf(o, fr.name, prop.name(), i),
                         cr.shrinkSteps,     std::move(cr.vector)};
         // The root cause is looked for in the failures a report shows, not in every one, unless
         // a waiver needs it.
@@ -646,7 +659,7 @@ CertifyResult certify(dut::Dut& dut, const RunOptions& o) {
           } catch (const std::exception& e) {
             result.internalError = fr.name + "/" + prop.name() + " case " + std::to_string(i) +
                                    ": " + e.what() + " (drawing its coverage tags; reproduce: " +
-                                   reproduceCommand(o, fr.name, prop.name(), i) + ")";
+                                   reproduceOf(o, fr.name, prop.name(), i) + ")";
             halt = true;
             break;
           }

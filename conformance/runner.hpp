@@ -309,6 +309,20 @@ struct CertifyResult {
 /// answers compared, as every Mismatch and Declined case is.
 inline constexpr std::size_t kRerunEvery = 50;
 
+/// What a reproduce line needs of the run it comes from.
+struct ReproduceContext {
+  std::string dutSpec;
+  isa::ProfileId profile = isa::ProfileId::A2;
+  std::uint64_t seed = 1;
+  gen::Sizes sizes = gen::Sizes::Mixed;
+  std::string observable, given;  ///< as typed; empty: not narrowed
+};
+/// The one command line that reruns case `index` of `family`/`property` alone, as certify and
+/// fuzz print it: the DUT, profile, seed, size spread (where not mixed: the case drawn at an index
+/// depends on it) and the board rehearsal's narrowing of the run.
+std::string reproduceCommand(const ReproduceContext& run, const std::string& family,
+                             const std::string& property, std::size_t index);
+
 /// Case `index` of family `family`'s property: NotSupported with `unsupported` when that is set;
 /// a sampled pass (kRerunEvery) whose reruns differ becomes Nondeterministic;
 /// nullopt when the suite failed internally (an exception), which is then described in

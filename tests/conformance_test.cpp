@@ -124,6 +124,40 @@ INSTANTIATE_TEST_SUITE_P(Zoo, MutantTest, ::testing::ValuesIn(dut::mutants()), [
   return n;
 });
 
+// A reproduce line names all the case drawn at its index depends on: the size spread too. A run
+// with --sizes large (nightly's default) prints --sizes large, and certify run as that line says
+// (the property and index alone, the same seed and sizes) finds the same case; without the sizes,
+// the index draws another.
+TEST(Reproduce, ALineNamesTheSizeSpreadItsCaseWasDrawnFrom) {
+  auto mutant = dut::makeDut("mutant:mmad-init-ignored");
+  RunOptions o = smoke(isa::ProfileId::A2);
+  o.families = {"mmad"};
+  o.sizes = gen::Sizes::Large;
+  o.dutSpec = "mutant:mmad-init-ignored";
+  const CertifyResult r = certify(*mutant, o);
+  const std::vector<Failure>& failures = r.families.at(0).failures;
+  const auto drawn = std::find_if(failures.begin(), failures.end(), [&](const Failure& f) {
+    const std::optional<Family> fam = makeFamily("mmad", o.profile, o.sizes);
+    for (const auto& p : fam->properties) {
+      if (p->name() == f.property) return f.caseIndex >= p->tableSize();
+    }
+    return false;
+  });
+  ASSERT_NE(drawn, failures.end()) << "no drawn case failed";
+  EXPECT_NE(drawn->reproduce.find(" --sizes large "), std::string::npos) << drawn->reproduce;
+  RunOptions again = o;
+  again.property = drawn->property;
+  again.caseIndex = drawn->caseIndex;
+  const CertifyResult rerun = certify(*mutant, again);
+  ASSERT_EQ(rerun.families.at(0).failures.size(), 1u);
+  EXPECT_EQ(rerun.families[0].failures[0].caseText, drawn->caseText);
+  again.sizes = gen::Sizes::Mixed;  // the line without --sizes
+  const CertifyResult other = certify(*mutant, again);
+  const std::vector<Failure>& mixed = other.families.at(0).failures;
+  EXPECT_TRUE(mixed.empty() || mixed[0].caseText != drawn->caseText)
+      << "the size spread did not change the case at this index";
+}
+
 // The mutant table is the one place a fault is named and described: every enumerator has a row
 // (mutant or reading), every row's name is unique and its family is a family of the table.
 TEST(Mutants, EveryFaultHasARowAndEveryRowAFamily) {
