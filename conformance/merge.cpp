@@ -1,12 +1,12 @@
 #include "conformance/merge.hpp"
 
-#include "conformance/waivers.hpp"
-
 #include <algorithm>
 #include <iomanip>
 #include <map>
 #include <set>
 #include <sstream>
+
+#include "conformance/waivers.hpp"
 
 namespace cubecheck::conf {
 namespace {
