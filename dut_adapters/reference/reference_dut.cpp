@@ -523,13 +523,18 @@ std::optional<isa::Violation> execImg2Col(State& state, const isa::Profile& prof
   const bool nz = prof.l0aIsNz;
   const std::uint64_t m1 = ceilDiv(f.mExt, 16), k16 = ceilDiv(f.kExt, 16);
   const std::uint64_t mC0 = ceilDiv(f.mExt, c0), kC0 = ceilDiv(f.kExt, c0);
+  const int c0Log = std::countr_zero(c0);
   for (std::uint64_t i = 0; i < f.mExt; ++i) {
     const std::uint64_t m = f.mStart + i;
     const std::int64_t ho = static_cast<std::int64_t>(m / wo),
                        wox = static_cast<std::int64_t>(m % wo);
-    for (std::uint64_t j = 0; j < f.kExt; ++j) {
+    // K a run of one C0 group at a time: the group's channels share a kernel position and a
+    // pixel, found once (the divisions by C0, the kernel sides and C1); each channel cc of it is
+    // then element cc of that pixel's C0 vector, or padding.
+    for (std::uint64_t j = 0; j < f.kExt;) {
       const std::uint64_t k = f.kStart + j;
-      std::uint64_t cc = k % c0, t = k / c0, kw, kh, ci;
+      const std::uint64_t first = k % c0, run = std::min(c0 - first, f.kExt - j);
+      std::uint64_t t = k / c0, kw, kh, ci;
       if (fault == Fault::Load3DKOrderKhKwC1) {
         ci = t % c1;
         t /= c1;
@@ -553,28 +558,30 @@ std::optional<isa::Violation> execImg2Col(State& state, const isa::Profile& prof
         w = wox * static_cast<std::int64_t>(f.strideW) + static_cast<std::int64_t>(kw * f.dilW) -
             left;
       }
-      std::uint32_t v = padBits;
-      if (h >= 0 && w >= 0 && h < static_cast<std::int64_t>(l1H) &&
-          w < static_cast<std::int64_t>(l1W) && ci < c1) {
-        v = getElement(
-            map,
-            ((ci * l1H + static_cast<std::uint64_t>(h)) * l1W + static_cast<std::uint64_t>(w)) *
-                    c0 +
-                cc,
-            bits);
+      const bool onMap = h >= 0 && w >= 0 && h < static_cast<std::int64_t>(l1H) &&
+                         w < static_cast<std::int64_t>(l1W) && ci < c1;
+      const std::uint64_t pixel =
+          onMap
+              ? ((ci * l1H + static_cast<std::uint64_t>(h)) * l1W + static_cast<std::uint64_t>(w)) *
+                    c0
+              : 0;
+      for (std::uint64_t cc = first; cc < first + run; ++cc, ++j) {
+        const std::uint32_t v = onMap ? getElement(map, pixel + cc, bits) : padBits;
+        // C0 is a power of two (32 bytes over the element's): its divisions are shifts.
+        const std::uint64_t iq = i >> c0Log, ir = i & (c0 - 1), jq = j >> c0Log, jr = j & (c0 - 1);
+        std::uint64_t at;
+        if (path == isa::Load2DPath::B1toB2 || (f.transpose && nz)) {
+          // Zn of B[k' = i][n' = j], which is also Nz of X^T: ((i/C0)*N1 + j/16) fractals.
+          at = (iq * k16 + j / 16) * 16 * c0 + (j % 16) * c0 + ir;
+        } else if (f.transpose) {
+          at = ((j / 16) * mC0 + iq) * 16 * c0 + (j % 16) * c0 + ir;  // Zz of X^T
+        } else if (nz) {
+          at = (jq * m1 + i / 16) * 16 * c0 + (i % 16) * c0 + jr;  // Nz of X
+        } else {
+          at = ((i / 16) * kC0 + jq) * 16 * c0 + (i % 16) * c0 + jr;  // Zz of X
+        }
+        putElement(out, at, bits, v);
       }
-      std::uint64_t at;
-      if (path == isa::Load2DPath::B1toB2 || (f.transpose && nz)) {
-        // Zn of B[k' = i][n' = j], which is also Nz of X^T: ((i/C0)*N1 + j/16) fractals.
-        at = ((i / c0) * k16 + j / 16) * 16 * c0 + (j % 16) * c0 + i % c0;
-      } else if (f.transpose) {
-        at = ((j / 16) * mC0 + i / c0) * 16 * c0 + (j % 16) * c0 + i % c0;  // Zz of X^T
-      } else if (nz) {
-        at = ((j / c0) * m1 + i / 16) * 16 * c0 + (i % 16) * c0 + j % c0;  // Nz of X
-      } else {
-        at = ((i / 16) * kC0 + j / c0) * 16 * c0 + (i % 16) * c0 + j % c0;  // Zz of X
-      }
-      putElement(out, at, bits, v);
     }
   }
   return std::nullopt;
