@@ -79,6 +79,16 @@ FieldDesc needs(FieldDesc d, std::string_view count, std::int64_t atLeast) {
   return d;
 }
 
+/// V2's src_stride: it spaces the source's K fractals, so it matters from two of them (k_step 2,
+/// plain or transposed), on a load that moves anything (m_step 0 moves nothing).
+FieldDesc v2KFractals(FieldDesc d) {
+  d.effective = [](const Instruction& i) {
+    const LoadV2& l = std::get<LoadV2>(i);
+    return l.params.mStep > 0 && l.params.kStep > 1;
+  };
+  return d;
+}
+
 /// V2's dst_stride: it spaces the destination's columns, so it matters from two of them (k_step
 /// plain, 16 m_step / C0 transposed: spec 5), on a load that moves anything.
 FieldDesc v2Columns(FieldDesc d) {
@@ -293,11 +303,12 @@ std::vector<InstructionDesc> build() {
             [](auto& x) -> auto& { return x.params.kStep; }),
         // Spec 5: the source's K fractals lie src_stride apart, so two of them (k_step 2) use
         // it; the destination's columns lie dst_stride apart.
-        needs(num<T>(
-                  "src_stride", "512-byte fractals", std::numeric_limits<std::int32_t>::min(),
-                  std::numeric_limits<std::int32_t>::max(), 0, kU16,
-                  [](auto& x) -> auto& { return x.params.srcStride; }),
-              "k_step", 2),
+        v2KFractals(
+            needs(num<T>(
+                      "src_stride", "512-byte fractals", std::numeric_limits<std::int32_t>::min(),
+                      std::numeric_limits<std::int32_t>::max(), 0, kU16,
+                      [](auto& x) -> auto& { return x.params.srcStride; }),
+                  "k_step", 2)),
         v2Columns(needs(num<T>(
                             "dst_stride", "512-byte fractals", 0, kU16,
                             [](auto& x) -> auto& { return x.params.dstStride; }),

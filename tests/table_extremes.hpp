@@ -80,8 +80,9 @@ inline std::int64_t extremeLegal(const isa::Profile& prof, const isa::Instructio
 
 /// For each checked field of the table's instructions, the table's smallest and largest value
 /// against what its own cases could hold and stay legal: over every case, and the largest over the
-/// cases `moves` says do something (a no-op may hold any start or stride; a case that moves data
-/// must show the buffer-bounded maximum too). One line per miss; empty when none.
+/// cases `moves` says do something and the field takes effect in (a no-op may hold any start or
+/// stride; a case that moves data must show the buffer-bounded maximum too). One line per miss;
+/// empty when none.
 inline std::vector<std::string> missedExtremes(
     isa::ProfileId profile, const std::vector<isa::Instruction>& table,
     const std::function<bool(const isa::Instruction&)>& moves) {
@@ -94,7 +95,12 @@ inline std::vector<std::string> missedExtremes(
     for (const bool movingOnly : {false, true}) {
       std::optional<std::int64_t> heldMin, heldMax, canMin, canMax;
       for (const isa::Instruction& ins : table) {
-        if (isa::validate(prof, ins) || (movingOnly && !moves(ins))) continue;
+        // Moving cases count only where the field changes something (isa::takesEffect): a
+        // dst_gap on a one-fractal load could hold 65535, and shows nothing.
+        if (isa::validate(prof, ins) ||
+            (movingOnly && (!moves(ins) || !isa::takesEffect(desc, f, ins)))) {
+          continue;
+        }
         const std::int64_t v = f.get(ins);
         heldMin = std::min(heldMin.value_or(v), v);
         heldMax = std::max(heldMax.value_or(v), v);
