@@ -118,10 +118,7 @@ std::string shellWord(const std::string& a) {
                                        "abcdefghijklmnopqrstuvwxyz"
                                        "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
                                        "0123456789_-./:=,+@%") == std::string::npos;
-  if (plain) return a;
-  std::string quoted = "'";
-  for (char c : a) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return quoted + "'";
+  return plain ? a : dut::singleQuoted(a);
 }
 
 std::string commandLine(int argc, char** argv) {

@@ -13,6 +13,7 @@
 #include "conformance/families.hpp"
 #include "conformance/fuzz.hpp"
 #include "conformance/indirect.hpp"
+#include "dut_adapters/sanitise.hpp"
 
 namespace cubecheck::conf {
 
@@ -498,13 +499,10 @@ std::string reproduceOf(const RunOptions& o, const std::string& family, const st
 
 std::string reproduceCommand(const ReproduceContext& run, const std::string& family,
                              const std::string& property, std::size_t index) {
-  // The DUT spec in single quotes, each quote inside it closed, escaped and reopened.
-  std::string dut = "'";
-  for (char ch : run.dutSpec) dut += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
-  dut += "'";
   std::ostringstream os;
-  os << "cubecheck certify --dut " << dut << " --profile " << isa::profile(run.profile).name
-     << " --family " << family << " --property " << property << " --seed " << run.seed;
+  os << "cubecheck certify --dut " << dut::singleQuoted(run.dutSpec) << " --profile "
+     << isa::profile(run.profile).name << " --family " << family << " --property " << property
+     << " --seed " << run.seed;
   // The case at an index is drawn from the size spread too: a nightly run's default (large) and
   // any other --sizes must go with it, or the line reruns another case.
   if (run.sizes != gen::Sizes::Mixed) os << " --sizes " << gen::nameOf(run.sizes);

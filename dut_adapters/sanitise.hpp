@@ -17,4 +17,12 @@ inline std::string printable(std::string_view s, std::size_t max = 80) {
   return out;
 }
 
+/// `s` as one single-quoted word of a POSIX shell command: each quote inside it closed, escaped
+/// and reopened ('it'\''s'). Whatever `s` holds, the shell reads it back as `s`.
+inline std::string singleQuoted(std::string_view s) {
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string_view("'\\''") : std::string_view(&c, 1);
+  return out + "'";
+}
+
 }  // namespace cubecheck::dut
