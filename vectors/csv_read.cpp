@@ -78,6 +78,17 @@ std::string headerText(const std::vector<std::string>& columns) {
   return out + " (" + std::to_string(columns.size()) + " columns)";
 }
 
+/// Where `raw`'s first NUL byte is (from 0) and the field (from 1) it falls in; nullopt when it
+/// has none.
+struct Nul {
+  std::size_t at, field;
+};
+std::optional<Nul> nulIn(const std::string& raw) {
+  const std::size_t at = raw.find('\0');
+  if (at == std::string::npos) return std::nullopt;
+  return Nul{at, fieldAt(scan(raw.substr(0, at)), at)};
+}
+
 std::string quoted(const std::string& text) {
   return "\"" + (text.size() > 24 ? text.substr(0, 24) + "..." : text) + "\"";
 }
@@ -101,11 +112,10 @@ const std::string& RawLines::at(std::size_t n) {
 std::optional<std::string> nulByte(const std::string& file, std::size_t line,
                                    const std::string& raw,
                                    const std::vector<std::string>& columns) {
-  const std::size_t at = raw.find('\0');
-  if (at == std::string::npos) return std::nullopt;
-  const std::size_t field = fieldAt(scan(raw.substr(0, at)), at);
-  return where(file, line, field) + columnOf(columns, field) + ": a NUL byte (byte " +
-         std::to_string(at + 1) + " of the line): the file is binary or damaged";
+  const std::optional<Nul> nul = nulIn(raw);
+  if (!nul) return std::nullopt;
+  return where(file, line, nul->field) + columnOf(columns, nul->field) + ": a NUL byte (byte " +
+         std::to_string(nul->at + 1) + " of the line): the file is binary or damaged";
 }
 
 std::string badRow(const std::string& file, std::size_t line, const std::string& raw,
@@ -132,12 +142,11 @@ std::string badHeader(const std::string& file, std::size_t line,
                              " should name the columns " + headerText(columns) + "; ";
   const std::string notRead = "; the file was not read";
   if (!raw) return where(file, line, 1) + should + "the file ends before it" + notRead;
-  const std::size_t nul = raw->find('\0');
-  const Scan s = scan(raw->substr(0, nul));
-  if (nul != std::string::npos) {
-    return where(file, line, fieldAt(s, nul)) + should + "it has a NUL byte (byte " +
-           std::to_string(nul + 1) + ")" + notRead;
+  if (const std::optional<Nul> nul = nulIn(*raw)) {
+    return where(file, line, nul->field) + should + "it has a NUL byte (byte " +
+           std::to_string(nul->at + 1) + ")" + notRead;
   }
+  const Scan s = scan(*raw);
   if (s.unclosed) {
     return where(file, line, fieldAt(s, *s.unclosed)) + should + "the quote at byte " +
            std::to_string(*s.unclosed + 1) + " is not closed" + notRead;
