@@ -812,6 +812,33 @@ float pairwiseSum(const std::vector<float>& products, std::size_t lo, std::size_
   return pairwiseSum(products, lo, mid) + pairwiseSum(products, mid, hi);
 }
 
+/// to[i * ldTo + j] = from[j * ldFrom + i] for i < height, j < width: four by four at a time,
+/// transposed in 4-lane vectors (GCC/Clang vector extension), the rest one by one.
+void transposeInto(const float* from, std::uint64_t ldFrom, float* to, std::uint64_t ldTo,
+                   std::uint64_t height, std::uint64_t width) {
+  using F32x4 = float __attribute__((vector_size(16)));
+  const std::uint64_t rows4 = height - height % 4, cols4 = width - width % 4;
+  for (std::uint64_t j = 0; j < cols4; j += 4) {
+    for (std::uint64_t i = 0; i < rows4; i += 4) {
+      F32x4 c[4];
+      for (std::uint64_t q = 0; q < 4; ++q) std::memcpy(&c[q], from + (j + q) * ldFrom + i, 16);
+      const F32x4 lo01 = __builtin_shufflevector(c[0], c[1], 0, 4, 1, 5);
+      const F32x4 hi01 = __builtin_shufflevector(c[0], c[1], 2, 6, 3, 7);
+      const F32x4 lo23 = __builtin_shufflevector(c[2], c[3], 0, 4, 1, 5);
+      const F32x4 hi23 = __builtin_shufflevector(c[2], c[3], 2, 6, 3, 7);
+      const F32x4 rows[4] = {__builtin_shufflevector(lo01, lo23, 0, 1, 4, 5),
+                             __builtin_shufflevector(lo01, lo23, 2, 3, 6, 7),
+                             __builtin_shufflevector(hi01, hi23, 0, 1, 4, 5),
+                             __builtin_shufflevector(hi01, hi23, 2, 3, 6, 7)};
+      for (std::uint64_t r = 0; r < 4; ++r) std::memcpy(to + (i + r) * ldTo + j, &rows[r], 16);
+    }
+  }
+  for (std::uint64_t i = 0; i < height; ++i) {
+    const std::uint64_t from4 = i < rows4 ? cols4 : 0;  // the columns still to do in row i
+    for (std::uint64_t j = from4; j < width; ++j) to[i * ldTo + j] = from[j * ldFrom + i];
+  }
+}
+
 /// Spec 8 by addresses: A from L0A (Zz on a2, Nz on 950, a contiguous vector in GEMV), B from
 /// L0B (Zn), init from zero, L0C, the bias table or the bias tensor; integers accumulated in 64
 /// bits and saturated once (OPEN-7), floats accumulated in f32 in ascending k and saturated to
@@ -894,61 +921,60 @@ std::optional<isa::Violation> execMmad(State& state, isa::ProfileId profile, con
   auto bIndex = [&](std::uint64_t kk, std::uint64_t col) -> std::uint64_t {
     return ((kk / k0) * n1 + col / 16) * 16 * k0 + (col % 16) * k0 + kk % k0;
   };
-  // Every operand element decoded once: A row-major (m x kEnd), B row-major (kEnd x n), so that
-  // each row of C is accumulated over all n columns at once, k by k. Each C element still sees
+  // Every operand element decoded once: A row-major (m x kEnd), B as panels of 16 columns, each
+  // kEnd x 16 row-major (bAt), so that 16 columns of a row of C are accumulated at once, k by k,
+  // from consecutive values. Each C element still sees
   // exactly the same operations in the same ascending-k order as a per-element loop would.
   // `as` turns a decoded value into the element type of the sums (double for integers, float
   // for floats, whose operand values are all floats).
   const std::uint64_t n = x.n;
+  auto bAt = [&](std::uint64_t kk, std::uint64_t col) {
+    return ((col / 16) * kEnd + kk) * 16 + col % 16;
+  };
   auto decodeOperands = [&](auto& aOut, auto& bOut, auto as) {
     aOut.resize(std::uint64_t{x.m} * kEnd);
-    bOut.resize(kEnd * n);
-    // Each buffer is first decoded whole, in storage order (a loop compilers vectorise), then
-    // its elements are put in place.
+    bOut.resize(n1 * 16 * kEnd);
+    // B is first decoded whole, in storage order (a loop compilers vectorise), then its elements
+    // are put in place; A's runs of K0 elements are decoded straight into their rows.
     using Value = std::decay_t<decltype(aOut[0])>;
-    Scratch<Value> flat;
-    auto decodeAll = [&](const std::uint8_t* bytes, std::uint64_t size, isa::DType t) {
-      flat.resize(size * 8 / static_cast<std::uint64_t>(bits));
+    // `len` elements from element `from` of `bytes`, decoded into `to`.
+    auto decodeRun = [&](const std::uint8_t* bytes, std::uint64_t from, std::uint64_t len,
+                         isa::DType t, Value* to) {
       if constexpr (std::is_same_v<Value, float>) {
         if (t == isa::DType::F16) {  // `as` is the identity on f16 values (HF32 is f32's)
           std::uint16_t codes[4];
-          const std::uint64_t whole = flat.size() - flat.size() % 4;
+          const std::uint64_t whole = len - len % 4;
           for (std::uint64_t e = 0; e < whole; e += 4) {
-            std::memcpy(codes, bytes + 2 * e, sizeof codes);
-            halfValues4(codes, flat.data() + e);
+            std::memcpy(codes, bytes + 2 * (from + e), sizeof codes);
+            halfValues4(codes, to + e);
           }
-          for (std::uint64_t e = whole; e < flat.size(); ++e) {
-            flat[e] = halfValue(static_cast<std::uint16_t>(getElement(bytes, e, 16)));
+          for (std::uint64_t e = whole; e < len; ++e) {
+            to[e] = halfValue(static_cast<std::uint16_t>(getElement(bytes, from + e, 16)));
           }
           return;
         }
       }
       withOperandValues(t, fault, [&](auto value, auto width) {
         const int w = decltype(width)::value == 0 ? bits : decltype(width)::value;
-        for (std::uint64_t e = 0; e < flat.size(); ++e)
-          flat[e] = as(value(getElement(bytes, e, w)));
+        for (std::uint64_t e = 0; e < len; ++e) to[e] = as(value(getElement(bytes, from + e, w)));
       });
     };
-    decodeAll(a, aBytes, aType);
     for (std::uint64_t first = 0; first < kEnd; first += k0) {
       const std::uint64_t run = std::min(k0, kEnd - first);
       for (std::uint64_t row = 0; row < x.m; ++row) {
-        std::copy_n(flat.data() + aIndex(row, first), run, aOut.data() + row * kEnd + first);
+        decodeRun(a, aIndex(row, first), run, aType, aOut.data() + row * kEnd + first);
       }
     }
-    decodeAll(b, bBytes, bType);
+    Scratch<Value> flat;
+    flat.resize(bBytes * 8 / static_cast<std::uint64_t>(bits));
+    decodeRun(b, 0, flat.size(), bType, flat.data());
     // A K0 x 16 fractal at a time: bIndex(first + i, col + j) - bIndex(first, col) is j K0 + i
-    // (first a multiple of K0, col of 16). Its rows go to the copy's rows, 16 consecutive
-    // values each.
+    // (first a multiple of K0, col of 16). Its rows go to consecutive rows of the panel.
     for (std::uint64_t first = 0; first < kEnd; first += k0) {
       const std::uint64_t height = std::min(k0, kEnd - first);
       for (std::uint64_t col = 0; col < n; col += 16) {
-        const Value* from = flat.data() + bIndex(first, col);
-        const std::uint64_t wide = std::min<std::uint64_t>(16, n - col);
-        for (std::uint64_t i = 0; i < height; ++i) {
-          Value* to = bOut.data() + (first + i) * n + col;
-          for (std::uint64_t j = 0; j < wide; ++j) to[j] = from[j * k0 + i];
-        }
+        transposeInto(flat.data() + bIndex(first, col), k0, bOut.data() + bAt(first, col), 16,
+                      height, std::min<std::uint64_t>(16, n - col));
       }
     }
   };
@@ -980,7 +1006,7 @@ std::optional<isa::Violation> execMmad(State& state, isa::ProfileId profile, con
       return static_cast<double>(static_cast<std::int32_t>(startOf(row, col)));
     };
     auto product = [&](std::uint64_t row, std::uint64_t kk, std::uint64_t col) {
-      return static_cast<double>(aVal[row * kEnd + kk]) * static_cast<double>(bVal[kk * n + col]);
+      return static_cast<double>(aVal[row * kEnd + kk]) * static_cast<double>(bVal[bAt(kk, col)]);
     };
     if (fault == Fault::MmadSaturateEachSum) {
       for (std::uint64_t row = 0; row < x.m; ++row) {
@@ -1008,7 +1034,7 @@ std::optional<isa::Violation> execMmad(State& state, isa::ProfileId profile, con
           for (std::uint64_t from = 0; from < kEnd; from += kBlock) {
             F32x4 v[kVectors] = {};
             for (std::uint64_t kk = from; kk < std::min(kEnd, from + kBlock); ++kk) {
-              const float* bv = bVal.data() + kk * n + first;
+              const float* bv = bVal.data() + bAt(kk, first);
               const F32x4 u = F32x4{} + av[kk];
               for (std::uint64_t q = 0; q < kVectors; ++q) {
                 F32x4 b;
@@ -1076,7 +1102,7 @@ std::optional<isa::Violation> execMmad(State& state, isa::ProfileId profile, con
         float acc = std::bit_cast<float>(startOf(row, col));
         std::vector<float> products;  // the pairwise reading's terms
         for (std::uint64_t kk = 0; kk < kEnd; ++kk) {
-          const float av = aF[row * kEnd + kk], bv = bF[kk * n + col];
+          const float av = aF[row * kEnd + kk], bv = bF[bAt(kk, col)];
           if (fault == Fault::MmadPairwiseSum) {
             products.push_back(av * bv);
           } else if (fault == Fault::MmadAddsTowardZero) {
@@ -1100,6 +1126,17 @@ std::optional<isa::Violation> execMmad(State& state, isa::ProfileId profile, con
   // sum still takes one f32 product and one f32 addition per k, in ascending k.
   using F32x4 = float __attribute__((vector_size(16)));
   constexpr std::uint64_t kCols = 16, kVectors = kCols / 4;
+  // storeRun for a whole fractal row, from the sums' vectors: the same selects, four lanes at a
+  // time.
+  auto storeVectors = [&](std::uint64_t row, std::uint64_t first, const F32x4* v) {
+    std::uint8_t* to = cellOf(row, first);
+    for (std::uint64_t q = 0; q < kVectors; ++q) {
+      F32x4 r = v[q] != v[q] ? F32x4{} : v[q];
+      r = r > FLT_MAX ? F32x4{} + FLT_MAX : r;
+      r = r < -FLT_MAX ? F32x4{} - FLT_MAX : r;
+      std::memcpy(to + 16 * q, &r, sizeof r);
+    }
+  };
   for (std::uint64_t row = 0; row < x.m; row += 2) {
     const bool pair = row + 1 < x.m;
     const float* a0 = aF.data() + row * kEnd;
@@ -1114,8 +1151,9 @@ std::optional<isa::Violation> execMmad(State& state, isa::ProfileId profile, con
         std::memcpy(v0, s0.data(), sizeof v0);
         std::memcpy(v1, s1.data(), sizeof v1);
         for (std::uint64_t kk = 0; kk < kEnd; ++kk) {
-          const float* bv = bF.data() + kk * n + first;
-          const F32x4 u = F32x4{} + a0[kk], w = F32x4{} + a1[kk];
+          const float* bv = bF.data() + bAt(kk, first);
+          // broadcast, not added to a zero vector: that would turn -0 into +0
+          const F32x4 u = {a0[kk], a0[kk], a0[kk], a0[kk]}, w = {a1[kk], a1[kk], a1[kk], a1[kk]};
           for (std::uint64_t q = 0; q < kVectors; ++q) {
             F32x4 b;
             std::memcpy(&b, bv + 4 * q, sizeof b);
@@ -1123,15 +1161,15 @@ std::optional<isa::Violation> execMmad(State& state, isa::ProfileId profile, con
             v1[q] += w * b;
           }
         }
-        std::memcpy(s0.data(), v0, sizeof v0);
-        std::memcpy(s1.data(), v1, sizeof v1);
-      } else {
-        for (std::uint64_t kk = 0; kk < kEnd; ++kk) {
-          const float* bv = bF.data() + kk * n + first;
-          for (std::uint64_t j = 0; j < width; ++j) {
-            s0[j] += a0[kk] * bv[j];
-            s1[j] += a1[kk] * bv[j];
-          }
+        storeVectors(row, first, v0);
+        if (pair) storeVectors(row + 1, first, v1);
+        continue;
+      }
+      for (std::uint64_t kk = 0; kk < kEnd; ++kk) {
+        const float* bv = bF.data() + bAt(kk, first);
+        for (std::uint64_t j = 0; j < width; ++j) {
+          s0[j] += a0[kk] * bv[j];
+          s1[j] += a1[kk] * bv[j];
         }
       }
       storeRun(row, first, width, s0.data());
