@@ -463,11 +463,16 @@ void storeC(isa::Segment& l0c, std::uint64_t cAddr, const oracle::ElemMatrix& c)
         // needed only when the fractal's last cell is past it.
         const std::uint64_t last = at + (height - 1) * rowStep + (width - 1) * colStep;
         const bool inside = base + 4 * last + 4 <= size;
+        if (inside) {
+          oracle::writeBlockAs<32>(out, at, rowStep, colStep, height, width,
+                                   values + col * rows + r, rows);
+          return;
+        }
         for (std::uint64_t j = 0; j < width; ++j) {
           const std::uint32_t* column = values + (col + j) * rows + r;
           for (std::uint64_t i = 0; i < height; ++i) {
             const std::uint64_t cell = at + i * rowStep + j * colStep;
-            if (!inside && base + 4 * cell + 4 > size) continue;
+            if (base + 4 * cell + 4 > size) continue;
             oracle::writeElementAs<32>(out, cell, column[i]);
           }
         }

@@ -42,13 +42,8 @@ isa::Bytes encode(const ElemMatrix& m, Layout layout, isa::DType t, std::uint8_t
     forEachFractal(layout, c0, rows, cols,
                    [&](std::uint64_t r, std::uint64_t c, std::uint64_t at, std::uint64_t rowStep,
                        std::uint64_t colStep, std::uint64_t height, std::uint64_t width) {
-                     for (std::uint64_t j = 0; j < width; ++j) {
-                       const std::uint32_t* column = src + (c + j) * rows + r;
-                       for (std::uint64_t i = 0; i < height; ++i) {
-                         writeElementAs<decltype(bits)::value>(dst, at + i * rowStep + j * colStep,
-                                                               column[i]);
-                       }
-                     }
+                     writeBlockAs<decltype(bits)::value>(dst, at, rowStep, colStep, height, width,
+                                                         src + c * rows + r, rows);
                    });
   });
   return out;

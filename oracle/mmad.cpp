@@ -197,29 +197,31 @@ int lowestBitExponent(double v) {
 
 std::optional<Grid> gridOf(const MatrixF& m) {
   // One pass, four elements at a time (vectors of the GCC/Clang vector extension). With the
-  // sign cleared, the bits of floats order as their magnitudes do: the largest bits are the
-  // largest magnitude, and an infinity or a NaN (bits from 0x7F800000) among them leaves the
-  // matrix off the grid. An element's lowest set bit, as a value: |f| less |f| with that bit
+  // sign cleared, an element's bits from 0x7F800000 up are an infinity or a NaN, which leave
+  // the matrix off the grid. An element's lowest set bit, as a value: |f| less |f| with that bit
   // cleared (an exact difference, subnormals included), or |f| itself when its fraction is zero
-  // (a power of two). The least of these over the nonzero elements is 2^low; a zero is a
-  // multiple of anything.
+  // (a power of two). The least of these over the nonzero elements is 2^low; a zero, taken as
+  // an infinity here, is a multiple of anything.
   using F32x4 = float __attribute__((vector_size(16)));
   using I32x4 = std::int32_t __attribute__((vector_size(16)));
   constexpr float kNone = std::numeric_limits<float>::infinity();
-  I32x4 top = {};
-  F32x4 least = {kNone, kNone, kNone, kNone};
+  I32x4 notFinite = {};
+  F32x4 top = {}, least = {kNone, kNone, kNone, kNone};
   auto take = [&](const float* in) {
     I32x4 bits;
     std::memcpy(&bits, in, sizeof bits);
     bits &= 0x7FFFFFFF;
-    top = bits > top ? bits : top;
-    F32x4 a, cleared;
+    notFinite |= bits > 0x7F7FFFFF;
+    F32x4 a;
     std::memcpy(&a, &bits, sizeof a);
+    top = a > top ? a : top;           // a NaN leaves top as it was; notFinite has it
+    bits |= (bits == 0) & 0x7F800000;  // a zero as an infinity: no lowest bit
+    std::memcpy(&a, &bits, sizeof a);
+    F32x4 cleared;
     const I32x4 rest = bits & (bits - 1);
     std::memcpy(&cleared, &rest, sizeof cleared);
     const F32x4 lowestBit = (bits & 0x7FFFFF) != 0 ? a - cleared : a;
-    const F32x4 candidate = bits != 0 ? lowestBit : F32x4{kNone, kNone, kNone, kNone};
-    least = candidate < least ? candidate : least;
+    least = lowestBit < least ? lowestBit : least;
   };
   const float* v = m.data();
   const Eigen::Index size = m.size(), whole = size - size % 4;
@@ -229,10 +231,9 @@ std::optional<Grid> gridOf(const MatrixF& m) {
     std::copy(v + whole, v + size, rest);
     take(rest);
   }
-  const std::int32_t largest = std::max({top[0], top[1], top[2], top[3]});
-  if (largest >= 0x7F800000) return std::nullopt;
+  if ((notFinite[0] | notFinite[1] | notFinite[2] | notFinite[3]) != 0) return std::nullopt;
   Grid g;
-  g.max = std::bit_cast<float>(largest);
+  g.max = std::max({top[0], top[1], top[2], top[3]});
   const float lowest = std::min({least[0], least[1], least[2], least[3]});
   if (lowest != kNone) g.low = lowestBitExponent(lowest);
   return g;
@@ -330,6 +331,54 @@ void withProduct(const Matrix& a, const Matrix& b, F&& use,
 
 namespace {
 
+/// c = init + product, saturated and rounded once to f32 (NaN to 0, +-inf to +-FLT_MAX), added
+/// in float, four lanes at a time (GCC/Clang vector extension): when every init element is a
+/// float, one IEEE float addition rounds the exact sum once, as the double route does. False,
+/// with c unfinished, when some init element is not a float (NaN included).
+bool addInFloat(const MatrixD& init, const Eigen::MatrixXf& product, ElemMatrix& c) {
+  using F64x2 = double __attribute__((vector_size(16)));
+  using F32x2 = float __attribute__((vector_size(8)));
+  using F32x4 = float __attribute__((vector_size(16)));
+  using I64x2 = std::int64_t __attribute__((vector_size(16)));
+  auto saturated = [](F32x4 v) {
+    const F32x4 real = v != v ? F32x4{} : v;
+    const F32x4 high = real > FLT_MAX ? F32x4{} + FLT_MAX : real;
+    return high < -FLT_MAX ? F32x4{} - FLT_MAX : high;
+  };
+  const double* in = init.data();
+  const float* p = product.data();
+  std::uint32_t* out = c.data();
+  const Eigen::Index size = c.size(), whole = size - size % 4;
+  I64x2 notFloat = {};
+  for (Eigen::Index i = 0; i < whole; i += 4) {
+    F64x2 d0, d1;
+    std::memcpy(&d0, in + i, sizeof d0);
+    std::memcpy(&d1, in + i + 2, sizeof d1);
+    const F32x2 f0 = __builtin_convertvector(d0, F32x2), f1 = __builtin_convertvector(d1, F32x2);
+    // the bits an init element loses as a float (a NaN's payload among them)
+    const F64x2 back0 = __builtin_convertvector(f0, F64x2),
+                back1 = __builtin_convertvector(f1, F64x2);
+    I64x2 b0, b1, e0, e1;
+    std::memcpy(&b0, &back0, sizeof b0);
+    std::memcpy(&b1, &back1, sizeof b1);
+    std::memcpy(&e0, &d0, sizeof e0);
+    std::memcpy(&e1, &d1, sizeof e1);
+    notFloat |= (b0 ^ e0) | (b1 ^ e1);
+    F32x4 v;
+    std::memcpy(&v, p + i, sizeof v);
+    v = saturated(__builtin_shufflevector(f0, f1, 0, 1, 2, 3) + v);
+    std::memcpy(out + i, &v, sizeof v);
+  }
+  for (Eigen::Index i = whole; i < size; ++i) {
+    const auto f = static_cast<float>(in[i]);
+    if (static_cast<double>(f) != in[i]) return false;
+    const float sum = f + p[i];
+    const F32x4 v = saturated(F32x4{sum, sum, sum, sum});
+    out[i] = std::bit_cast<std::uint32_t>(v[0]);
+  }
+  return (notFloat[0] | notFloat[1]) == 0;
+}
+
 template <typename Matrix>
 ElemMatrix mmadResultOf(isa::DType t, const Matrix& a, const Matrix& b, const MatrixD& init,
                         Saturation sat, const Hf32Reading* hf32) {
@@ -372,9 +421,13 @@ ElemMatrix mmadResultOf(isa::DType t, const Matrix& a, const Matrix& b, const Ma
     }
     return c;
   }
-  // init + A * B, saturated and rounded once to f32, an element at a time: two at a time in
-  // 2-lane vectors (GCC/Clang vector extension), selects rather than branches.
+  // init + A * B, saturated and rounded once to f32, an element at a time: in float where
+  // addInFloat can, otherwise in double, two at a time in 2-lane vectors (GCC/Clang vector
+  // extension), selects rather than branches.
   auto finish = [&](const auto& product) {
+    if constexpr (std::is_same_v<typename std::decay_t<decltype(product)>::Scalar, float>) {
+      if (addInFloat(init, product, c)) return;
+    }
     using F64x2 = double __attribute__((vector_size(16)));
     using F32x2 = float __attribute__((vector_size(8)));
     auto saturated = [](F64x2 v) {
@@ -482,11 +535,16 @@ Expected expectC(const isa::Program& program, std::size_t region, const ElemMatr
   forEachFractal(Layout::Nz, 16, rows, cols,
                  [&](std::uint64_t i0, std::uint64_t j0, std::uint64_t at, std::uint64_t rowStep,
                      std::uint64_t colStep, std::uint64_t height, std::uint64_t width) {
+                   if (!partial) {
+                     writeBlockAs<32>(bytes, at, rowStep, colStep, height, width,
+                                      values + j0 * rows + i0, rows);
+                     return;
+                   }
                    for (std::uint64_t j = 0; j < width; ++j) {
                      const std::uint32_t* column = values + (j0 + j) * rows + i0;
                      for (std::uint64_t i = 0; i < height; ++i) {
                        const std::uint64_t cell = at + i * rowStep + j * colStep;
-                       if (partial) std::fill_n(unknown + 4 * cell, 4, 0);
+                       std::fill_n(unknown + 4 * cell, 4, 0);
                        writeElementAs<32>(bytes, cell, column[i]);
                      }
                    }
