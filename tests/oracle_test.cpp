@@ -262,6 +262,47 @@ RC_GTEST_PROP(Layout, NC1HWC0RoundTripWithChannelPadding, ()) {
   RC_ASSERT(decodeNC1HWC0(bytes, c, h, w, t) == m);
 }
 
+RC_GTEST_PROP(MmadProduct, InitPlusProductIsRoundedOnceAndSaturated, ()) {
+  // C = init + A * B rounded once to f32, saturated (NaN to 0, past FLT_MAX to +-FLT_MAX), on
+  // shapes whose element count is and is not a multiple of four. The inits are floats (which
+  // the oracle adds in float), or one of them is a double no float holds (which sends the whole
+  // matrix through the double route). Every exact sum here spans fewer than 53 bits: the double
+  // sum below is exact, and its rounding to float is the one rounding.
+  const int lowA = *rc::gen::inRange(-10, 4), lowB = *rc::gen::inRange(-10, 4);
+  const Eigen::Index m = *rc::gen::inRange(1, 10), n = *rc::gen::inRange(1, 10);
+  const Eigen::Index k = *rc::gen::inRange(1, 9);
+  MatrixD a(m, k), b(k, n), init(m, n);
+  for (Eigen::Index i = 0; i < a.size(); ++i) a(i) = std::ldexp(*rc::gen::inRange(-8, 9), lowA);
+  for (Eigen::Index i = 0; i < b.size(); ++i) b(i) = std::ldexp(*rc::gen::inRange(-8, 9), lowB);
+  const bool oneNotFloat = *rc::gen::arbitrary<bool>();
+  for (Eigen::Index i = 0; i < init.size(); ++i) {
+    const int e = lowA + lowB + *rc::gen::inRange(-8, 9);
+    switch (*rc::gen::inRange(0, 8)) {
+      case 0:
+        init(i) = *rc::gen::element(INFINITY, -INFINITY, NAN, -0.0, double{FLT_MAX},
+                                    double{-FLT_MAX}, 0x1p-149);
+        break;
+      default:  // a float of up to 24 significant bits near the products' magnitude
+        init(i) = std::ldexp(*rc::gen::inRange(-(1 << 24), 1 << 24), e - 24);
+    }
+  }
+  if (oneNotFloat) {  // 26 significant bits: a double, not a float
+    init(*rc::gen::inRange<Eigen::Index>(0, init.size())) = std::ldexp((1 << 25) + 1, lowA + lowB);
+  }
+  const ElemMatrix c = mmadResult(DType::F32, a, b, init);
+  const MatrixD exactProduct = a * b;  // integers times 2^(lowA + lowB), below 2^10 of them
+  for (Eigen::Index i = 0; i < c.size(); ++i) {
+    const double sum = init(i) + exactProduct(i);
+    const float expected = std::isnan(sum)  ? 0.0f
+                           : sum > FLT_MAX  ? FLT_MAX
+                           : sum < -FLT_MAX ? -FLT_MAX
+                                            : static_cast<float>(sum);
+    const float got = std::bit_cast<float>(c(i));
+    RC_ASSERT(got == expected);  // +0 and -0 alike (OPEN-15)
+    RC_ASSERT(std::signbit(got) == std::signbit(expected) || got == 0);
+  }
+}
+
 RC_GTEST_PROP(MmadProduct, IsTheExactSumRoundedOnceAtEveryK, ()) {
   // Elements on grids of 2^lowA and 2^lowB with up to 12 significant bits, K up to 4095: the
   // oracle's product (one float GEMM, float GEMMs of K-blocks summed in double, or a double
