@@ -106,9 +106,19 @@ void setSpecialRows(const MmadCase& c, MmadOperands& o) {
   auto put = [&](Eigen::Index i, Eigen::Index kk, double v) {
     if (i < m && kk < k) o.a(i, kk) = v;
   };
-  put(0, 0, std::numeric_limits<double>::quiet_NaN());  // NaN input: C row 0 is 0
-  put(1, 0, kInf);                                      // inf x 1 = +FLT_MAX, inf x 0 = 0
-  put(2, 0, kInf);                                      // inf - inf: NaN, so 0
+  // Subnormal inputs, summed to the smallest normal result in odd columns (0 in even ones): a
+  // DUT that flushes subnormal inputs, or results at FLT_MIN, gives 0 there. No NaN input: it
+  // may raise an execution error (spec 8), so conformance never draws one; NaN results come
+  // from inf x 0 and inf - inf.
+  if (wide) {
+    put(0, 0, 0x1p-130);       // f32 and bf16 subnormals (bf16's are multiples of 2^-133)
+    put(0, 1, 15 * 0x1p-130);  // 2^-130 + 15 x 2^-130 = 2^-126 = FLT_MIN
+  } else {
+    put(0, 0, 0x1p-24);         // f16's smallest subnormal ...
+    put(0, 1, 1023 * 0x1p-24);  // ... and its largest: the sum is 2^-14, f16's smallest normal
+  }
+  put(1, 0, kInf);  // inf x 1 = +FLT_MAX, inf x 0 = 0
+  put(2, 0, kInf);  // inf - inf: NaN, so 0
   put(2, 1, -kInf);
   put(3, 1, -kInf);  // -FLT_MAX in odd columns, 0 in even ones
   // Signed zeros: -0 products beside a +0 one (A(4, 2) times B(2, j) >= 0) and a +0 init: the
@@ -617,7 +627,9 @@ std::vector<std::string> specialTags(const MmadCase& c) {
   std::vector<std::string> t;
   if (c.values == MmadValues::Special && c.m > 0 && c.k > 0 && c.n > 0) {
     // What rows 0-7 hold (see setSpecialRows): each tag only when its row and columns exist.
-    t.emplace_back("special:nan_input");
+    t.emplace_back("special:subnormal_input");
+    // Row 0's odd columns sum two subnormals to FLT_MIN (bf16, f32).
+    if (c.k > 1 && c.n > 1 && c.dtype != DType::F16) t.emplace_back("special:smallest_normal");
     if (c.m > 1) t.emplace_back("special:inf_times_zero");  // column 0: B(0, 0) = 0
     if (c.m > 1 && c.n > 1) t.emplace_back("special:inf");
     if (c.m > 2 && c.k > 1) t.emplace_back("special:inf_minus_inf");
@@ -939,8 +951,9 @@ std::vector<MmadCase> mmadBoundaries(ProfileId id) {
     c.m = 8;
     c.k = 24;
     c.n = 4;
-    add(c, std::string(isa::nameOf(d)) + ": NaN input, inf x 0, inf - inf, +-inf, signed zeros" +
-               (d == DType::F16 ? "" : ", a subnormal result") +
+    add(c, std::string(isa::nameOf(d)) +
+               ": subnormal inputs, inf x 0, inf - inf, +-inf, signed zeros" +
+               (d == DType::F16 ? "" : ", FLT_MIN and a subnormal result") +
                ": saturation mode gives 0 for NaN, +-FLT_MAX for inf");
   }
   // The largest legal shape of each kind: one dimension at the most L0A/L0B/L0C allow, the

@@ -26,7 +26,8 @@ enum class MmadValues : std::uint8_t {
   SaturationProbe,  ///< OPEN-7: per-sum, final saturation and wrap-around give three C
   Hf32Probe,        ///< OPEN-7: f32 values between HF32 steps, HF32 on
   /// f16/bf16/f32, exact otherwise; rows 0-7 of A carry special values (spec 8's saturation
-  /// mode: NaN results are 0, infinite ones +-FLT_MAX): row 0 a NaN input, row 1 +inf times
+  /// mode: NaN results are 0, infinite ones +-FLT_MAX): row 0 subnormal inputs whose sum is the
+  /// smallest normal (FLT_MIN for bf16 and f32, 2^-14 for f16; never a NaN input), row 1 +inf times
   /// B(0, j) in {0, 1} (inf x 0 is NaN), row 2 +inf and -inf (inf - inf), row 3 -inf, row 4
   /// signed zeros, row 5 (bf16, f32) products below FLT_MIN (subnormal results), rows 6 and 7
   /// (bf16, f32) finite products of one sign whose sum passes FLT_MAX (+ in row 6, - in row 7).

@@ -144,7 +144,8 @@ std::uint32_t bitsOf(float f) {
 
 TEST(SpecialValues, SaturationModeByHand) {
   // Rows 0-5 of MmadValues::Special (generators/mmad.hpp), B(0, j) = B(1, j) = j % 2:
-  // row 0 NaN input -> 0; row 1 +inf x {0, 1} -> {0, +FLT_MAX}; row 2 +inf - inf -> 0;
+  // row 0 subnormal inputs -> {0, the smallest normal}: FLT_MIN (bf16, f32), 2^-14 (f16);
+  // row 1 +inf x {0, 1} -> {0, +FLT_MAX}; row 2 +inf - inf -> 0;
   // row 3 -inf x {0, 1} -> {0, -FLT_MAX}; row 4 -0 products beside +0 -> +0; row 5 (bf16, f32)
   // 2^-70 * 2^-60 = 2^-130 = 2^19 * 2^-149: the subnormal with bit pattern 0x00080000.
   for (DType t : {DType::F16, DType::BF16, DType::F32}) {
@@ -159,7 +160,8 @@ TEST(SpecialValues, SaturationModeByHand) {
     const oracle::ElemMatrix got = gen::expectedC(c, o);
     for (Eigen::Index j = 0; j < c.n; ++j) {
       const bool one = j % 2 == 1;
-      EXPECT_EQ(got(0, j), 0u) << j;
+      const float smallestNormal = t == DType::F16 ? 0x1p-14f : FLT_MIN;
+      EXPECT_EQ(got(0, j), one ? bitsOf(smallestNormal) : 0u) << j;
       EXPECT_EQ(got(1, j), one ? bitsOf(FLT_MAX) : 0u) << j;
       EXPECT_EQ(got(2, j), 0u) << j;
       EXPECT_EQ(got(3, j), one ? bitsOf(-FLT_MAX) : 0u) << j;
@@ -167,10 +169,15 @@ TEST(SpecialValues, SaturationModeByHand) {
       EXPECT_EQ(got(5, j), t == DType::F16 ? 0u : 0x00080000u) << j;
     }
     const std::vector<std::string> tags = gen::tagsOf(c);
-    for (const char* want : {"special:nan_input", "special:inf_times_zero", "special:inf_minus_inf",
-                             "special:inf", "special:signed_zero"}) {
+    for (const char* want : {"special:subnormal_input", "special:inf_times_zero",
+                             "special:inf_minus_inf", "special:inf", "special:signed_zero"}) {
       EXPECT_NE(std::find(tags.begin(), tags.end(), want), tags.end()) << want;
     }
+    EXPECT_EQ(std::find(tags.begin(), tags.end(), "special:smallest_normal") != tags.end(),
+              t != DType::F16);
+    // No NaN input anywhere: conformance never draws one (spec 8: it may raise an error).
+    for (Eigen::Index i = 0; i < o.a.size(); ++i) EXPECT_FALSE(std::isnan(o.a(i))) << i;
+    for (Eigen::Index i = 0; i < o.b.size(); ++i) EXPECT_FALSE(std::isnan(o.b(i))) << i;
   }
 }
 

@@ -1057,12 +1057,16 @@ std::optional<isa::Violation> execMmad(State& state, isa::ProfileId profile, con
     return std::nullopt;
   }
   Scratch<float> aF, bF;
+  const bool inputsFlushed = fault == Fault::MmadSubnormalInputsFlushed;
   decodeOperands(aF, bF, [&](double v) {
     const auto f = static_cast<float>(v);
+    if (inputsFlushed) return flushed(f);
     return hf32 ? toHf32(f, state.hf32Mode) : f;
   });
   auto store = [&](std::uint64_t row, std::uint64_t col, float v) {
     if (std::isnan(v)) v = 0.0f;
+    // the mutant's flush threshold, off by one: FLT_MIN itself flushed
+    if (fault == Fault::MmadFltMinFlushed && std::fabs(v) <= FLT_MIN) v = std::copysign(0.0f, v);
     if (std::isinf(v)) v = v > 0 ? FLT_MAX : -FLT_MAX;
     const auto result = std::bit_cast<std::uint32_t>(v);
     std::memcpy(cellOf(row, col), &result, 4);
@@ -1095,7 +1099,8 @@ std::optional<isa::Violation> execMmad(State& state, isa::ProfileId profile, con
   };
   const bool narrow = fault == Fault::LowNarrowAccumulator && isa::bitsOf(x.dtype) == 8;
   if (fault == Fault::MmadPairwiseSum || fault == Fault::MmadAddsTowardZero ||
-      fault == Fault::MmadSubnormalsFlushed || fault == Fault::MmadF16Accumulation || narrow) {
+      fault == Fault::MmadSubnormalsFlushed || fault == Fault::MmadF16Accumulation ||
+      fault == Fault::MmadFltMinFlushed || narrow) {
     // The float readings and mutants, one C element at a time.
     for (std::uint64_t row = 0; row < x.m; ++row) {
       for (std::uint64_t col = 0; col < n; ++col) {
@@ -1111,6 +1116,8 @@ std::optional<isa::Violation> execMmad(State& state, isa::ProfileId profile, con
             acc = static_cast<float>(Eigen::half(acc + av * bv));
           } else if (narrow) {
             acc = toSignificandBits(acc + av * bv, 17);
+          } else if (fault == Fault::MmadFltMinFlushed) {
+            acc += av * bv;
           } else {
             acc = flushed(acc + flushed(flushed(av) * flushed(bv)));
           }

@@ -67,6 +67,8 @@ enum class Fault : std::uint8_t {
   MmadPairwiseSum,
   MmadAddsTowardZero,
   MmadSubnormalsFlushed,
+  MmadSubnormalInputsFlushed,
+  MmadFltMinFlushed,
   MxScalePer16,
   MxE1M2Bias0,
   MxScaleStrideK32,
