@@ -198,6 +198,8 @@ Family mmadFamily(isa::ProfileId profile, gen::Sizes sizes) {
                         "values:bounded",
                         "probe:saturation",
                         "probe:hf32",
+                        "probe:hf32:mode0",
+                        "probe:hf32:mode1",
                         "probe:zero_sign:zero",
                         "probe:zero_sign:bias_tensor",
                         "illegal:Range",
@@ -269,12 +271,32 @@ Family mmadFamily(isa::ProfileId profile, gen::Sizes sizes) {
       "wrapping give three different C: reports the reading (wrapping fails)",
       std::vector<MmadCase>{}, gen::mmadProbe(gp, MmadValues::SaturationProbe), 10, probeVector,
       [](const MmadCase&) { return std::vector<std::string>{"probe:saturation"}; }));
+  // Both trans modes in the table, so that every run asks each: the drawn mode is size-scaled,
+  // and small runs drew mode 0 alone while the hf32:mode1 bin (cases whose values HF32 cannot
+  // change) looked covered.
+  std::vector<MmadCase> hf32Modes;
+  for (std::uint8_t mode : {0, 1}) {
+    MmadCase c;
+    c.profile = gp;
+    c.values = MmadValues::Hf32Probe;
+    c.dtype = isa::DType::F32;
+    c.hf32 = true;
+    c.hf32Mode = mode;
+    c.m = 16;
+    c.n = 16;
+    c.k = 16;
+    c.contentSeed = 11 + mode;
+    c.why = "trans mode " + std::to_string(mode) + ": f32 values between HF32 steps";
+    hf32Modes.push_back(c);
+  }
   f.properties.push_back(TypedProperty<MmadCase>::fromVector(
       "Hf32Probe",
       "OPEN-7 probe: with f32 values between HF32 steps, C equals one HF32 reading "
-      "(fraction width and rounding) and the report names which",
-      std::vector<MmadCase>{}, gen::mmadProbe(gp, MmadValues::Hf32Probe), 10, probeVector,
-      [](const MmadCase&) { return std::vector<std::string>{"probe:hf32"}; }));
+      "(fraction width and rounding) and the report names which, for each trans mode",
+      hf32Modes, gen::mmadProbe(gp, MmadValues::Hf32Probe), 10, probeVector, [](const MmadCase& c) {
+        return std::vector<std::string>{"probe:hf32",
+                                        "probe:hf32:mode" + std::to_string(c.hf32Mode)};
+      }));
   // Every float type from zero and onto a bias tensor, in the table so that every run asks both.
   std::vector<MmadCase> zeroSign;
   for (isa::DType d : {isa::DType::F16, isa::DType::BF16, isa::DType::F32}) {
