@@ -113,6 +113,7 @@ std::optional<Verdict> fromStatus(const dut::RunResult& r, const char* context) 
       if (r.suiteLimit) return Verdict{Outcome::NotSupported, r.message};
       return Verdict{Outcome::Declined, declined(r)};
     case dut::RunStatus::AdapterError:
+      if (r.wrongResult) return Verdict{Outcome::Mismatch, r.message};
       return Verdict{Outcome::AdapterError, r.message};
     case dut::RunStatus::Timeout:
       return Verdict{Outcome::Timeout, r.message};
@@ -359,6 +360,7 @@ Verdict checkRejected(dut::Dut& dut, const isa::Program& program, isa::Violation
       if (r.suiteLimit) return {Outcome::NotSupported, r.message};
       return {Outcome::Declined, declined(r)};
     case dut::RunStatus::AdapterError:
+      if (r.wrongResult) return {Outcome::Mismatch, r.message};
       return {Outcome::AdapterError, r.message};
     case dut::RunStatus::Timeout:
       return {Outcome::Timeout, r.message};

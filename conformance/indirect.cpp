@@ -485,6 +485,14 @@ std::optional<Base> makeBase(const Program& p, const std::vector<Memory>& memori
   return b;
 }
 
+/// What a DUT whose Mmad results, read back, are impossible gets: a Mismatch of the case
+/// (RunResult::wrongResult), not an adapter error.
+dut::RunResult wrongResult(std::string why) {
+  dut::RunResult r{dut::RunStatus::AdapterError, {}, std::nullopt, std::move(why)};
+  r.wrongResult = true;
+  return r;
+}
+
 /// Runs q observing [c, c + cBytes) of L0C, where the rewrite's Mmads put what they observed of
 /// `what`: the bytes, or the DUT's failure (an error result).
 std::variant<Bytes, dut::RunResult> runForC(dut::Dut& inner, Program& q, std::uint64_t c,
@@ -571,7 +579,7 @@ std::optional<dut::RunResult> observeChunks(dut::Dut& inner, const Base& base, M
           os << "observing " << isa::nameOf(m) << " through Mmad: C(" << i << ", " << j
              << ") = " << v << ", which no s8 times an identity gives (the DUT's s8 Mmad, its "
              << plainLoadOpcode(prof) << " or its L0C readout is wrong)";
-          return dut::RunResult{dut::RunStatus::AdapterError, {}, std::nullopt, os.str()};
+          return wrongResult(os.str());
         }
         image.at(ch.addr + operandOffset(prof, m, rows, cols, i, j)) = static_cast<std::uint8_t>(v);
       }
@@ -627,7 +635,7 @@ std::optional<dut::RunResult> observeIdx(dut::Dut& inner, const Base& base,
             os << "observing IDX through MmadWithSparse: C(" << g << ", " << n << ") = " << v
                << " for slot " << slot << ", which no index gives (the DUT's MmadWithSparse, "
                << "LoadDataWithSparse, load2d or its L0C readout is wrong)";
-            return dut::RunResult{dut::RunStatus::AdapterError, {}, std::nullopt, os.str()};
+            return wrongResult(os.str());
           }
           value = static_cast<std::uint8_t>(value | (3 - v) << (2 * field));
         }

@@ -98,6 +98,11 @@ struct RunResult {
   /// Mmad, conformance/indirect.hpp) cannot reach this case, so it is NotSupported, not a DUT
   /// declining a case inside its envelope. Never set from anything a DUT sends.
   bool suiteLimit = false;
+  /// With AdapterError: the suite's own observation through Mmad read back values no correct DUT
+  /// gives (an s8 times an identity outside s8's range, an index past 3), so the DUT computed
+  /// something wrong: the case is a Mismatch, not an adapter error, and does not count towards
+  /// the streak that stops a run. Never set from anything a DUT sends.
+  bool wrongResult = false;
 
   static RunResult ok(isa::Observed o) { return {RunStatus::Ok, std::move(o), std::nullopt, {}}; }
   static RunResult rejected(isa::Violation v) {

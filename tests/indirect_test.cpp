@@ -525,6 +525,49 @@ TEST(Indirect, ALoadMutantIsStillKilledThroughIt) {
   }
 }
 
+/// A board whose L0C readout loses its last 32 bytes of every observed L0C region (they read
+/// 0x7F): the results the suite reads back through Mmad are impossible.
+class LastBytesLostDut final : public dut::Dut {
+ public:
+  explicit LastBytesLostDut(dut::Dut& inner) : inner_(inner) {}
+  const dut::Capabilities& capabilities() const override { return inner_.capabilities(); }
+  dut::RunResult run(const isa::Program& p) override {
+    dut::RunResult r = inner_.run(p);
+    if (r.status != dut::RunStatus::Ok) return r;
+    for (std::size_t i = 0; i < p.observe.size() && i < r.observed.size(); ++i) {
+      if (p.observe[i].memory != Memory::L0C) continue;
+      isa::Bytes& b = r.observed[i];
+      std::fill(b.end() - static_cast<std::ptrdiff_t>(std::min<std::size_t>(32, b.size())), b.end(),
+                0x7F);
+    }
+    return r;
+  }
+
+ private:
+  dut::Dut& inner_;
+};
+
+// Wrong L0C bytes read back through Mmad are the DUT's wrong result, not an adapter error: the
+// cases fail as mismatches, and the run goes on to its end instead of stopping after five
+// "adapter errors" with no result for the later families.
+TEST(Indirect, ImpossibleResultsReadBackAreMismatchesAndTheRunGoesOn) {
+  auto ref = dut::makeDut("reference");
+  NarrowedDut board(*ref, kBoard);
+  LastBytesLostDut lossy(board);
+  RunOptions o;
+  o.level = Level::Smoke;
+  o.seed = 1;
+  o.families = {"load2d", "load_sparse"};
+  const CertifyResult r = certify(lossy, o);
+  EXPECT_TRUE(r.stoppedEarly.empty()) << r.stoppedEarly;
+  ASSERT_EQ(r.families.size(), 2u);
+  for (const FamilyResult& f : r.families) {
+    EXPECT_EQ(f.counts.of(Outcome::AdapterError), 0u) << f.name;
+    EXPECT_GT(f.counts.of(Outcome::Mismatch), 0u) << f.name;
+    EXPECT_EQ(f.verdict(), "nonconformant") << f.name;
+  }
+}
+
 /// A DUT that holds the suite to the protocol's promise: a legal program carrying bytes of a
 /// memory the DUT may not be given (anything but the zeros that only define the addresses the
 /// rewrite's loads fill) fails the test and is answered as an adapter error.
