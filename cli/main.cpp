@@ -406,6 +406,10 @@ struct Replay {
   /// Why the replay is narrower than its input, beside --case and the set's own (a results
   /// file's results for cases not replayed, set aside): part of the run's scope.
   std::vector<std::string> narrowed = {};
+  /// The DUT answers from results recorded earlier (`vectors verify`): nothing runs, so every
+  /// row is compared however many errors it holds in a row; only a live DUT (`vectors check`)
+  /// is given up on after conf::FailureStreak's consecutive timeouts or adapter errors.
+  bool recorded = false;
 };
 
 /// Named FILES of a set replay only some of it: the case ids of the other vector files of their
@@ -519,7 +523,9 @@ int replayVectors(dut::Dut& dut, const std::string& dutSpec, Replay in,
         r.internalError = fr.name + " case " + row.caseId + ": " + e.what();
         break;
       }
-      if (streak.record(v.outcome)) r.stoppedEarly = conf::FailureStreak::reason(v.detail);
+      if (!in.recorded && streak.record(v.outcome)) {
+        r.stoppedEarly = conf::FailureStreak::reason(v.detail);
+      }
       auto prop =
           std::find_if(fr.properties.begin(), fr.properties.end(),
                        [&](const conf::PropertyResult& p) { return p.name == row.property; });
@@ -1175,6 +1181,7 @@ int main(int argc, char** argv) {
                 reportDir,
                 "cubecheck vectors verify --results " + cli::shellWord(resultsFile),
                 std::move(results.errors)};
+      in.recorded = true;
       if (results.setAside > 0) {
         in.narrowed.push_back(std::to_string(results.setAside) +
                               " result(s) of cases of the set not replayed, set aside unread");

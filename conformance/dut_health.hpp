@@ -1,5 +1,7 @@
 // When to give up on a DUT: a run against a DUT that hangs or crashes on every program would
-// otherwise cost the whole budget in timeouts (hours at smoke with a 10 s limit).
+// otherwise cost the whole budget in timeouts (hours at smoke with a 10 s limit). Only a live DUT
+// (certify, fuzz, `vectors check`): a replay of recorded results (`vectors verify`) runs nothing,
+// so it compares every result it was given, errors included.
 #pragma once
 
 #include <cstddef>

@@ -1023,5 +1023,81 @@ TEST(VectorSet, AnExportCarriesItsSourceDigestAndAnUnverifiedOneStaysPartial) {
   EXPECT_FALSE(fs::exists(inputs / kManifestName));
 }
 
+// Red team: `vectors verify` stopped after 5 consecutive `error:` results ("RUN STOPPED ... the
+// remaining cases were not run"), a rule for a live DUT that hangs or crashes. A results file is
+// already written and costs nothing to check: a board reset in rows 4-8 threw away the other 57
+// results of its file. Every recorded result is compared and counted, in a whole-set replay and
+// in one of named files; the errors still make the run fail.
+TEST(VectorSet, VerifyComparesEveryRecordedResultAfterAStreakOfErrors) {
+  const fs::path dir = fresh("verify_streak");
+  const fs::path golden = fs::path(CUBECHECK_SOURCE_DIR) / "vectors" / "golden";
+  const auto all = vectorFiles(golden);
+  for (const auto& [mode, files] :
+       {std::pair<std::string, std::vector<fs::path>>{"--dir " + golden.string(), all},
+        {(golden / "load2d.a2.csv").string(), {golden / "load2d.a2.csv"}}}) {
+    SCOPED_TRACE(mode);
+    std::vector<Row> order;  // the rows in the order the replay checks them
+    for (const fs::path& f : files) {
+      for (Row& row : readFile(f).rows) order.push_back(std::move(row));
+    }
+    // What a perfect board wrote back for the whole set, by case id (a file's order is not
+    // the replay's).
+    std::map<std::string, Recorded> results;
+    for (auto& [id, rec] : boardResults(all)) results.emplace(id, std::move(rec));
+    // Rows 4-10 of the replay: more errors in a row than a live DUT is given.
+    constexpr std::size_t kFirstError = 3, kErrors = 7;
+    static_assert(kErrors > 5);
+    for (std::size_t i = kFirstError; i < kFirstError + kErrors; ++i) {
+      results.at(order[i].caseId) = Recorded{"error:board reset", {}};
+    }
+    // Correct rows after the streak, then one wrong answer of a later row.
+    std::string wrong;
+    for (std::size_t i = kFirstError + kErrors + 5; i < order.size() && wrong.empty(); ++i) {
+      Recorded& rec = results.at(order[i].caseId);
+      if (order[i].property == "MatchesOracle" && rec.status == "ok") {
+        for (std::uint8_t& b : rec.observed[0]) b ^= 0x10;  // no mask covers a whole region
+        wrong = order[i].caseId;
+      }
+    }
+    ASSERT_FALSE(wrong.empty()) << "no MatchesOracle row after the streak";
+    writeResults(dir / "results.csv", {results.begin(), results.end()});
+    const Reports r =
+        replay("vectors verify --results " + (dir / "results.csv").string() + " " + mode,
+               dir / ("report_" + std::to_string(files.size())));
+    EXPECT_EQ(r.run.status, 1) << r.run.out;
+    EXPECT_EQ(r.run.out.find("RUN STOPPED"), std::string::npos) << r.run.out;
+    EXPECT_EQ(r.json.value("stopped_early", ""), "");
+    std::size_t cases = 0, passed = 0, failed = 0, adapterErrors = 0;
+    bool wrongReported = false;
+    for (const auto& f : r.json["families"]) {
+      cases += f["cases"].get<std::size_t>();
+      passed += f["passed"].get<std::size_t>();
+      failed += f["failed"].get<std::size_t>();
+      adapterErrors += f["adapter_errors"].get<std::size_t>();
+      for (const auto& x : f.value("failures", nlohmann::json::array())) {
+        wrongReported |= x["case_id"] == wrong && x["outcome"] == "Mismatch";
+      }
+    }
+    EXPECT_EQ(cases, order.size()) << "every recorded result is compared";
+    EXPECT_EQ(adapterErrors, kErrors);
+    EXPECT_EQ(failed, 1u);
+    EXPECT_EQ(passed, order.size() - kErrors - 1) << "the correct rows after the streak pass";
+    EXPECT_TRUE(wrongReported) << wrong << " not reported as a Mismatch";
+    EXPECT_NE(r.json["verdict"], "conformant");
+  }
+  // A live DUT is still given up on: `vectors check` of a DUT that fails every case (it speaks
+  // another protocol version) stops after the streak.
+  const Reports live = replay("vectors check --dut 'exec:" + std::string(HOSTILE_DUT) +
+                                  " version' --dir " + golden.string(),
+                              dir / "report_live");
+  EXPECT_EQ(live.run.status, 1) << live.run.out;
+  EXPECT_NE(live.json.value("stopped_early", "").find("5 consecutive"), std::string::npos)
+      << live.run.out;
+  std::size_t liveCases = 0;
+  for (const auto& f : live.json["families"]) liveCases += f["cases"].get<std::size_t>();
+  EXPECT_EQ(liveCases, 5u);
+  fs::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace cubecheck::vec
