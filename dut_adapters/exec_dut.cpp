@@ -50,6 +50,12 @@ void closeInheritedFds(int keepA = -1, int keepB = -1) {
   closeRange(from, ~0u);
 }
 
+/// While cubecheck waits on a DUT's pipes, how often it checks whether the DUT has ended: a
+/// child the DUT started may hold them open, and then no end-of-file would ever tell.
+constexpr int kWatchMs = 20;
+/// Once the DUT has ended and its group been killed, how long its pipes may take to close.
+constexpr int kDrainMs = 1000;
+
 }  // namespace
 
 /// Reads the DUT's stdout with a deadline, through ExecDut's inbox.
@@ -103,15 +109,21 @@ class PipeSource final : public wire::Source {
       }
       if (Clock::now() < spinUntil) continue;
       pollfd p{dut_.fromDut_, POLLIN, 0};
-      const int ready = ::poll(&p, 1, remainingMs(deadline_));
-      if (ready == 0) {
-        timedOut_ = true;
-        error = "no answer within the timeout";
-        return false;
-      }
-      if (ready < 0 && errno != EINTR) {
-        error = std::string("poll: ") + std::strerror(errno);
-        return false;
+      switch (dut_.await(&p, 1, deadline_)) {
+        case ExecDut::Wait::Ready:
+          break;
+        case ExecDut::Wait::TimedOut:
+          timedOut_ = true;
+          error = "no answer within the timeout";
+          return false;
+        case ExecDut::Wait::Ended:
+          error = "the DUT ended (" + dut_.exitDescription() +
+                  "), but its output stayed open: a process it started may have left its "
+                  "process group";
+          return false;
+        case ExecDut::Wait::Failed:
+          error = std::string("poll: ") + std::strerror(errno);
+          return false;
       }
     }
   }
@@ -147,15 +159,11 @@ ExecDut::~ExecDut() {
     (void)!::write(toDut_, quit, sizeof quit - 1);
     ::close(toDut_);
     toDut_ = -1;
-    for (int i = 0; i < 20; ++i) {  // up to 200 ms to leave by itself
-      if (::waitpid(pid_, nullptr, WNOHANG) == pid_) {
-        pid_ = -1;
-        break;
-      }
+    for (int i = 0; i < 20 && !leaderEnded(); ++i) {  // up to 200 ms to leave by itself
       std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
   }
-  stop();
+  stop();  // and whatever it started, which may not have left
 }
 
 std::optional<std::string> ExecDut::broken() const {
@@ -178,6 +186,9 @@ bool ExecDut::start(std::string& error) {
     return false;
   }
   if (pid == 0) {
+    // A process group of its own: whatever the DUT starts (a simulator under a wrapper script)
+    // is in it and is killed with it. The parent sets it too, so neither can act before it is.
+    ::setpgid(0, 0);
     if (serve_) {
       // No exec: the pipes' other ends are closed by hand (or the child would never see EOF),
       // and whatever the served code prints goes to stderr, never into the protocol.
@@ -197,7 +208,9 @@ bool ExecDut::start(std::string& error) {
   }
   ::close(in[0]);
   ::close(out[1]);
+  ::setpgid(pid, pid);  // EACCES once the child has exec'd: it has set it by then
   pid_ = pid;
+  ended_ = false;
   toDut_ = in[1];
   fromDut_ = out[0];
   ::fcntl(fromDut_, F_SETFL, ::fcntl(fromDut_, F_GETFL) | O_NONBLOCK);
@@ -252,21 +265,62 @@ void ExecDut::stop() {
   if (toDut_ >= 0) ::close(toDut_);
   if (fromDut_ >= 0) ::close(fromDut_);
   toDut_ = fromDut_ = -1;
-  if (pid_ > 0) {
-    ::kill(pid_, SIGKILL);
-    ::waitpid(pid_, nullptr, 0);
+  if (pid_ > 0) reap();
+  inbox_.clear();
+}
+
+bool ExecDut::leaderEnded() {
+  if (pid_ <= 0) return true;
+  if (!ended_) {
+    siginfo_t info{};
+    // WNOWAIT: the process stays a zombie, so its pid (the group's id) is not reused before the
+    // rest of the group is killed.
+    ended_ = ::waitid(P_PID, static_cast<id_t>(pid_), &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+             info.si_pid == pid_;
+  }
+  return ended_;
+}
+
+void ExecDut::killGroup() {
+  if (pid_ <= 0) return;
+  if (::kill(-pid_, SIGKILL) != 0) ::kill(pid_, SIGKILL);
+}
+
+int ExecDut::reap() {
+  killGroup();
+  int status = 0;
+  while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
   }
   pid_ = -1;
-  inbox_.clear();
+  ended_ = false;
+  return status;
+}
+
+ExecDut::Wait ExecDut::await(pollfd* fds, int count, Clock::time_point deadline) {
+  while (true) {
+    // Once the DUT has ended and its group been killed, what they wrote is still read: the pipes
+    // close as the killed processes go.
+    const int ms = ended_ ? kDrainMs : std::min(remainingMs(deadline), kWatchMs);
+    const int ready = ::poll(fds, static_cast<nfds_t>(count), ms);
+    if (ready > 0) return Wait::Ready;
+    if (ready < 0) {
+      if (errno == EINTR) return Wait::Ready;  // the caller tries again
+      return Wait::Failed;
+    }
+    if (ended_) return Wait::Ended;  // and still not at end-of-file: held outside the group
+    if (leaderEnded()) {
+      killGroup();  // its children would keep the pipes open
+      continue;
+    }
+    if (Clock::now() >= deadline) return Wait::TimedOut;
+  }
 }
 
 std::string ExecDut::exitDescription() {
   if (pid_ <= 0) return "not running";
-  int status = 0;
   for (int i = 0; i < 50; ++i) {  // a closed pipe usually means the process is exiting
-    const pid_t r = ::waitpid(pid_, &status, WNOHANG);
-    if (r == pid_) {
-      pid_ = -1;
+    if (leaderEnded()) {
+      const int status = reap();
       if (WIFEXITED(status)) return "exited with status " + std::to_string(WEXITSTATUS(status));
       if (WIFSIGNALED(status)) {
         return "killed by signal " + std::to_string(WTERMSIG(status)) + " (" +
@@ -297,8 +351,17 @@ RunResult ExecDut::run(const isa::Program& program) {
   if (first > 0) sent = static_cast<std::size_t>(first);
   while (sent < request.size()) {
     pollfd p[2] = {{toDut_, POLLOUT, 0}, {fromDut_, POLLIN, 0}};
-    const int ready = ::poll(p, 2, remainingMs(deadline));
-    if (ready == 0) {
+    const Wait waited = await(p, 2, deadline);
+    if (waited == Wait::Ended) {
+      const std::string why = exitDescription();
+      stop();
+      return {RunStatus::AdapterError,
+              {},
+              std::nullopt,
+              "the DUT ended before reading program " + std::to_string(seq) + " (" + why +
+                  "); restarted for the next case"};
+    }
+    if (waited == Wait::TimedOut) {
       stop();
       return {RunStatus::Timeout,
               {},

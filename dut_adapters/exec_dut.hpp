@@ -1,8 +1,11 @@
 // exec:PATH [ARGS...]: a DUT in its own process, any language, spoken to over stdin/stdout with
 // the wire protocol. One process serves many programs; it is killed after a per-program
 // timeout, restarted after a crash or a protocol error, and never takes cubecheck down with it.
+// It runs in a process group of its own: whatever it starts (a simulator under a wrapper script)
+// is killed with it, and when it ends by itself, on a timeout, a restart or at the end of the run.
 #pragma once
 
+#include <poll.h>
 #include <sys/types.h>
 
 #include <chrono>
@@ -38,16 +41,28 @@ class ExecDut final : public Dut {
  private:
   ExecDut(std::vector<std::string> argv, std::chrono::milliseconds timeout,
           std::function<int(int, int)> serve);
+  enum class Wait { Ready, TimedOut, Ended, Failed };  // Failed: errno says why
+
   bool start(std::string& error);
+  /// Closes the pipes and kills the DUT's process group.
   void stop();
   std::string exitDescription();
+  /// poll() on the DUT's pipes, watching the DUT meanwhile: when it has ended, its group is
+  /// killed, and Ended comes when the pipes stay open after that.
+  Wait await(pollfd* fds, int count, std::chrono::steady_clock::time_point deadline);
+  /// Whether the DUT process has ended, left unreaped: its pid is its group's id until reap().
+  bool leaderEnded();
+  void killGroup();
+  /// Kills the group, waits for the DUT process and returns its wait status.
+  int reap();
 
   std::vector<std::string> argv_;
   std::function<int(int, int)> serve_;  // set: run in the forked child instead of argv_
   std::chrono::milliseconds timeout_;
   Capabilities caps_;
   std::string broken_;
-  pid_t pid_ = -1;
+  pid_t pid_ = -1;      // the DUT process, and its process group
+  bool ended_ = false;  // pid_ has ended (not reaped yet)
   int toDut_ = -1;
   int fromDut_ = -1;
   std::string inbox_;  // bytes read from the DUT but not consumed yet

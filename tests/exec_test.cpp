@@ -2,16 +2,22 @@
 #include <gtest/gtest.h>
 
 #include <fcntl.h>
+#include <signal.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <string>
+#include <thread>
 
 #include "conformance/dut_health.hpp"
 #include "conformance/runner.hpp"
 #include "dut_adapters/exec_dut.hpp"
 #include "dut_adapters/registry.hpp"
+#include "scratch.hpp"
 
 namespace cubecheck::conf {
 namespace {
@@ -212,6 +218,118 @@ TEST(HostileDut, ARestartThatDeclaresOtherCapabilitiesStopsTheRun) {
   EXPECT_GE(f.counts.of(Outcome::AdapterError), kMaxConsecutiveDutFailures - 1);
   EXPECT_FALSE(r.stoppedEarly.empty());
   EXPECT_NE(r.verdict(), "conformant");
+}
+
+// A DUT that starts a child of its own (a wrapper script starting a simulator): MODE PIDFILE
+// answers the handshake, starts `sleep 300` (its pid in PIDFILE; its stdin is /dev/null, as for
+// any asynchronous command of sh, and its stdout is the DUT's, so it holds cubecheck's pipe) and
+// then, by MODE: hang waits for it; exit reads a line of the first program and exits 3; quit
+// exits when cubecheck says quit (or closes its input).
+std::filesystem::path writeParentDut(const std::filesystem::path& dir) {
+  const auto script = dir / "parent_dut.sh";
+  std::ofstream(script) << "read hello\n"
+                           "printf 'dut 1\\nname parent\\nversion 1.0\\nprofiles a2 950 legacy\\n"
+                           "instructions load2d\\ndtypes f16\\nobservable GM L1 L0A L0B\\n"
+                           "rejects_illegal 0\\nend\\n'\n"
+                           "sleep 300 2>/dev/null &\n"
+                           "echo $! > \"$2.tmp\" && mv \"$2.tmp\" \"$2\"\n"
+                           "case $1 in\n"
+                           "  hang) wait ;;\n"
+                           "  exit) read line; exit 3 ;;\n"
+                           "  quit) while read line; do [ \"$line\" = quit ] && exit 0; done ;;\n"
+                           "esac\n";
+  return script;
+}
+
+/// The pid the DUT wrote to `file`, waited for up to 10 s; -1 if none came.
+pid_t childPid(const std::filesystem::path& file) {
+  for (int i = 0; i < 1000; ++i) {
+    std::ifstream in(file);
+    long pid = -1;
+    if (in >> pid && pid > 1) return static_cast<pid_t>(pid);
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return -1;
+}
+
+/// Whether the process is gone within 2 s: no such process, or a zombie (killed; its new parent,
+/// PID 1, may reap it late or, in some containers, never).
+bool goneSoon(pid_t pid) {
+  for (int i = 0; i < 200; ++i) {
+    if (::kill(pid, 0) != 0 && errno == ESRCH) return true;
+    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+    std::string line;
+    std::getline(stat, line);
+    const std::size_t paren = line.rfind(')');
+    if (paren != std::string::npos && paren + 2 < line.size() && line[paren + 2] == 'Z') {
+      return true;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return false;
+}
+
+/// Asserts the DUT's child is gone; kills it if not, so that a failing test leaves nothing behind.
+void expectGone(pid_t pid) {
+  ASSERT_GT(pid, 1) << "the DUT wrote no child pid";
+  EXPECT_TRUE(goneSoon(pid)) << "the DUT's child " << pid << " outlived it";
+  ::kill(pid, SIGKILL);
+}
+
+// Every process the DUT started is killed with it: its own process group is killed on a timeout
+// (and the DUT restarted for the next case), not only the process cubecheck started.
+TEST(DutProcessGroup, ATimeoutKillsEveryProcessTheDutStarted) {
+  const auto dir = test::freshDir("pgroup_timeout");
+  const auto pids = dir / "child.pid";
+  dut::ExecDut dut({"/bin/sh", writeParentDut(dir).string(), "hang", pids.string()},
+                   std::chrono::milliseconds(300));
+  ASSERT_FALSE(dut.broken().has_value()) << *dut.broken();
+  for (int start = 1; start <= 2; ++start) {
+    SCOPED_TRACE("start " + std::to_string(start));
+    const dut::RunResult r = dut.run(isa::Program{});  // the second restarts the DUT
+    const pid_t child = childPid(pids);
+    std::filesystem::remove(pids);
+    EXPECT_EQ(r.status, dut::RunStatus::Timeout) << r.message;
+    expectGone(child);
+  }
+  EXPECT_EQ(dut.starts(), 2) << "restarted after the first timeout";
+  std::filesystem::remove_all(dir);
+}
+
+// When cubecheck is done with the DUT (the end of a run), its children go too, even when the DUT
+// itself leaves politely on "quit".
+TEST(DutProcessGroup, TheEndOfTheRunKillsEveryProcessTheDutStarted) {
+  const auto dir = test::freshDir("pgroup_end");
+  const auto pids = dir / "child.pid";
+  pid_t child = -1;
+  {
+    dut::ExecDut dut({"/bin/sh", writeParentDut(dir).string(), "quit", pids.string()},
+                     std::chrono::milliseconds(5000));
+    ASSERT_FALSE(dut.broken().has_value()) << *dut.broken();
+    child = childPid(pids);
+  }
+  expectGone(child);
+  std::filesystem::remove_all(dir);
+}
+
+// A DUT that exits while a background child still holds its stdout: cubecheck would never see
+// end-of-file. The exit is what is reported, at once, not a timeout later, and the child goes.
+TEST(DutProcessGroup, AnExitIsReportedAsAnExitWhileAChildHoldsTheOutput) {
+  const auto dir = test::freshDir("pgroup_exit");
+  const auto pids = dir / "child.pid";
+  dut::ExecDut dut({"/bin/sh", writeParentDut(dir).string(), "exit", pids.string()},
+                   std::chrono::milliseconds(5000));
+  ASSERT_FALSE(dut.broken().has_value()) << *dut.broken();
+  const pid_t child = childPid(pids);
+  const auto t0 = std::chrono::steady_clock::now();
+  const dut::RunResult r = dut.run(isa::Program{});
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_EQ(r.status, dut::RunStatus::AdapterError) << r.message;
+  EXPECT_NE(r.message.find("exited with status 3"), std::string::npos) << r.message;
+  EXPECT_LT(seconds, 2.0) << "the exit waited for the 5 s timeout";
+  expectGone(child);
+  std::filesystem::remove_all(dir);
 }
 
 TEST(HostileDut, MissingProgramIsAnAdapterErrorNotACrash) {
