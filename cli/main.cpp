@@ -42,6 +42,7 @@
 #include "conformance/runner.hpp"
 #include "conformance/sha256.hpp"
 #include "conformance/shard.hpp"
+#include "dut_adapters/exec_dut.hpp"
 #include "dut_adapters/registry.hpp"
 #include "dut_adapters/sanitise.hpp"
 #include "vectors/vectors.hpp"
@@ -132,11 +133,14 @@ void startReports(const std::string& reportDir, const std::string& command,
 }
 
 std::atomic<bool> gStop{false};
-extern "C" void onStopSignal(int) {
+extern "C" void onStopSignal(int sig) {
   gStop.store(true);
+  dut::interruptDuts(sig);
 }
 
-/// SIGINT and SIGTERM set gStop: the run stops before its next case and writes what it has.
+/// SIGINT and SIGTERM set gStop: the run stops before its next case and writes what it has. They
+/// are passed on to the DUT's process group, which the terminal's Ctrl-C does not reach: a DUT
+/// they end ends the case in flight at once, not a --timeout-ms later.
 void catchStopSignals() {
   struct sigaction sa {};
   sa.sa_handler = onStopSignal;

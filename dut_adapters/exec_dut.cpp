@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <thread>
@@ -56,7 +57,32 @@ constexpr int kWatchMs = 20;
 /// Once the DUT has ended and its group been killed, how long its pipes may take to close.
 constexpr int kDrainMs = 1000;
 
+/// The process groups of the DUTs running now, for interruptDuts (a signal handler): lock-free
+/// slots, 0 when free. A DUT beyond the last slot is still killed when cubecheck is done with it.
+std::atomic<pid_t> gGroups[64];
+
+void addGroup(pid_t group) {
+  for (std::atomic<pid_t>& slot : gGroups) {
+    pid_t free = 0;
+    if (slot.compare_exchange_strong(free, group)) return;
+  }
+}
+
+void removeGroup(pid_t group) {
+  for (std::atomic<pid_t>& slot : gGroups) {
+    pid_t held = group;
+    if (slot.compare_exchange_strong(held, 0)) return;
+  }
+}
+
 }  // namespace
+
+void interruptDuts(int sig) noexcept {
+  for (const std::atomic<pid_t>& slot : gGroups) {
+    const pid_t group = slot.load();
+    if (group > 0) ::kill(-group, sig);
+  }
+}
 
 /// Reads the DUT's stdout with a deadline, through ExecDut's inbox.
 class PipeSource final : public wire::Source {
@@ -211,6 +237,7 @@ bool ExecDut::start(std::string& error) {
   ::setpgid(pid, pid);  // EACCES once the child has exec'd: it has set it by then
   pid_ = pid;
   ended_ = false;
+  addGroup(pid);
   toDut_ = in[1];
   fromDut_ = out[0];
   ::fcntl(fromDut_, F_SETFL, ::fcntl(fromDut_, F_GETFL) | O_NONBLOCK);
@@ -288,6 +315,7 @@ void ExecDut::killGroup() {
 
 int ExecDut::reap() {
   killGroup();
+  removeGroup(pid_);
   int status = 0;
   while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
   }

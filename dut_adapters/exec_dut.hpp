@@ -17,6 +17,11 @@
 
 namespace cubecheck::dut {
 
+/// Sends `sig` to the process group of every exec: and plugin: DUT running now. For cubecheck's
+/// SIGINT and SIGTERM handler (async-signal-safe): a DUT's own process group no longer gets the
+/// terminal's Ctrl-C.
+void interruptDuts(int sig) noexcept;
+
 class ExecDut final : public Dut {
  public:
   /// Starts the process and reads its handshake. A failed start or handshake does not throw:

@@ -3,6 +3,8 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -10,8 +12,10 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "conformance/dut_health.hpp"
 #include "conformance/runner.hpp"
@@ -328,6 +332,56 @@ TEST(DutProcessGroup, AnExitIsReportedAsAnExitWhileAChildHoldsTheOutput) {
   EXPECT_EQ(r.status, dut::RunStatus::AdapterError) << r.message;
   EXPECT_NE(r.message.find("exited with status 3"), std::string::npos) << r.message;
   EXPECT_LT(seconds, 2.0) << "the exit waited for the 5 s timeout";
+  expectGone(child);
+  std::filesystem::remove_all(dir);
+}
+
+// The DUT's process group no longer gets the terminal's Ctrl-C: cubecheck passes SIGINT (and
+// SIGTERM) on to it, so an interrupted run stops within moments, not a --timeout-ms later, and
+// leaves none of the DUT's processes behind. cubecheck is started as from a terminal, SIGINT not
+// ignored (a shell's `&` would ignore it in cubecheck and so in the DUT).
+TEST(DutProcessGroup, AnInterruptedRunLeavesNoProcessOfTheDut) {
+  const auto dir = test::freshDir("pgroup_interrupt");
+  const auto pids = dir / "child.pid";
+  const std::string dutSpec =
+      "exec:/bin/sh " + writeParentDut(dir).string() + " hang " + pids.string();
+  const std::string out = (dir / "out.txt").string();
+  std::vector<std::string> args = {
+      "sh",
+      "-c",
+      "exec \"$0\" certify --level smoke --family load2d --quiet "
+      "--timeout-ms 20000 --report-dir \"$3\" --dut \"$1\" >\"$2\" 2>&1",
+      CUBECHECK_BINARY,
+      dutSpec,
+      out,
+      (dir / "report").string()};
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  posix_spawnattr_t attr;
+  ::posix_spawnattr_init(&attr);
+  sigset_t defaults;
+  sigemptyset(&defaults);
+  sigaddset(&defaults, SIGINT);
+  sigaddset(&defaults, SIGTERM);
+  ::posix_spawnattr_setsigdefault(&attr, &defaults);
+  ::posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF);
+  pid_t cubecheck = -1;
+  ASSERT_EQ(::posix_spawn(&cubecheck, "/bin/sh", nullptr, &attr, argv.data(), environ), 0);
+  ::posix_spawnattr_destroy(&attr);
+  const pid_t child = childPid(pids);  // the DUT has started; its first program follows
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  const auto t0 = std::chrono::steady_clock::now();
+  ::kill(cubecheck, SIGINT);
+  int status = 0;
+  ASSERT_EQ(::waitpid(cubecheck, &status, 0), cubecheck);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::ifstream in(out);
+  const std::string text{std::istreambuf_iterator<char>(in), {}};
+  ASSERT_TRUE(WIFEXITED(status)) << text;
+  EXPECT_EQ(WEXITSTATUS(status), 130) << text;
+  EXPECT_LT(seconds, 10.0) << "the case in flight waited for its 20 s timeout";
   expectGone(child);
   std::filesystem::remove_all(dir);
 }
