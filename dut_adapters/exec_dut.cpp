@@ -397,10 +397,15 @@ RunResult ExecDut::run(const isa::Program& program) {
               "the DUT took no input for " + std::to_string(timeout_.count()) +
                   " ms; killed, restarted for the next case"};
     }
+    // Its output at end-of-file (or broken) while the program is still being sent: it can never
+    // answer. Without this, poll would report the hang-up at once, again and again, and the loop
+    // would spin past its deadline for as long as the DUT stayed alive not reading.
+    bool closed = (p[1].revents & (POLLHUP | POLLERR)) != 0 && (p[1].revents & POLLIN) == 0;
     if (p[1].revents & POLLIN) {
       char buf[65536];
       const ssize_t got = ::read(fromDut_, buf, sizeof buf);
       if (got > 0) inbox_.append(buf, static_cast<std::size_t>(got));
+      if (got == 0) closed = true;
       if (inbox_.size() > request.size() + (1u << 20)) {
         stop();
         return {RunStatus::AdapterError,
@@ -421,6 +426,23 @@ RunResult ExecDut::run(const isa::Program& program) {
                     "); restarted for the next case"};
       }
       if (put > 0) sent += static_cast<std::size_t>(put);
+    }
+    if (closed && sent < request.size()) {
+      const std::string why = exitDescription();
+      stop();
+      return {RunStatus::AdapterError,
+              {},
+              std::nullopt,
+              "the DUT closed its output before reading program " + std::to_string(seq) + " (" +
+                  why + "); restarted for the next case"};
+    }
+    if (sent < request.size() && Clock::now() >= deadline) {
+      stop();
+      return {RunStatus::Timeout,
+              {},
+              std::nullopt,
+              "the DUT took no input for " + std::to_string(timeout_.count()) +
+                  " ms; killed, restarted for the next case"};
     }
   }
   bool desync = false;

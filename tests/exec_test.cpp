@@ -336,6 +336,33 @@ TEST(DutProcessGroup, AnExitIsReportedAsAnExitWhileAChildHoldsTheOutput) {
   std::filesystem::remove_all(dir);
 }
 
+// A DUT that closes its output and then stops reading, while cubecheck is still sending it a
+// program larger than a pipe holds: it can never answer. The case is its AdapterError at once;
+// the send loop used to see the hang-up on every poll and spin past its deadline for as long as
+// the DUT lived.
+TEST(DutProcessGroup, ADutThatClosedItsOutputIsNotWaitedForForever) {
+  const auto dir = test::freshDir("closed_output");
+  const auto script = dir / "closer.sh";
+  std::ofstream(script) << "read hello\n"
+                           "printf 'dut 1\\nname closer\\nversion 1.0\\nprofiles a2 950 legacy\\n"
+                           "instructions load2d\\ndtypes f16\\nobservable GM L1 L0A L0B\\n"
+                           "rejects_illegal 0\\nend\\n'\n"
+                           "exec 1>&-\n"
+                           "sleep 300\n";
+  dut::ExecDut dut({"/bin/sh", script.string()}, std::chrono::milliseconds(3000));
+  ASSERT_FALSE(dut.broken().has_value()) << *dut.broken();
+  isa::Program big;
+  big.segments.push_back({isa::Memory::GM, 0, isa::Bytes(1 << 20, 0x5A)});  // 2 MiB of hex
+  const auto t0 = std::chrono::steady_clock::now();
+  const dut::RunResult r = dut.run(big);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_EQ(r.status, dut::RunStatus::AdapterError) << r.message;
+  EXPECT_NE(r.message.find("closed its output"), std::string::npos) << r.message;
+  EXPECT_LT(seconds, 2.0) << "waited for the 3 s timeout, or longer";
+  std::filesystem::remove_all(dir);
+}
+
 // The DUT's process group no longer gets the terminal's Ctrl-C: cubecheck passes SIGINT (and
 // SIGTERM) on to it, so an interrupted run stops within moments, not a --timeout-ms later, and
 // leaves none of the DUT's processes behind. cubecheck is started as from a terminal, SIGINT not
