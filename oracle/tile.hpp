@@ -85,6 +85,22 @@ void writeBlockAs(std::uint8_t* bytes, std::uint64_t at, std::uint64_t rowStep,
                   std::uint64_t colStep, std::uint64_t height, std::uint64_t width,
                   const std::uint32_t* src, std::uint64_t ld) {
   std::uint64_t done = 0;  // the columns written a block at a time, all rows of them
+  if constexpr (Bits == 8) {
+    if (rowStep == 1) {  // a column's cells are consecutive (Zn): a narrowing copy
+      for (; done < width; ++done) {
+        const std::uint32_t* column = src + done * ld;
+        std::uint8_t* to = bytes + at + done * colStep;
+        for (std::uint64_t i = 0; i < height; ++i) to[i] = static_cast<std::uint8_t>(column[i]);
+      }
+    } else if (colStep == 1) {  // a row's cells are consecutive (Nz, Zz): rows written in turn
+      for (std::uint64_t i = 0; i < height; ++i) {
+        std::uint8_t* to = bytes + at + i * rowStep;
+        for (std::uint64_t j = 0; j < width; ++j)
+          to[j] = static_cast<std::uint8_t>(src[j * ld + i]);
+      }
+      done = width;
+    }
+  }
   if constexpr ((Bits == 16 || Bits == 32) && std::endian::native == std::endian::little) {
     using U32x4 = std::uint32_t __attribute__((vector_size(16)));
     using U16x8 = std::uint16_t __attribute__((vector_size(16)));
