@@ -937,37 +937,45 @@ std::optional<isa::Violation> execMmad(State& state, isa::ProfileId profile, con
     // B is first decoded whole, in storage order (a loop compilers vectorise), then its elements
     // are put in place; A's runs of K0 elements are decoded straight into their rows.
     using Value = std::decay_t<decltype(aOut[0])>;
-    // `len` elements from element `from` of `bytes`, decoded into `to`.
-    auto decodeRun = [&](const std::uint8_t* bytes, std::uint64_t from, std::uint64_t len,
-                         isa::DType t, Value* to) {
+    // Decodes runs of `bytes`: eachRun(put) calls put(from, len, to) for every run, `len`
+    // elements from element `from` decoded into `to`. The type is decided once for all runs.
+    auto decodeRuns = [&](const std::uint8_t* bytes, isa::DType t, auto&& eachRun) {
       if constexpr (std::is_same_v<Value, float>) {
         if (t == isa::DType::F16) {  // `as` is the identity on f16 values (HF32 is f32's)
-          std::uint16_t codes[4];
-          const std::uint64_t whole = len - len % 4;
-          for (std::uint64_t e = 0; e < whole; e += 4) {
-            std::memcpy(codes, bytes + 2 * (from + e), sizeof codes);
-            halfValues4(codes, to + e);
-          }
-          for (std::uint64_t e = whole; e < len; ++e) {
-            to[e] = halfValue(static_cast<std::uint16_t>(getElement(bytes, from + e, 16)));
-          }
+          eachRun([&](std::uint64_t from, std::uint64_t len, Value* to) {
+            std::uint16_t codes[4];
+            const std::uint64_t whole = len - len % 4;
+            for (std::uint64_t e = 0; e < whole; e += 4) {
+              std::memcpy(codes, bytes + 2 * (from + e), sizeof codes);
+              halfValues4(codes, to + e);
+            }
+            for (std::uint64_t e = whole; e < len; ++e) {
+              to[e] = halfValue(static_cast<std::uint16_t>(getElement(bytes, from + e, 16)));
+            }
+          });
           return;
         }
       }
       withOperandValues(t, fault, [&](auto value, auto width) {
         const int w = decltype(width)::value == 0 ? bits : decltype(width)::value;
-        for (std::uint64_t e = 0; e < len; ++e) to[e] = as(value(getElement(bytes, from + e, w)));
+        eachRun([&](std::uint64_t from, std::uint64_t len, Value* to) {
+          for (std::uint64_t e = 0; e < len; ++e) {
+            to[e] = as(value(getElement(bytes, from + e, w)));
+          }
+        });
       });
     };
-    for (std::uint64_t first = 0; first < kEnd; first += k0) {
-      const std::uint64_t run = std::min(k0, kEnd - first);
-      for (std::uint64_t row = 0; row < x.m; ++row) {
-        decodeRun(a, aIndex(row, first), run, aType, aOut.data() + row * kEnd + first);
+    decodeRuns(a, aType, [&](auto&& put) {
+      for (std::uint64_t first = 0; first < kEnd; first += k0) {
+        const std::uint64_t run = std::min(k0, kEnd - first);
+        for (std::uint64_t row = 0; row < x.m; ++row) {
+          put(aIndex(row, first), run, aOut.data() + row * kEnd + first);
+        }
       }
-    }
+    });
     Scratch<Value> flat;
     flat.resize(bBytes * 8 / static_cast<std::uint64_t>(bits));
-    decodeRun(b, 0, flat.size(), bType, flat.data());
+    decodeRuns(b, bType, [&](auto&& put) { put(0, flat.size(), flat.data()); });
     // A K0 x 16 fractal at a time: bIndex(first + i, col + j) - bIndex(first, col) is j K0 + i
     // (first a multiple of K0, col of 16). Its rows go to consecutive rows of the panel.
     for (std::uint64_t first = 0; first < kEnd; first += k0) {
