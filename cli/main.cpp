@@ -146,6 +146,12 @@ void catchStopSignals() {
   sa.sa_handler = onStopSignal;
   ::sigaction(SIGINT, &sa, nullptr);
   ::sigaction(SIGTERM, &sa, nullptr);
+  // A closed terminal's SIGHUP likewise, unless it is ignored (nohup): it no longer reaches the
+  // DUT's process group by itself, and a simulator the DUT started would outlive the run.
+  struct sigaction hup {};
+  if (::sigaction(SIGHUP, nullptr, &hup) == 0 && hup.sa_handler != SIG_IGN) {
+    ::sigaction(SIGHUP, &sa, nullptr);
+  }
 }
 
 std::function<void(const std::string&)> progressPrinter(bool quiet) {

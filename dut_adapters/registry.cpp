@@ -110,7 +110,8 @@ const std::vector<Mutant>& mutants() {
        "bf16 and f32 subnormal inputs read as 0 (results and sums kept)",
        Fault::MmadSubnormalInputsFlushed},
       {"mmad-flt-min-flushed", "mmad", isa::ProfileId::A2,
-       "float results of magnitude up to FLT_MIN flushed to 0: a flush threshold off by one",
+       "float results of magnitude FLT_MIN flushed to 0, subnormal ones kept: a flush "
+       "threshold off by one",
        Fault::MmadFltMinFlushed},
       {"lowprec-hif8-as-e4m3", "mmad_lowprec", isa::ProfileId::Ascend950,
        "hifloat8 codes decoded as fp8_e4m3fn", Fault::LowHiF8AsE4M3},

@@ -627,8 +627,9 @@ std::vector<std::string> specialTags(const MmadCase& c) {
   std::vector<std::string> t;
   if (c.values == MmadValues::Special && c.m > 0 && c.k > 0 && c.n > 0) {
     // What rows 0-7 hold (see setSpecialRows): each tag only when its row and columns exist.
-    t.emplace_back("special:subnormal_input");
-    // Row 0's odd columns sum two subnormals to FLT_MIN (bf16, f32).
+    // Row 0's subnormal inputs meet B's ones in odd columns only (n > 1); there, two of them
+    // (k > 1) sum to FLT_MIN (bf16, f32).
+    if (c.n > 1) t.emplace_back("special:subnormal_input");
     if (c.k > 1 && c.n > 1 && c.dtype != DType::F16) t.emplace_back("special:smallest_normal");
     if (c.m > 1) t.emplace_back("special:inf_times_zero");  // column 0: B(0, 0) = 0
     if (c.m > 1 && c.n > 1) t.emplace_back("special:inf");

@@ -1068,13 +1068,13 @@ std::optional<isa::Violation> execMmad(State& state, isa::ProfileId profile, con
   const bool inputsFlushed = fault == Fault::MmadSubnormalInputsFlushed;
   decodeOperands(aF, bF, [&](double v) {
     const auto f = static_cast<float>(v);
-    if (inputsFlushed) return flushed(f);
-    return hf32 ? toHf32(f, state.hf32Mode) : f;
+    const float g = inputsFlushed ? flushed(f) : f;
+    return hf32 ? toHf32(g, state.hf32Mode) : g;
   });
   auto store = [&](std::uint64_t row, std::uint64_t col, float v) {
     if (std::isnan(v)) v = 0.0f;
-    // the mutant's flush threshold, off by one: FLT_MIN itself flushed
-    if (fault == Fault::MmadFltMinFlushed && std::fabs(v) <= FLT_MIN) v = std::copysign(0.0f, v);
+    // the mutant's flush threshold, off by one: FLT_MIN itself flushed (subnormal results kept)
+    if (fault == Fault::MmadFltMinFlushed && std::fabs(v) == FLT_MIN) v = std::copysign(0.0f, v);
     if (std::isinf(v)) v = v > 0 ? FLT_MAX : -FLT_MAX;
     const auto result = std::bit_cast<std::uint32_t>(v);
     std::memcpy(cellOf(row, col), &result, 4);
