@@ -334,7 +334,8 @@ namespace {
 /// c = init + product, saturated and rounded once to f32 (NaN to 0, +-inf to +-FLT_MAX), added
 /// in float, four lanes at a time (GCC/Clang vector extension): when every init element is a
 /// float, one IEEE float addition rounds the exact sum once, as the double route does. False,
-/// with c unfinished, when some init element is not a float (NaN included).
+/// with c unfinished, when some init element is not a float. A NaN init whose bits survive the
+/// round trip through float counts as one (NaN + anything is NaN, saturated to 0 either way).
 bool addInFloat(const MatrixD& init, const Eigen::MatrixXf& product, ElemMatrix& c) {
   using F64x2 = double __attribute__((vector_size(16)));
   using F32x2 = float __attribute__((vector_size(8)));

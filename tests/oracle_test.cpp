@@ -266,8 +266,9 @@ RC_GTEST_PROP(MmadProduct, InitPlusProductIsRoundedOnceAndSaturated, ()) {
   // C = init + A * B rounded once to f32, saturated (NaN to 0, past FLT_MAX to +-FLT_MAX), on
   // shapes whose element count is and is not a multiple of four. The inits are floats (which
   // the oracle adds in float), or one of them is a double no float holds (which sends the whole
-  // matrix through the double route). Every exact sum here spans fewer than 53 bits: the double
-  // sum below is exact, and its rounding to float is the one rounding.
+  // matrix through the double route). The double sum below is exact for the drawn inits (fewer
+  // than 53 bits); beside 2^-149 or FLT_MAX it rounds, but a double holds more than twice a
+  // float's 24 bits plus 2, so rounding it to float still gives the one rounding of the exact sum.
   const int lowA = *rc::gen::inRange(-10, 4), lowB = *rc::gen::inRange(-10, 4);
   const Eigen::Index m = *rc::gen::inRange(1, 10), n = *rc::gen::inRange(1, 10);
   const Eigen::Index k = *rc::gen::inRange(1, 9);
