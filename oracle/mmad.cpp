@@ -331,6 +331,16 @@ void withProduct(const Matrix& a, const Matrix& b, F&& use,
 
 namespace {
 
+/// Spec 8's saturation mode on a vector of sums (GCC/Clang vector extension, float or double
+/// lanes), selects rather than branches: NaN to 0, past +-FLT_MAX (infinities included) to
+/// +-FLT_MAX.
+template <typename V>
+V saturatedLanes(V v) {
+  const V real = v != v ? V{} : v;
+  const V high = real > FLT_MAX ? V{} + FLT_MAX : real;
+  return high < -FLT_MAX ? V{} - FLT_MAX : high;
+}
+
 /// c = init + product, saturated and rounded once to f32 (NaN to 0, +-inf to +-FLT_MAX), added
 /// in float, four lanes at a time (GCC/Clang vector extension): when every init element is a
 /// float, one IEEE float addition rounds the exact sum once, as the double route does. False,
@@ -341,11 +351,6 @@ bool addInFloat(const MatrixD& init, const Eigen::MatrixXf& product, ElemMatrix&
   using F32x2 = float __attribute__((vector_size(8)));
   using F32x4 = float __attribute__((vector_size(16)));
   using I64x2 = std::int64_t __attribute__((vector_size(16)));
-  auto saturated = [](F32x4 v) {
-    const F32x4 real = v != v ? F32x4{} : v;
-    const F32x4 high = real > FLT_MAX ? F32x4{} + FLT_MAX : real;
-    return high < -FLT_MAX ? F32x4{} - FLT_MAX : high;
-  };
   const double* in = init.data();
   const float* p = product.data();
   std::uint32_t* out = c.data();
@@ -367,14 +372,14 @@ bool addInFloat(const MatrixD& init, const Eigen::MatrixXf& product, ElemMatrix&
     notFloat |= (b0 ^ e0) | (b1 ^ e1);
     F32x4 v;
     std::memcpy(&v, p + i, sizeof v);
-    v = saturated(__builtin_shufflevector(f0, f1, 0, 1, 2, 3) + v);
+    v = saturatedLanes(__builtin_shufflevector(f0, f1, 0, 1, 2, 3) + v);
     std::memcpy(out + i, &v, sizeof v);
   }
   for (Eigen::Index i = whole; i < size; ++i) {
     const auto f = static_cast<float>(in[i]);
     if (static_cast<double>(f) != in[i]) return false;
     const float sum = f + p[i];
-    const F32x4 v = saturated(F32x4{sum, sum, sum, sum});
+    const F32x4 v = saturatedLanes(F32x4{sum, sum, sum, sum});
     out[i] = std::bit_cast<std::uint32_t>(v[0]);
   }
   return (notFloat[0] | notFloat[1]) == 0;
@@ -431,12 +436,6 @@ ElemMatrix mmadResultOf(isa::DType t, const Matrix& a, const Matrix& b, const Ma
     }
     using F64x2 = double __attribute__((vector_size(16)));
     using F32x2 = float __attribute__((vector_size(8)));
-    auto saturated = [](F64x2 v) {
-      // saturation mode: NaN to 0, +-inf to +-FLT_MAX
-      const F64x2 high = v > FLT_MAX ? F64x2{FLT_MAX, FLT_MAX} : v;
-      const F64x2 both = high < -FLT_MAX ? F64x2{-FLT_MAX, -FLT_MAX} : high;
-      return v != v ? F64x2{} : both;
-    };
     const double* in = init.data();
     const auto* p = product.data();
     std::uint32_t* out = c.data();
@@ -444,12 +443,12 @@ ElemMatrix mmadResultOf(isa::DType t, const Matrix& a, const Matrix& b, const Ma
     for (Eigen::Index i = 0; i < whole; i += 2) {
       const F64x2 v =
           F64x2{in[i], in[i + 1]} + F64x2{static_cast<double>(p[i]), static_cast<double>(p[i + 1])};
-      const F32x2 f = __builtin_convertvector(saturated(v), F32x2);
+      const F32x2 f = __builtin_convertvector(saturatedLanes(v), F32x2);
       std::memcpy(out + i, &f, sizeof f);
     }
     if (whole < size) {
       const F64x2 v = F64x2{in[whole] + static_cast<double>(p[whole]), 0};
-      out[whole] = std::bit_cast<std::uint32_t>(static_cast<float>(saturated(v)[0]));
+      out[whole] = std::bit_cast<std::uint32_t>(static_cast<float>(saturatedLanes(v)[0]));
     }
   };
   if (hf32 != nullptr && t == isa::DType::F32) {
