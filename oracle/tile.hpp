@@ -78,21 +78,24 @@ void writeElementAs(std::uint8_t* bytes, std::size_t linear, std::uint32_t value
 /// for each element. Where a block row's cells are consecutive (colStep 1, the Nz and Zz
 /// fractals), 32-bit elements go four rows by four columns at a time and 16-bit ones four rows
 /// by eight columns, transposed in 4-lane vectors (GCC/Clang vector extension): a row of a
-/// fractal is then a few vector stores, not one store per element. Where a column's cells are
-/// consecutive (rowStep 1, Zn), four elements of a column go at a time.
+/// fractal is then a few vector stores, not one store per element; 8-bit ones a row at a time.
+/// Where a column's cells are consecutive (rowStep 1, Zn), a column is one narrowing copy.
 template <int Bits>
 void writeBlockAs(std::uint8_t* bytes, std::uint64_t at, std::uint64_t rowStep,
                   std::uint64_t colStep, std::uint64_t height, std::uint64_t width,
                   const std::uint32_t* src, std::uint64_t ld) {
   std::uint64_t done = 0;  // the columns written a block at a time, all rows of them
-  if constexpr (Bits == 8) {
+  if constexpr (Bits != 4) {
     if (rowStep == 1) {  // a column's cells are consecutive (Zn): a narrowing copy
       for (; done < width; ++done) {
         const std::uint32_t* column = src + done * ld;
-        std::uint8_t* to = bytes + at + done * colStep;
-        for (std::uint64_t i = 0; i < height; ++i) to[i] = static_cast<std::uint8_t>(column[i]);
+        std::uint8_t* to = bytes + Bits / 8 * (at + done * colStep);
+        for (std::uint64_t i = 0; i < height; ++i) writeElementAs<Bits>(to, i, column[i]);
       }
-    } else if (colStep == 1) {  // a row's cells are consecutive (Nz, Zz): rows written in turn
+    }
+  }
+  if constexpr (Bits == 8) {
+    if (colStep == 1 && done < width) {  // a row's cells are consecutive (Nz, Zz): rows in turn
       for (std::uint64_t i = 0; i < height; ++i) {
         std::uint8_t* to = bytes + at + i * rowStep;
         for (std::uint64_t j = 0; j < width; ++j)
@@ -118,26 +121,6 @@ void writeBlockAs(std::uint8_t* bytes, std::uint64_t at, std::uint64_t rowStep,
       row[3] = __builtin_shufflevector(hi01, hi23, 2, 3, 6, 7);
     };
     constexpr std::uint64_t kWide = Bits == 32 ? 4 : 8;  // columns of a block
-    if (rowStep == 1) {  // a column's cells are consecutive (Zn): no transposing
-      const std::uint64_t whole = height - height % 4;
-      for (; done < width; ++done) {
-        const std::uint32_t* column = src + done * ld;
-        std::uint8_t* to = bytes + Bits / 8 * (at + done * colStep);
-        for (std::uint64_t i = 0; i < whole; i += 4) {
-          U32x4 v;
-          std::memcpy(&v, column + i, 16);
-          if constexpr (Bits == 32) {
-            std::memcpy(to + 4 * i, &v, 16);
-          } else {
-            U16x8 halves;
-            std::memcpy(&halves, &v, 16);
-            const U16x8 low = __builtin_shufflevector(halves, halves, 0, 2, 4, 6, 0, 2, 4, 6);
-            std::memcpy(to + 2 * i, &low, 8);
-          }
-        }
-        for (std::uint64_t i = whole; i < height; ++i) writeElementAs<Bits>(to, i, column[i]);
-      }
-    }
     if (colStep == 1 && height % 4 == 0) {
       for (; done + kWide <= width; done += kWide) {
         for (std::uint64_t i = 0; i < height; i += 4) {
