@@ -1099,11 +1099,7 @@ std::optional<isa::Violation> execMmad(State& state, isa::ProfileId profile, con
     }
   };
   auto storeRun = [&](std::uint64_t row, std::uint64_t first, std::uint64_t width, const float* s) {
-    std::array<float, 16> out;
-    for (std::uint64_t j = 0; j < width; ++j) {
-      out[j] = std::isnan(s[j]) ? 0.0f : std::clamp(s[j], -FLT_MAX, FLT_MAX);
-    }
-    copyRun(cellOf(row, first), out.data(), width);
+    for (std::uint64_t j = 0; j < width; ++j) store(row, first + j, s[j]);
   };
   const bool narrow = fault == Fault::LowNarrowAccumulator && isa::bitsOf(x.dtype) == 8;
   if (fault == Fault::MmadPairwiseSum || fault == Fault::MmadAddsTowardZero ||
