@@ -377,26 +377,31 @@ RunResult ExecDut::run(const isa::Program& program) {
   std::size_t sent = 0;
   const ssize_t first = ::write(toDut_, request.data(), request.size());
   if (first > 0) sent = static_cast<std::size_t>(first);
+  // The ways sending can end the case, each stopping the DUT (killed with its group, restarted
+  // for the next case): it is gone or will not take the program (`what` it did), or it took no
+  // input in time.
+  auto notSent = [&](const std::string& what) -> RunResult {
+    const std::string why = exitDescription();
+    stop();
+    return {RunStatus::AdapterError,
+            {},
+            std::nullopt,
+            "the DUT " + what + " program " + std::to_string(seq) + " (" + why +
+                "); restarted for the next case"};
+  };
+  auto tookNoInput = [&]() -> RunResult {
+    stop();
+    return {RunStatus::Timeout,
+            {},
+            std::nullopt,
+            "the DUT took no input for " + std::to_string(timeout_.count()) +
+                " ms; killed, restarted for the next case"};
+  };
   while (sent < request.size()) {
     pollfd p[2] = {{toDut_, POLLOUT, 0}, {fromDut_, POLLIN, 0}};
     const Wait waited = await(p, 2, deadline);
-    if (waited == Wait::Ended) {
-      const std::string why = exitDescription();
-      stop();
-      return {RunStatus::AdapterError,
-              {},
-              std::nullopt,
-              "the DUT ended before reading program " + std::to_string(seq) + " (" + why +
-                  "); restarted for the next case"};
-    }
-    if (waited == Wait::TimedOut) {
-      stop();
-      return {RunStatus::Timeout,
-              {},
-              std::nullopt,
-              "the DUT took no input for " + std::to_string(timeout_.count()) +
-                  " ms; killed, restarted for the next case"};
-    }
+    if (waited == Wait::Ended) return notSent("ended before reading");
+    if (waited == Wait::TimedOut) return tookNoInput();
     // Its output at end-of-file (or broken) while the program is still being sent: it can never
     // answer. Without this, poll would report the hang-up at once, again and again, and the loop
     // would spin past its deadline for as long as the DUT stayed alive not reading.
@@ -416,34 +421,11 @@ RunResult ExecDut::run(const isa::Program& program) {
     }
     if (p[0].revents & (POLLOUT | POLLERR | POLLHUP)) {
       const ssize_t put = ::write(toDut_, request.data() + sent, request.size() - sent);
-      if (put < 0 && errno != EAGAIN && errno != EINTR) {
-        const std::string why = exitDescription();
-        stop();
-        return {RunStatus::AdapterError,
-                {},
-                std::nullopt,
-                "the DUT stopped reading program " + std::to_string(seq) + " (" + why +
-                    "); restarted for the next case"};
-      }
+      if (put < 0 && errno != EAGAIN && errno != EINTR) return notSent("stopped reading");
       if (put > 0) sent += static_cast<std::size_t>(put);
     }
-    if (closed && sent < request.size()) {
-      const std::string why = exitDescription();
-      stop();
-      return {RunStatus::AdapterError,
-              {},
-              std::nullopt,
-              "the DUT closed its output before reading program " + std::to_string(seq) + " (" +
-                  why + "); restarted for the next case"};
-    }
-    if (sent < request.size() && Clock::now() >= deadline) {
-      stop();
-      return {RunStatus::Timeout,
-              {},
-              std::nullopt,
-              "the DUT took no input for " + std::to_string(timeout_.count()) +
-                  " ms; killed, restarted for the next case"};
-    }
+    if (closed && sent < request.size()) return notSent("closed its output before reading");
+    if (sent < request.size() && Clock::now() >= deadline) return tookNoInput();
   }
   bool desync = false;
   RunResult r = wire::readResponse(src, seq, program, desync);
