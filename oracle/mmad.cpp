@@ -94,6 +94,38 @@ MatrixD valuesOf(const ElemMatrix& bits, isa::DType t) {
 
 namespace {
 
+/// x < y ? x : y and x > y ? x : y, lane by lane, for vectors of the GCC/Clang vector extension
+/// (y where either is a NaN). GCC makes each select an and/andnot/or blend; on x86 each is one
+/// minps/maxps (minpd/maxpd), which do exactly this, and the linear passes below are made of
+/// them.
+template <typename V>
+V lanesMin(V x, V y) {
+#if defined(__SSE2__)
+  if constexpr (std::is_same_v<V, float __attribute__((vector_size(16)))>) {
+    return __builtin_ia32_minps(x, y);
+  } else if constexpr (std::is_same_v<V, double __attribute__((vector_size(16)))>) {
+    return __builtin_ia32_minpd(x, y);
+  }
+#endif
+  return x < y ? x : y;
+}
+
+template <typename V>
+V lanesMax(V x, V y) {
+#if defined(__SSE2__)
+  if constexpr (std::is_same_v<V, float __attribute__((vector_size(16)))>) {
+    return __builtin_ia32_maxps(x, y);
+  } else if constexpr (std::is_same_v<V, double __attribute__((vector_size(16)))>) {
+    return __builtin_ia32_maxpd(x, y);
+  }
+#endif
+  return x > y ? x : y;
+}
+
+}  // namespace
+
+namespace {
+
 /// Four doubles (or floats) to f16 bits, each rounded to float and then to nearest f16 with ties to
 /// even, as Eigen::half(float) does it without F16C, with its three cases chosen per lane instead
 /// of branched on (the branches cost more than the arithmetic): from 65536 up, inf, or NaN kept a
@@ -214,14 +246,14 @@ std::optional<Grid> gridOf(const MatrixF& m) {
     notFinite |= bits > 0x7F7FFFFF;
     F32x4 a;
     std::memcpy(&a, &bits, sizeof a);
-    top = a > top ? a : top;           // a NaN leaves top as it was; notFinite has it
+    top = lanesMax(a, top);            // a NaN leaves top as it was; notFinite has it
     bits |= (bits == 0) & 0x7F800000;  // a zero as an infinity: no lowest bit
     std::memcpy(&a, &bits, sizeof a);
     F32x4 cleared;
     const I32x4 rest = bits & (bits - 1);
     std::memcpy(&cleared, &rest, sizeof cleared);
     const F32x4 lowestBit = (bits & 0x7FFFFF) != 0 ? a - cleared : a;
-    least = lowestBit < least ? lowestBit : least;
+    least = lanesMin(lowestBit, least);
   };
   const float* v = m.data();
   const Eigen::Index size = m.size(), whole = size - size % 4;
@@ -332,13 +364,12 @@ void withProduct(const Matrix& a, const Matrix& b, F&& use,
 namespace {
 
 /// Spec 8's saturation mode on a vector of sums (GCC/Clang vector extension, float or double
-/// lanes), selects rather than branches: NaN to 0, past +-FLT_MAX (infinities included) to
-/// +-FLT_MAX.
+/// lanes), selects and clamps rather than branches: NaN to 0, past +-FLT_MAX (infinities
+/// included) to +-FLT_MAX.
 template <typename V>
 V saturatedLanes(V v) {
-  const V real = v != v ? V{} : v;
-  const V high = real > FLT_MAX ? V{} + FLT_MAX : real;
-  return high < -FLT_MAX ? V{} - FLT_MAX : high;
+  const V real = v == v ? v : V{};
+  return lanesMax(lanesMin(real, V{} + FLT_MAX), V{} - FLT_MAX);
 }
 
 /// c = init + product, saturated and rounded once to f32 (NaN to 0, +-inf to +-FLT_MAX), added

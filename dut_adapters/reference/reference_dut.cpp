@@ -1137,14 +1137,20 @@ std::optional<isa::Violation> execMmad(State& state, isa::ProfileId profile, con
   // sum still takes one f32 product and one f32 addition per k, in ascending k.
   using F32x4 = float __attribute__((vector_size(16)));
   constexpr std::uint64_t kCols = 16, kVectors = kCols / 4;
-  // storeRun for a whole fractal row, from the sums' vectors: the same selects, four lanes at a
-  // time.
+  // storeRun for a whole fractal row, from the sums' vectors: the same saturation, four lanes at
+  // a time. On x86 the two clamps are one minps and one maxps (which give their second operand
+  // where the first is a NaN, and r has none left), not the three-instruction blends GCC makes
+  // of the selects.
   auto storeVectors = [&](std::uint64_t row, std::uint64_t first, const F32x4* v) {
     std::uint8_t* to = cellOf(row, first);
     for (std::uint64_t q = 0; q < kVectors; ++q) {
-      F32x4 r = v[q] != v[q] ? F32x4{} : v[q];
+      F32x4 r = v[q] == v[q] ? v[q] : F32x4{};
+#if defined(__SSE2__)
+      r = __builtin_ia32_maxps(__builtin_ia32_minps(r, F32x4{} + FLT_MAX), F32x4{} - FLT_MAX);
+#else
       r = r > FLT_MAX ? F32x4{} + FLT_MAX : r;
       r = r < -FLT_MAX ? F32x4{} - FLT_MAX : r;
+#endif
       std::memcpy(to + 16 * q, &r, sizeof r);
     }
   };
