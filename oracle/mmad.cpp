@@ -160,6 +160,31 @@ void halfBitsOf4(const Scalar* in, std::uint32_t* out) {
   std::memcpy(out, &bits, sizeof bits);
 }
 
+/// As halfBitsOf4 on `count` (a multiple of 4) values when every one of them, rounded to float,
+/// is zero or a normal f16 (the f16 it is, its exponent rebased and its 13 low zero bits
+/// dropped): no rounding, and a third of halfBitsOf4's work. False, with out unfinished, when
+/// some value is not; the caller converts those with halfBitsOf4.
+template <typename Scalar>
+bool exactHalfBits(const Scalar* in, std::uint32_t* out, std::ptrdiff_t count) {
+  using F32x4 = float __attribute__((vector_size(16)));
+  using I32x4 = std::int32_t __attribute__((vector_size(16)));
+  I32x4 inexact = {};
+  for (std::ptrdiff_t i = 0; i < count; i += 4) {
+    const F32x4 f = {static_cast<float>(in[i]), static_cast<float>(in[i + 1]),
+                     static_cast<float>(in[i + 2]), static_cast<float>(in[i + 3])};
+    I32x4 u;
+    std::memcpy(&u, &f, sizeof u);
+    const I32x4 a = u & 0x7FFFFFFF;
+    const I32x4 zero = a == 0;
+    // 2^-14 (0x38800000) up to f16's largest, 65504 (0x477FE000), with 13 low zero bits
+    const I32x4 fromSmallest = a - 0x38800000;
+    inexact |= ~zero & ((fromSmallest < 0) | (fromSmallest > 0x0EFFE000) | (a & 0x1FFF));
+    const I32x4 bits = (((a - 0x38000000) >> 13) & ~zero) | ((u >> 16) & 0x8000);
+    std::memcpy(out + i, &bits, sizeof bits);
+  }
+  return (inexact[0] | inexact[1] | inexact[2] | inexact[3]) == 0;
+}
+
 }  // namespace
 
 namespace {
@@ -188,8 +213,14 @@ ElemMatrix bitsOfValues(const Matrix& values, isa::DType t) {
       each([](double v) { return static_cast<std::uint32_t>(static_cast<std::int32_t>(v)); });
       break;
     case isa::DType::F16: {
+      // 64 values at a time by exactHalfBits, and again by halfBitsOf4 when some are not exact
       const Eigen::Index size = values.size(), whole = size - size % 4;
-      for (Eigen::Index i = 0; i < whole; i += 4) halfBitsOf4(values.data() + i, b.data() + i);
+      constexpr Eigen::Index kRun = 64;
+      for (Eigen::Index from = 0; from < whole; from += kRun) {
+        const Eigen::Index to = std::min(from + kRun, whole);
+        if (exactHalfBits(values.data() + from, b.data() + from, to - from)) continue;
+        for (Eigen::Index i = from; i < to; i += 4) halfBitsOf4(values.data() + i, b.data() + i);
+      }
       for (Eigen::Index i = whole; i < size; ++i) {
         b(i) = Eigen::numext::bit_cast<std::uint16_t>(Eigen::half(static_cast<float>(values(i))));
       }

@@ -376,6 +376,25 @@ TEST(MmadBits, F16BitsAreEigensRoundingConversion) {
   for (std::size_t i = 0; i < values.size(); ++i) {
     ASSERT_EQ(bits(0, static_cast<Eigen::Index>(i)), expected[i]) << "value " << values[i];
   }
+  // The f16s alone, in order, as doubles and as floats: runs of zeros and normal f16s take the
+  // conversion's exact path (the runs above, each beside its inexact neighbours, never do), the
+  // runs that hold a subnormal or an infinity its rounding path.
+  std::vector<double> halves;
+  for (std::uint32_t h = 0; h < 0x10000; ++h) {
+    const auto f =
+        static_cast<float>(Eigen::numext::bit_cast<Eigen::half>(static_cast<std::uint16_t>(h)));
+    if (!std::isnan(f)) halves.push_back(f);
+  }
+  const MatrixD hd =
+      Eigen::Map<const MatrixD>(halves.data(), 1, static_cast<Eigen::Index>(halves.size()));
+  const ElemMatrix fromDoubles = bitsOf(hd, DType::F16);
+  const ElemMatrix fromFloats = bitsOf(MatrixF(hd.cast<float>()), DType::F16);
+  for (Eigen::Index i = 0; i < hd.size(); ++i) {
+    const std::uint32_t h =
+        Eigen::numext::bit_cast<std::uint16_t>(Eigen::half(static_cast<float>(hd(i))));
+    ASSERT_EQ(fromDoubles(i), h) << "value " << hd(i);
+    ASSERT_EQ(fromFloats(i), h) << "value " << hd(i);
+  }
 }
 
 RC_GTEST_PROP(MmadProduct, AsFloatsAndGridOfAreTheElementwiseStatement, ()) {
