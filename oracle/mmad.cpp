@@ -563,13 +563,6 @@ Expected expectC(const isa::Program& program, std::size_t region, const ElemMatr
   e.regions.assign(program.observe.size(), {});
   e.written.assign(program.observe.size(), {});
   e.formats.assign(program.observe.size(), {});
-  for (std::size_t i = 0; i < program.observe.size(); ++i) {
-    const isa::Region& o = program.observe[i];
-    const isa::Segment* os = isa::findSegment(program.segments, o.memory, o.addr, o.size);
-    const auto from = os->bytes.begin() + static_cast<std::ptrdiff_t>(o.addr - os->addr);
-    e.regions[i].assign(from, from + static_cast<std::ptrdiff_t>(o.size));
-    e.written[i].assign(o.size, 0);
-  }
   const std::uint64_t m1 = (static_cast<std::uint64_t>(c.rows()) + 15) / 16;
   const std::uint64_t n1 = (static_cast<std::uint64_t>(c.cols()) + 15) / 16;
   // L0C: Nz of 16 x 16 fractals of 4-byte elements (spec 2, 3), m1 * n1 fractals from cAddr.
@@ -578,7 +571,18 @@ Expected expectC(const isa::Program& program, std::size_t region, const ElemMatr
     throw std::logic_error("oracle::expectC: C footprint outside the observed region");
   }
   const auto first = static_cast<std::ptrdiff_t>(cAddr - (footprint > 0 ? r.addr : cAddr));
-  std::fill_n(e.written[region].begin() + first, footprint, 1);
+  for (std::size_t i = 0; i < program.observe.size(); ++i) {
+    const isa::Region& o = program.observe[i];
+    const isa::Segment* os = isa::findSegment(program.segments, o.memory, o.addr, o.size);
+    const auto from = os->bytes.begin() + static_cast<std::ptrdiff_t>(o.addr - os->addr);
+    e.regions[i].assign(from, from + static_cast<std::ptrdiff_t>(o.size));
+    // 1 over C's footprint, 0 elsewhere, written once (it is as large as the region)
+    const std::size_t ones = i == region ? footprint : 0, zeros = i == region ? first : 0;
+    e.written[i].reserve(o.size);
+    e.written[i].insert(e.written[i].end(), zeros, 0);
+    e.written[i].insert(e.written[i].end(), ones, 1);
+    e.written[i].insert(e.written[i].end(), o.size - zeros - ones, 0);
+  }
   const auto rows = static_cast<std::uint64_t>(c.rows()),
              cols = static_cast<std::uint64_t>(c.cols());
   // A C of partial fractals leaves the rest of its footprint undefined: don't care, until a cell
