@@ -285,11 +285,19 @@ DTypeFingerprint measure(Lab& lab, const std::string& name) {
     if (*down == std::ldexp(1.0, -j)) jDown = j;
   }
   const int p = std::max(jUp, jDown);
-  f.accumulatorBits = p >= jMax ? 0 : p;
+  // Kept up to the last j the inputs can show: the accumulator is at least that wide, and how
+  // much wider is not known. p is then no width, and the probes below, which rest on it, ask
+  // nothing (with 53 bits, [2^p, 1, 1, -2^p] gives 2 in every order).
+  const bool wider = p >= jMax;
+  const std::string tooWide = "unknown (accumulator wider than the probe reaches: at least " +
+                              std::to_string(jMax) + " bits)";
+  f.accumulatorBits = wider ? 0 : p;
   const bool descending = jUp > jDown;
   // Order: [2^p, 1, 1, -2^p]. Ascending: 2^p + 1 ties to 2^p twice, then 0. Pairwise:
   // 2^p + (1 - 2^p) = 1 exactly. Descending: (-2^p + 1) + 1 = 2 - 2^p, then 2.
-  if (p > 0 && p <= 30) {
+  if (wider) {
+    f.order = tooWide;
+  } else if (p > 0 && p <= 30) {
     const Term big = power(p);
     auto r = lab.dot({big, {1, 1}, {1, 1}, {-big.a, big.b}});
     if (!r) return fail();
@@ -298,11 +306,13 @@ DTypeFingerprint measure(Lab& lab, const std::string& name) {
               : *r == 2 ? "sequential (descending k)"
                         : "other (the order probe gave " + describe(*r) + ")";
   } else {
-    f.order = "unknown (accumulator wider than the probe reaches)";
+    f.order = "unknown (the order probe reaches accumulators of up to 30 bits)";
   }
   // Rounding of additions, in the order the DUT adds: 1 + 0.75 ulp, 1 + 0.5 ulp (a tie) and
   // -1 - 0.75 ulp, each then cancelled by -+1. ulp = 2^-(p-1).
-  if (p >= 3 && p <= jMax - 2) {
+  if (wider) {
+    f.rounding = tooWide;
+  } else if (p >= 3 && p <= jMax - 2) {
     auto ordered = [&](std::vector<Term> v) {
       if (descending) std::reverse(v.begin(), v.end());
       return v;

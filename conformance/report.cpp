@@ -1108,9 +1108,10 @@ void printReport(std::ostream& out, const CertifyResult& r) {
       } else if (d.inputFractionBits) {
         os << "inputs keep " << *d.inputFractionBits << " fraction bits\n";
       } else {
-        os << d.accumulatorBits << "-bit accumulator, " << d.order << ", " << d.rounding
-           << ", subnormal inputs " << d.subnormalInputs << ", results " << d.subnormalResults
-           << '\n';
+        os << (d.accumulatorBits ? std::to_string(d.accumulatorBits) + "-bit accumulator"
+                                 : std::string("accumulator width not found"))
+           << ", " << d.order << ", " << d.rounding << ", subnormal inputs " << d.subnormalInputs
+           << ", results " << d.subnormalResults << '\n';
       }
     }
   } else if (!r.fingerprintWhyNot.empty()) {

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cfloat>
 #include <cmath>
 #include <cstring>
 #include <functional>
@@ -10,6 +11,8 @@
 #include "conformance/fingerprint.hpp"
 #include "conformance/indirect.hpp"
 #include "dut_adapters/registry.hpp"
+#include "oracle/layout.hpp"
+#include "oracle/mmad.hpp"
 #include "process.hpp"
 
 namespace cubecheck::conf {
@@ -265,6 +268,75 @@ TEST(Fingerprint, AProbeAnsweredOutsideItsQuestionGivesNoFigure) {
 
 // `cubecheck fingerprint` exits 1 when it measured nothing (a DUT that computes nothing, or
 // declares no float Mmad), 0 when it measured something, and prints no figure for the former.
+/// A DUT whose float Mmad sums its products exactly, in double, ascending k, and rounds the sum
+/// once to f32 with spec 8's saturation: a wide accumulator. It answers the fingerprint's
+/// experiments only (C(0, 0) and C(1, 1) of one Mmad, m = n = 16, from L0A and L0B alone); HF32
+/// mode is ignored.
+class WideAccumulator : public dut::Dut {
+ public:
+  WideAccumulator() : inner_(dut::makeDut("reference")) {}
+  const dut::Capabilities& capabilities() const override { return inner_->capabilities(); }
+  dut::RunResult run(const isa::Program& program) override {
+    dut::RunResult r = inner_->run(program);
+    const isa::Mmad* x = nullptr;
+    for (const isa::Instruction& i : program.instructions) {
+      if (const auto* m = std::get_if<isa::Mmad>(&i)) x = m;
+    }
+    if (x == nullptr || r.status != dut::RunStatus::Ok) return r;
+    auto segment = [&](isa::Memory m) -> const isa::Bytes& {
+      for (const isa::Segment& s : program.segments) {
+        if (s.memory == m) return s.bytes;
+      }
+      throw std::logic_error("WideAccumulator: no segment");
+    };
+    const bool nz = isa::profile(program.profile).l0aIsNz;
+    const oracle::MatrixD a = oracle::valuesOf(
+        oracle::decode(segment(isa::Memory::L0A), nz ? oracle::Layout::Nz : oracle::Layout::Zz,
+                       x->dtype, 16, x->k),
+        x->dtype);
+    const oracle::MatrixD b = oracle::valuesOf(
+        oracle::decode(segment(isa::Memory::L0B), oracle::Layout::Zn, x->dtype, x->k, 16),
+        x->dtype);
+    for (std::size_t n = 0; n < program.observe.size(); ++n) {
+      // the experiments observe C(0, 0) at 0 and C(1, 1), each one word of the first fractal
+      if (program.observe[n].memory != isa::Memory::L0C) continue;
+      const std::uint64_t cell = program.observe[n].addr / 4;
+      const Eigen::Index row = static_cast<Eigen::Index>(cell / 16);
+      const Eigen::Index col = static_cast<Eigen::Index>(cell % 16);
+      double sum = 0;
+      for (Eigen::Index k = 0; k < a.cols(); ++k) sum += a(row, k) * b(k, col);
+      auto f = static_cast<float>(std::isnan(sum) ? 0.0 : sum);
+      if (std::isinf(f)) f = f > 0 ? FLT_MAX : -FLT_MAX;
+      std::memcpy(r.observed.at(n).data(), &f, 4);
+    }
+    return r;
+  }
+
+ private:
+  std::unique_ptr<dut::Dut> inner_;
+};
+
+// A wide accumulator keeps every step f16's products can show: its width is not found, and the
+// order and rounding probes, which rest on a width, give no figure. Before, f16 read as a
+// "0-bit accumulator, sequential (descending k)": [2^28, 1, 1, -2^28] gives 2 in every order
+// when nothing is lost. bf16's and f32's products reach far enough to see 53 bits.
+TEST(Fingerprint, AnAccumulatorWiderThanTheProbeGivesNoOrderNorRounding) {
+  WideAccumulator dut;
+  const Fingerprint f = fingerprint(dut, isa::ProfileId::A2);
+  const DTypeFingerprint& f16 = of(f, "f16");
+  EXPECT_EQ(f16.notMeasured, "");
+  EXPECT_EQ(f16.accumulatorBits, 0);
+  EXPECT_EQ(f16.order.rfind("unknown (accumulator wider than the probe reaches", 0), 0u)
+      << f16.order;
+  EXPECT_EQ(f16.rounding.rfind("unknown (accumulator wider than the probe reaches", 0), 0u)
+      << f16.rounding;
+  EXPECT_EQ(f16.products, "exact");
+  for (const char* t : {"bf16", "f32"}) {
+    EXPECT_EQ(of(f, t).accumulatorBits, 53) << t;
+    EXPECT_EQ(of(f, t).order.rfind("unknown (", 0), 0u) << t << ": " << of(f, t).order;
+  }
+}
+
 TEST(Fingerprint, TheCommandExitsNonZeroWhenNothingWasMeasured) {
   const test::ProcessRun none = test::runCubecheck("fingerprint --dut mutant:writes-nothing");
   EXPECT_EQ(none.status, 1) << none.out;
