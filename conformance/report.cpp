@@ -654,6 +654,18 @@ std::vector<Section> familySections(const CertifyResult& r) {
                                                    " time(s), quota " +
                                                    std::to_string(f.coverageQuota)));
     }
+    if (const std::vector<std::string> left = f.binsOutside(); !left.empty() && r.certifies()) {
+      std::string bins;
+      for (const std::string& b : left) bins += (bins.empty() ? "" : ", ") + b;
+      s.blocks.push_back(alert(
+          "Required bins not certified",
+          std::to_string(left.size()) + " of the family's " +
+              std::to_string(f.coverageRequired.size()) +
+              " required coverage bins had every case not supported (see \"Not supported\" for "
+              "why: what the DUT declares, or an open point this version does not certify), so "
+              "they are not certified: " +
+              bins));
+    }
     for (const auto& [why, n] : f.declinedReasons) {
       s.blocks.push_back(alert("Declined", std::to_string(n) + " case(s): " + why));
     }

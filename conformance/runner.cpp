@@ -181,9 +181,17 @@ void FamilyResult::findCoverageGaps() {
                              (waivedHits == coverageWaived.end() ? 0 : waivedHits->second);
     // Exempt only when every case of the bin was NotSupported: the bin lies outside the
     // envelope. A bin with cases inside it must pass the quota, whatever else happened.
-    const bool outside = coverage.count(bin) == 0 && coverageNotRun.count(bin) > 0;
-    if (hits < quota && !outside) coverageGaps.emplace_back(bin, hits);
+    if (hits < quota && !binOutside(bin)) coverageGaps.emplace_back(bin, hits);
   }
+}
+
+std::vector<std::string> FamilyResult::binsOutside() const {
+  std::vector<std::string> out;
+  if (nothingInside()) return out;
+  for (const auto& [bin, quota] : coverageRequired) {
+    if (binOutside(bin)) out.push_back(bin);
+  }
+  return out;
 }
 
 std::vector<std::string> FamilyResult::binsShort() const {
@@ -192,8 +200,7 @@ std::vector<std::string> FamilyResult::binsShort() const {
   for (const auto& [bin, quota] : coverageRequired) {
     const auto ran = coverage.find(bin);
     const std::size_t inside = ran == coverage.end() ? 0 : ran->second;
-    const bool outside = inside == 0 && coverageNotRun.count(bin) > 0;
-    if (inside < quota && !outside) out.push_back(bin);
+    if (inside < quota && !binOutside(bin)) out.push_back(bin);
   }
   return out;
 }
@@ -374,10 +381,15 @@ std::string CertifyResult::headline() const {
     for (const FamilyResult& f : families) {
       const std::size_t outside = f.outsideEnvelope();
       if (outside == 0 || f.verdict().rfind("conformant", 0) != 0) continue;
-      narrowed.push_back(f.name + " ran " +
+      std::string line = f.name + " ran " +
                          std::to_string(f.counts.total() - f.counts.of(Outcome::NotSupported)) +
                          " of its " + std::to_string(f.counts.total()) + " cases, " +
-                         std::to_string(outside) + " outside the envelope");
+                         std::to_string(outside) + " outside the envelope";
+      if (const std::size_t left = f.binsOutside().size(); left > 0) {
+        line += ", " + std::to_string(left) + " of its " +
+                std::to_string(f.coverageRequired.size()) + " required bins left out";
+      }
+      narrowed.push_back(std::move(line));
     }
     std::vector<std::string> limits;
     for (const dut::FieldLimit& l : capabilities.limits) limits.push_back(l.text);

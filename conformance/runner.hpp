@@ -164,6 +164,15 @@ struct FamilyResult {
   /// The required bins that fewer cases than their quota ran in (inside the envelope), except
   /// the exempt ones: what certify draws more cases for before it looks for gaps.
   std::vector<std::string> binsShort() const;
+  /// A required bin no case ran in, every case of it NotSupported (outside what the DUT
+  /// declares, an uncertified open point): exempt from its quota, and so not certified.
+  bool binOutside(const std::string& bin) const {
+    return coverage.count(bin) == 0 && coverageNotRun.count(bin) > 0;
+  }
+  /// The required bins binOutside, in the family's order: what a certificate of a family with
+  /// cases inside the envelope leaves out (none when nothing ran inside: the family is then not
+  /// certified at all).
+  std::vector<std::string> binsOutside() const;
   /// Cases certify drew past the level's count to fill bins the level's cases missed (see
   /// certify()); they are counted in their properties like any other case.
   std::size_t topUpCases = 0;

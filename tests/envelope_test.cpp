@@ -27,6 +27,18 @@ std::string envelopeDut(const char* mode) {
   return std::string("exec:") + ENVELOPE_DUT + " " + mode;
 }
 
+/// The headline's count of a narrowed family's required bins no case inside the envelope reached,
+/// counted here from the coverage maps (not from binsOutside()).
+std::string leftOut(const FamilyResult& f) {
+  std::size_t n = 0;
+  for (const auto& [bin, quota] : f.coverageRequired) {
+    if (f.coverage.count(bin) == 0 && f.coverageNotRun.count(bin) > 0) ++n;
+  }
+  if (n == 0) return {};
+  return ", " + std::to_string(n) + " of its " + std::to_string(f.coverageRequired.size()) +
+         " required bins left out";
+}
+
 // ---- the envelope grammar ----------------------------------------------------------------------
 
 struct LimitRow {
@@ -288,8 +300,8 @@ TEST(Load2DUpTo100, DeclaredLimitIsConformantWithinIt) {
   EXPECT_EQ(r.headline().rfind("CONFORMANT for load2d within the declared envelope (load2d ran " +
                                    std::to_string(total - f.counts.of(Outcome::NotSupported)) +
                                    " of its " + std::to_string(total) + " cases, " +
-                                   std::to_string(outside) +
-                                   " outside the envelope; limits: load2d repeat_times <= 100)",
+                                   std::to_string(outside) + " outside the envelope" + leftOut(f) +
+                                   "; limits: load2d repeat_times <= 100)",
                                0),
             0u)
       << r.headline();
@@ -328,12 +340,12 @@ TEST(S4Only, NarrowDeclarationsQualifyTheHeadline) {
   }
   ASSERT_GT(undeclared, f.counts.total() / 2) << "most cases are outside what it declares";
   const std::string ran = std::to_string(f.counts.total() - f.counts.of(Outcome::NotSupported));
-  EXPECT_EQ(
-      r.headline().rfind("CONFORMANT for load2d within the declared envelope (load2d ran " + ran +
-                             " of its " + std::to_string(f.counts.total()) + " cases, " +
-                             std::to_string(undeclared) + " outside the envelope)",
-                         0),
-      0u)
+  EXPECT_EQ(r.headline().rfind("CONFORMANT for load2d within the declared envelope (load2d ran " +
+                                   ran + " of its " + std::to_string(f.counts.total()) +
+                                   " cases, " + std::to_string(undeclared) +
+                                   " outside the envelope" + leftOut(f) + ")",
+                               0),
+            0u)
       << r.headline();
   EXPECT_NE(r.headline().find("; drawn at level smoke (certify's default, level full with sizes "
                               "mixed, draws more)"),
@@ -342,6 +354,31 @@ TEST(S4Only, NarrowDeclarationsQualifyTheHeadline) {
   EXPECT_EQ(r.capabilities.envelopeText().find("every legal value"), std::string::npos);
   for (const std::string& text : {toMarkdown(r), toHtml(r), toJson(r)}) {
     EXPECT_NE(text.find("within the declared envelope (load2d ran " + ran), std::string::npos);
+  }
+  // The bins it left out are named in the family's section, each of them: the required bins
+  // no case inside the envelope reached (counted here from the coverage maps), never one a case
+  // ran in.
+  const std::vector<std::string> left = f.binsOutside();
+  ASSERT_FALSE(left.empty());
+  EXPECT_EQ(leftOut(f), ", " + std::to_string(left.size()) + " of its " +
+                            std::to_string(f.coverageRequired.size()) + " required bins left out");
+  for (const std::string& bin : left) EXPECT_EQ(f.coverage.count(bin), 0u) << bin;
+  std::ostringstream terminal;
+  printReport(terminal, r);
+  const std::vector<std::pair<std::string, bool>> texts{
+      {toMarkdown(r), true}, {toHtml(r), false}, {terminal.str(), false}};
+  for (const auto& [text, markdown] : texts) {
+    // the terminal writes an alert's label in capitals
+    std::size_t at = text.find("Required bins not certified");
+    if (at == std::string::npos) at = text.find("REQUIRED BINS NOT CERTIFIED");
+    ASSERT_NE(at, std::string::npos) << text.substr(0, 4000);
+    const std::string block = text.substr(at, text.find('\n', at) - at);
+    for (const std::string& bin : left) {
+      // Markdown escapes '_' in a bin's name
+      std::string shown;
+      for (char c : bin) shown += c == '_' && markdown ? std::string("\\_") : std::string(1, c);
+      EXPECT_NE(block.find(shown), std::string::npos) << bin << " in " << block;
+    }
   }
 }
 
