@@ -34,14 +34,21 @@ std::vector<std::string> img2colBins(bool pro) {
         "illegal:TransposeType", "illegal:DTypeUnsupported", "illegal:Capacity"}) {
     bins.emplace_back(b);
   }
-  if (!pro) bins.emplace_back("registers:params");
+  if (!pro) {
+    for (const char* b : {"registers:params", "registers:padding_only", "registers:fmatrix_only"}) {
+      bins.emplace_back(b);
+    }
+  }
   return bins;
 }
 
 std::vector<std::string> proTags(const Load3DCase& c) {
   std::vector<std::string> t = gen::tagsOf(c);
   for (std::string& s : t) {
-    if (s == "registers:params") s = "registers:preset";  // V2Pro always reads the registers
+    // V2Pro has no IsResetLoad3dConfig: it always reads the registers
+    if (s == "registers:params" || s == "registers:padding_only" || s == "registers:fmatrix_only") {
+      s = "registers:preset";
+    }
   }
   return t;
 }

@@ -79,6 +79,39 @@ VectorCase probeVector(const MmadCase& c) {
   return v;
 }
 
+/// Each Mmad of an HF32 sequence against its own C, computed with HF32 as the set_hf32s before
+/// it left it. The values round alike under every HF32 reading OPEN-7 lists (generators/mmad.hpp),
+/// so one reading stands for all: checked here, a generator whose values did not would stop the
+/// run as a defect rather than certify a reading.
+VectorCase hf32SequenceVector(const gen::Hf32SequenceCase& c) {
+  const auto ops = gen::operandsOf(c);
+  isa::Program p = gen::buildProgram(c, ops);
+  const std::vector<bool> on = gen::hf32States(c);
+  const oracle::MatrixD zero = oracle::MatrixD::Zero(16, 16);
+  const oracle::Hf32Reading widest{11, oracle::Hf32Reading::Round::NearestEven},
+      narrowest{10, oracle::Hf32Reading::Round::TowardZero};
+  oracle::Expected e;
+  for (std::size_t i = 0; i < ops.size(); ++i) {
+    const auto& [a, b] = ops[i];
+    const oracle::ElemMatrix ci = oracle::mmadResult(
+        isa::DType::F32, a, b, zero, oracle::Saturation::Final, on[i] ? &widest : nullptr);
+    if (on[i] && ci != oracle::mmadResult(isa::DType::F32, a, b, zero, oracle::Saturation::Final,
+                                          &narrowest)) {
+      throw std::logic_error(
+          "Hf32Sequence: values two HF32 readings round apart (generator defect)");
+    }
+    oracle::Expected ei = oracle::expectC(p, i, ci, 1024 * (i + 1));
+    if (i == 0) {
+      e = std::move(ei);
+      continue;
+    }
+    e.regions[i] = std::move(ei.regions[i]);
+    e.written[i] = std::move(ei.written[i]);
+    e.formats[i] = ei.formats[i];
+  }
+  return expectationVector(std::move(p), std::move(e));
+}
+
 /// Spec 9's bounded regime. With u = 2^-24 (f32 accumulation), C = fl(init + sum_k a_k b_k)
 /// computed by any order of f32 additions of f32-rounded products satisfies (Higham, the
 /// recursive-summation bound over the k products and the init, k + 1 roundings of sums plus one
@@ -322,6 +355,23 @@ Family mmadFamily(isa::ProfileId profile, gen::Sizes sizes) {
       [](const MmadCase& c) {
         return std::vector<std::string>{"probe:zero_sign:" + std::string(isa::nameOf(c.init))};
       }));
+  // HF32 is program state (spec 8): every transition between Mmads, in the table so that every
+  // run asks each. A DUT that applied the mode to one Mmad only, or never turned it off, passed
+  // every single-Mmad case.
+  if (profile != isa::ProfileId::Legacy) {
+    for (const char* b :
+         {"hf32_seq:first_off", "hf32_seq:first_on", "hf32_seq:kept_on", "hf32_seq:set_on_again",
+          "hf32_seq:on_to_off", "hf32_seq:kept_off", "hf32_seq:off_to_on"}) {
+      f.requiredBins.emplace_back(b);
+    }
+  }
+  f.properties.push_back(TypedProperty<gen::Hf32SequenceCase>::fromVector(
+      "Hf32Sequence",
+      "f32 Mmads with HF32 turned on, kept, turned off and on again between them: each C "
+      "follows the mode the latest set_hf32 left (off at the program's start), with values "
+      "every HF32 reading rounds alike and HF32 changes",
+      gen::hf32Sequences(gp), gen::hf32Sequence(gp), 20, hf32SequenceVector,
+      [](const gen::Hf32SequenceCase& c) { return gen::tagsOf(c); }));
   return f;
 }
 

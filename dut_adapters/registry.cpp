@@ -79,6 +79,10 @@ const std::vector<Mutant>& mutants() {
        "dilation multiplies the stride instead of the kernel tap", Fault::Load3DDilationOnStride},
       {"load3d-fmatrix-ctrl-ignored", "load3d_v2", isa::ProfileId::A2,
        "f_matrix_ctrl ignored: FMATRIX_B is never read", Fault::Load3DFmatrixCtrlIgnored},
+      {"load3d-padding-needs-fmatrix", "load3d_v2", isa::ProfileId::A2,
+       "is_set_padding honoured only together with is_set_fmatrix: alone, PADDING keeps its old "
+       "value",
+       Fault::Load3DPaddingNeedsFmatrix},
       {"load3d-v2pro-ext-swapped", "load3d_v2pro", isa::ProfileId::Ascend950,
        "ext_config's m and k fields exchanged", Fault::Load3DV2ProExtSwapped},
       {"mmad-init-ignored", "mmad", isa::ProfileId::A2,
@@ -113,6 +117,11 @@ const std::vector<Mutant>& mutants() {
        "float results of magnitude FLT_MIN flushed to 0, subnormal ones kept: a flush "
        "threshold off by one",
        Fault::MmadFltMinFlushed},
+      {"mmad-hf32-sticky", "mmad", isa::ProfileId::A2,
+       "HF32, once on, stays on: set_hf32 with enable 0 is ignored", Fault::MmadHf32Sticky},
+      {"mmad-hf32-first-mmad-only", "mmad", isa::ProfileId::A2,
+       "HF32 rounds the first f32 Mmad after set_hf32 only; later ones run as plain f32",
+       Fault::MmadHf32FirstMmadOnly},
       {"lowprec-hif8-as-e4m3", "mmad_lowprec", isa::ProfileId::Ascend950,
        "hifloat8 codes decoded as fp8_e4m3fn", Fault::LowHiF8AsE4M3},
       {"lowprec-subnormals-flushed", "mmad_lowprec", isa::ProfileId::Ascend950,

@@ -121,6 +121,10 @@ std::string_view nameOf(RegisterSource r) {
       return "fmatrix_b";
     case RegisterSource::EarlierLoad:
       return "earlier_load";
+    case RegisterSource::PaddingOnly:
+      return "padding_only";
+    case RegisterSource::FmatrixOnly:
+      return "fmatrix_only";
   }
   return "?";
 }
@@ -152,7 +156,11 @@ isa::Program buildProgram(const Load3DCase& c, bool asV2Pro) {
   const isa::LoadData3DParamsV2 decoy = withDecoys(p, l.dtype);
   isa::Load3DV2 load = l;  // the real fields, both flags set
   RegisterSource regs = c.registers;
-  if (asV2Pro && regs == RegisterSource::Params) regs = RegisterSource::Preset;
+  // V2Pro has no IsResetLoad3dConfig: it always reads the registers
+  if (asV2Pro && (regs == RegisterSource::Params || regs == RegisterSource::PaddingOnly ||
+                  regs == RegisterSource::FmatrixOnly)) {
+    regs = RegisterSource::Preset;
+  }
   switch (regs) {
     case RegisterSource::Params:
       break;
@@ -174,6 +182,19 @@ isa::Program buildProgram(const Load3DCase& c, bool asV2Pro) {
       prog.instructions.emplace_back(l);
       load.params = decoy;
       load.reset = {false, false};
+      break;
+    case RegisterSource::PaddingOnly:
+      prog.instructions.emplace_back(isa::SetFmatrix{false, real});
+      prog.instructions.emplace_back(isa::SetPadding{l.dtype, decoy.padValue});
+      load.params = decoy;
+      load.params.padValue = p.padValue;
+      load.reset = {false, true};
+      break;
+    case RegisterSource::FmatrixOnly:
+      prog.instructions.emplace_back(isa::SetFmatrix{false, fmatrixOf(decoy)});
+      prog.instructions.emplace_back(isa::SetPadding{l.dtype, p.padValue});
+      load.params.padValue = decoy.padValue;
+      load.reset = {true, false};
       break;
   }
   // withDecoys changes only l1, pads and the pad value: the geometry stays the real one.
@@ -358,6 +379,13 @@ rc::Gen<Load3DCase> legalLoad3D(ProfileId id) {
     const std::uint64_t map = std::max<std::uint64_t>(mapBytes(p, l.dtype), 32);
     l.srcAddr = 32 * *edgy(0, (prof.capacityOf(Memory::L1) - map) / 32);
     c.contentSeed = *rc::gen::arbitrary<std::uint64_t>();
+    // IsResetLoad3dConfig's flags one at a time: one Params case in three writes only one of
+    // the two registers. Drawn last, so that every value drawn above stays what it was.
+    if (c.registers == RegisterSource::Params) {
+      c.registers = *rc::gen::weightedElement<RegisterSource>({{4, RegisterSource::Params},
+                                                               {1, RegisterSource::PaddingOnly},
+                                                               {1, RegisterSource::FmatrixOnly}});
+    }
     return c;
   });
 }
@@ -668,6 +696,18 @@ std::vector<Load3DCase> load3DBoundaries(ProfileId id) {
     p.padValue = 0xFFFFFFFF;
     add(B, DType::U32, p, "SetLoadDataPaddingValue 0xFFFFFFFF read with FMATRIX_B",
         RegisterSource::FmatrixB);
+  }
+  // IsResetLoad3dConfig's two flags each alone: the call writes the one register its flag names
+  // and reads the other as an earlier instruction left it.
+  {
+    P p = base(4, 4, 16, 3, 3);
+    p.padList = {1, 1, 1, 1};
+    p.mExtension = 16;
+    p.kExtension = 32;
+    add(A, DType::F16, p, "is_set_padding alone: PADDING from the call, FMATRIX preset",
+        RegisterSource::PaddingOnly);
+    add(B, DType::F16, p, "is_set_fmatrix alone: FMATRIX from the call, PADDING preset",
+        RegisterSource::FmatrixOnly);
   }
   return t;
 }

@@ -19,6 +19,12 @@ enum class RegisterSource : std::uint8_t {
   Preset,       ///< SetFmatrix/SetLoadDataPaddingValue earlier; the call's fields are decoys
   FmatrixB,     ///< f_matrix_ctrl = 1 reads FMATRIX_B; the call still writes FMATRIX (decoys)
   EarlierLoad,  ///< an earlier V2 load wrote the registers; this one's fields are decoys
+  /// is_set_padding alone: FMATRIX preset, PADDING a stale decoy the call's own pad value
+  /// replaces; the call's l1 and pads are decoys
+  PaddingOnly,
+  /// is_set_fmatrix alone: PADDING preset, FMATRIX a stale decoy the call's own l1 and pads
+  /// replace; the call's pad value is a decoy
+  FmatrixOnly,
 };
 std::string_view nameOf(RegisterSource r);
 

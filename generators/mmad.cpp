@@ -575,6 +575,136 @@ isa::Program buildProgram(const MmadCase& c, const MmadOperands& o) {
   return p;
 }
 
+std::ostream& operator<<(std::ostream& os, const Hf32SequenceCase& c) {
+  std::string what = "hf32 sequence:";
+  for (const Hf32Step& s : c.steps) {
+    if (s.set) {
+      what += s.enable ? " set_hf32(1, mode " + std::to_string(s.mode) + ")" : " set_hf32(0)";
+    }
+    what += " mmad";
+  }
+  return printCase(os, c.profile, what, c.contentSeed, c.why);
+}
+
+std::vector<bool> hf32States(const Hf32SequenceCase& c) {
+  std::vector<bool> on;
+  bool now = false;  // spec 8: off when a program starts
+  for (const Hf32Step& s : c.steps) {
+    if (s.set) now = s.enable;
+    on.push_back(now);
+  }
+  return on;
+}
+
+std::vector<std::pair<oracle::MatrixF, oracle::MatrixF>> operandsOf(const Hf32SequenceCase& c) {
+  SplitMix64 g(subSeed(c.contentSeed, 100));
+  std::vector<std::pair<oracle::MatrixF, oracle::MatrixF>> out(c.steps.size());
+  for (auto& [a, b] : out) {
+    fill(a, 16, 16, g, [](std::uint32_t u) {
+      // t from the low five bits, the sign from the sixth, the scale 2^-2 .. 2^2 from the top
+      const double v = 1 + std::ldexp(static_cast<double>(u & 31), -10) + 0x1p-13;
+      return static_cast<float>(
+          std::ldexp((u & 32) != 0 ? v : -v, static_cast<int>(uniform(u, -2, 2))));
+    });
+    fill(b, 16, 16, g, [](std::uint32_t u) { return static_cast<float>(uniform(u, -3, 3)); });
+  }
+  return out;
+}
+
+isa::Program buildProgram(const Hf32SequenceCase& c,
+                          const std::vector<std::pair<oracle::MatrixF, oracle::MatrixF>>& ops) {
+  isa::Program p;
+  p.profile = c.profile;
+  const std::uint64_t n = c.steps.size(), kC = 1024;
+  isa::Mmad x;
+  x.dtype = DType::F32;
+  x.m = x.k = x.n = 16;
+  setInitFlags(x, MmadInit::Zero);
+  const oracle::OperandLayout aAt = oracle::mmadA(c.profile, x), bAt = oracle::mmadB(x);
+  isa::Segment a{Memory::L0A, 0, {}}, b{Memory::L0B, 0, {}};
+  for (std::uint64_t i = 0; i < n; ++i) {
+    const isa::Bytes ai =
+        oracle::encode(oracle::bitsOf(ops[i].first, DType::F32), aAt.layout, DType::F32);
+    const isa::Bytes bi =
+        oracle::encode(oracle::bitsOf(ops[i].second, DType::F32), bAt.layout, DType::F32);
+    a.bytes.insert(a.bytes.end(), ai.begin(), ai.end());
+    b.bytes.insert(b.bytes.end(), bi.begin(), bi.end());
+  }
+  p.segments.push_back(std::move(a));
+  p.segments.push_back(std::move(b));
+  // L0C: the n Cs after one fractal of canary, and one more after them.
+  p.segments.push_back(filled(Memory::L0C, 0, (n + 2) * kC, subSeed(c.contentSeed, 3)));
+  for (std::uint64_t i = 0; i < n; ++i) {
+    const Hf32Step& s = c.steps[i];
+    if (s.set) p.instructions.emplace_back(isa::SetHF32{s.enable, s.mode});
+    x.aAddr = x.bAddr = i * kC;
+    x.cAddr = (i + 1) * kC;
+    p.instructions.emplace_back(x);
+  }
+  for (std::uint64_t i = 0; i < n; ++i) p.observe.push_back({Memory::L0C, (i + 1) * kC, kC});
+  // the canaries either side, after the Cs: a stray write there is seen
+  p.observe.push_back({Memory::L0C, 0, kC});
+  p.observe.push_back({Memory::L0C, (n + 1) * kC, kC});
+  return p;
+}
+
+std::vector<std::string> tagsOf(const Hf32SequenceCase& c) {
+  const std::vector<bool> on = hf32States(c);
+  std::vector<std::string> t;
+  if (on.empty()) return t;
+  t.emplace_back(on[0] ? "hf32_seq:first_on" : "hf32_seq:first_off");
+  for (std::size_t i = 1; i < on.size(); ++i) {
+    const char* tag = on[i - 1] && !on[i]       ? "hf32_seq:on_to_off"
+                      : !on[i - 1] && on[i]     ? "hf32_seq:off_to_on"
+                      : on[i] && c.steps[i].set ? "hf32_seq:set_on_again"
+                      : on[i]                   ? "hf32_seq:kept_on"
+                                                : "hf32_seq:kept_off";
+    if (std::find(t.begin(), t.end(), tag) == t.end()) t.emplace_back(tag);
+  }
+  return t;
+}
+
+std::vector<Hf32SequenceCase> hf32Sequences(ProfileId profile) {
+  const Hf32Step on0{true, true, 0}, on1{true, true, 1}, off{true, false, 0}, keep{};
+  const std::vector<std::pair<std::vector<Hf32Step>, std::string>> table{
+      {{on0, keep}, "two Mmads under one set_hf32 (mode 0)"},
+      {{on1, keep, keep}, "three Mmads under one set_hf32 (mode 1)"},
+      {{on0, off}, "on, then off"},
+      {{on1, off, keep}, "on (mode 1), then off for two Mmads"},
+      {{keep, on0}, "off from the program's start, then on"},
+      {{on0, on1, off, on0}, "on, on again in the other mode, off, on"},
+      {{off, keep, on1, keep, off}, "off said, kept, on, kept, off"},
+  };
+  std::vector<Hf32SequenceCase> out;
+  std::uint64_t seed = 40;
+  for (const auto& [steps, why] : table) {
+    Hf32SequenceCase c;
+    c.profile = profile;
+    c.steps = steps;
+    c.contentSeed = seed++;
+    c.why = why;
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+rc::Gen<Hf32SequenceCase> hf32Sequence(ProfileId profile) {
+  return rc::gen::exec([profile] {
+    Hf32SequenceCase c;
+    c.profile = profile;
+    const int n = *rc::gen::inRange(2, 6);
+    for (int i = 0; i < n; ++i) {
+      Hf32Step s;
+      s.set = *rc::gen::arbitrary<bool>();
+      s.enable = *rc::gen::arbitrary<bool>();
+      s.mode = static_cast<std::uint8_t>(*upTo(0, 1));
+      c.steps.push_back(s);
+    }
+    c.contentSeed = *rc::gen::arbitrary<std::uint64_t>();
+    return c;
+  });
+}
+
 oracle::ElemMatrix expectedC(const MmadCase& c, const MmadOperands& o, oracle::Saturation sat,
                              const oracle::Hf32Reading* hf32) {
   if (c.m == 0 || c.k == 0 || c.n == 0) return {};

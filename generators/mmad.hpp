@@ -147,6 +147,44 @@ struct IllegalMmadCase {
 std::ostream& operator<<(std::ostream& os, const IllegalMmadCase& c);
 rc::Gen<IllegalMmadCase> illegalMmad(isa::ProfileId profile);
 
+/// The set_hf32 before one Mmad of an Hf32SequenceCase, if any.
+struct Hf32Step {
+  bool set = false;  ///< a set_hf32 before the Mmad; otherwise the mode is the one left before
+  bool enable = false;
+  std::uint8_t mode = 0;
+};
+
+/// A program of f32 Mmads with HF32 turned on, kept, turned off and on again between them
+/// (spec 8: the HF32 mode is program state, off when a program starts, that every f32 Mmad
+/// reads until a later set_hf32 changes it). Each Mmad is 16 x 16 x 16 from zero, with its own
+/// A, B and C: A holds f32 values 2^e (1 + t 2^-10 + 2^-13), which every HF32 reading (10 or 11
+/// fraction bits, any rounding) takes to 2^e (1 + t 2^-10) and f32 keeps whole, B small
+/// integers; every sum is exact in f32 either way, so each C shows whether its Mmad ran with
+/// HF32 on, whatever the reading.
+struct Hf32SequenceCase {
+  isa::ProfileId profile = isa::ProfileId::A2;
+  std::vector<Hf32Step> steps;  ///< one per Mmad, in program order
+  std::uint64_t contentSeed = 0;
+  std::string why;
+};
+std::ostream& operator<<(std::ostream& os, const Hf32SequenceCase& c);
+/// Whether HF32 is on for each Mmad of the case.
+std::vector<bool> hf32States(const Hf32SequenceCase& c);
+/// Each Mmad's A and B (f32 values), from the case's seed.
+std::vector<std::pair<oracle::MatrixF, oracle::MatrixF>> operandsOf(const Hf32SequenceCase& c);
+/// A and B of Mmad i at 1024 i in L0A and L0B, C at 1024 i in one L0C segment of random bytes
+/// (a fractal of it either side of the Cs), the set_hf32s and Mmads in order; each C observed
+/// as a region of its own, region i for Mmad i.
+isa::Program buildProgram(const Hf32SequenceCase& c,
+                          const std::vector<std::pair<oracle::MatrixF, oracle::MatrixF>>& ops);
+/// The transitions between consecutive Mmads ("hf32_seq:on_to_off", "hf32_seq:kept_on",
+/// "hf32_seq:off_to_on", "hf32_seq:kept_off", "hf32_seq:set_on_again") and the first Mmad's
+/// state ("hf32_seq:first_on", "hf32_seq:first_off").
+std::vector<std::string> tagsOf(const Hf32SequenceCase& c);
+/// Every transition, in short sequences: the table every run asks.
+std::vector<Hf32SequenceCase> hf32Sequences(isa::ProfileId profile);
+rc::Gen<Hf32SequenceCase> hf32Sequence(isa::ProfileId profile);
+
 /// Operand types Mmad is certified for on the profile (no s4 on 950, spec 8.1.2).
 std::vector<isa::DType> mmadDTypes(isa::ProfileId profile);
 

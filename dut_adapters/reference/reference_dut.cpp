@@ -595,7 +595,10 @@ std::optional<isa::Violation> execLoad3DV2(State& state, const isa::Profile& pro
                        std::uint64_t{p.padList[0]} << 32 | std::uint64_t{p.padList[1]} << 40 |
                        std::uint64_t{p.padList[2]} << 48 | std::uint64_t{p.padList[3]} << 56;
   }
-  if (l.reset.isSetPadding) state.padding = p.padValue;
+  // the mutant: PADDING written only when FMATRIX is written too
+  const bool padding =
+      l.reset.isSetPadding && (fault != Fault::Load3DPaddingNeedsFmatrix || l.reset.isSetFMatrix);
+  if (padding) state.padding = p.padValue;
   const Img2ColFields f{.channelSize = p.channelSize,
                         .kExt = p.kExtension,
                         .mExt = p.mExtension,
@@ -902,6 +905,8 @@ std::optional<isa::Violation> execMmad(State& state, isa::ProfileId profile, con
   }
   const bool integer = isa::accumulatorOf(x.dtype) == isa::DType::S32;
   const bool hf32 = state.hf32 && x.dtype == isa::DType::F32;
+  // the mutant: the mode lasts for one f32 Mmad
+  if (hf32 && fault == Fault::MmadHf32FirstMmadOnly) state.hf32 = false;
   // Spec 8.1.5: CTRL[45] turns e4m3fn x e4m3fn into hif8 x hif8; no other pair.
   const bool asHiF8 = state.hif8Mode && x.dtype == isa::DType::Fp8E4M3FN &&
                       isa::bTypeOf(x) == isa::DType::Fp8E4M3FN &&
@@ -1370,6 +1375,9 @@ RunResult ReferenceDut::runObserving(const isa::Program& program,
               },
               [&](const isa::Mmad& x) { return execMmad(state, program.profile, x, fault_); },
               [&](const isa::SetHF32& x) -> std::optional<isa::Violation> {
+                if (fault_ == Fault::MmadHf32Sticky && state.hf32 && !x.enable) {
+                  return std::nullopt;  // the mutant: once on, never off
+                }
                 state.hf32 = x.enable;
                 state.hf32Mode = x.transMode;
                 return std::nullopt;
