@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <variant>
 
+#include "generators/common.hpp"
 #include "isa/writes.hpp"
 #include "oracle/layout.hpp"
 #include "oracle/oracle.hpp"
@@ -270,6 +271,50 @@ Verdict checkSameResult(dut::Dut& dut, const isa::Program& a, const isa::Program
   if (c.vacuous) return {Outcome::Mismatch, what + "\n" + kNothingHappened};
   if (c.equal) return pass;
   return {Outcome::Mismatch, what + "\n" + c.report};
+}
+
+isa::Program wholeMemories(isa::Program program) {
+  const isa::Profile& prof = isa::profile(program.profile);
+  std::vector<isa::Memory> memories;
+  for (const isa::Region& r : program.observe) {
+    if (r.memory != isa::Memory::GM &&
+        std::find(memories.begin(), memories.end(), r.memory) == memories.end()) {
+      memories.push_back(r.memory);
+    }
+  }
+  for (const isa::Memory m : memories) {
+    const std::uint64_t capacity = prof.capacityOf(m);
+    isa::Segment whole = gen::filled(m, 0, capacity, 0x57A7'0000 + static_cast<std::uint64_t>(m));
+    std::vector<isa::Segment> segments;
+    bool placed = false;
+    for (isa::Segment& s : program.segments) {
+      if (s.memory != m) {
+        segments.push_back(std::move(s));
+        continue;
+      }
+      std::copy(s.bytes.begin(), s.bytes.end(),
+                whole.bytes.begin() + static_cast<std::ptrdiff_t>(s.addr));
+      if (!placed) segments.push_back({m, 0, {}});  // where the memory's first segment was
+      placed = true;
+    }
+    for (isa::Segment& s : segments) {
+      if (s.memory == m) s = std::move(whole);
+    }
+    if (!placed) segments.push_back(std::move(whole));
+    program.segments = std::move(segments);
+    std::vector<isa::Region> observe;
+    bool observed = false;
+    for (const isa::Region& r : program.observe) {
+      if (r.memory != m) {
+        observe.push_back(r);
+      } else if (!observed) {
+        observe.push_back({m, 0, capacity});
+        observed = true;
+      }
+    }
+    program.observe = std::move(observe);
+  }
+  return program;
 }
 
 Verdict checkAgainstOracle(dut::Dut& dut, const isa::Program& program, bool strayOnly) {

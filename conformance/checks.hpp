@@ -67,6 +67,20 @@ Verdict checkExpected(dut::Dut& dut, const isa::Program& program, const oracle::
 /// The oracle's expectation for the program, then checkExpected.
 Verdict checkAgainstOracle(dut::Dut& dut, const isa::Program& program, bool strayOnly = false);
 
+/// The program with every memory it observes (GM aside) given and observed whole: one segment of
+/// the memory's whole capacity, the program's own segments in place and random bytes between
+/// them, and one region over all of it where the program observed any. A stray write anywhere in
+/// such a memory is then seen, not only in the canary margin the generators put around a
+/// destination (a fractal or so), which a DUT that writes a few KiB past it never touches.
+isa::Program wholeMemories(isa::Program program);
+
+/// What the NoStrayWrites properties claim, and their one tag.
+inline constexpr const char* kNoStrayWritesClaim =
+    "a legal program changes no byte outside what its instructions write, anywhere in the "
+    "memories it observes: each is given and observed whole (GM aside), not only a margin "
+    "around the destination";
+inline constexpr const char* kWholeMemoryTag = "stray:whole_memory";
+
 /// The probe notes of OPEN-10's two orders of colliding V2 destination writes.
 inline constexpr const char* kOpen10ByColumn =
     "OPEN-10: destination written column by column, the later column wins (default)";

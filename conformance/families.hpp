@@ -5,12 +5,25 @@
 #include <optional>
 #include <string_view>
 
+#include "conformance/checks.hpp"
 #include "conformance/property.hpp"
 #include "generators/common.hpp"
 #include "generators/sparse.hpp"
 #include "isa/profile.hpp"
 
 namespace cubecheck::conf {
+
+/// A family's NoStrayWrites property: the programs `build` makes of drawn cases, each given and
+/// observed in whole memories (wholeMemories), compared outside what their instructions write.
+template <class T, class Build>
+std::unique_ptr<Property> noStrayWrites(rc::Gen<T> gen, int cases, Build build) {
+  return std::make_unique<TypedProperty<T>>(
+      "NoStrayWrites", kNoStrayWritesClaim, std::vector<T>{}, std::move(gen), cases,
+      [build](dut::Dut& d, const T& c) {
+        return checkAgainstOracle(d, wholeMemories(build(c)), /*strayOnly=*/true);
+      },
+      [](const T&) { return std::vector<std::string>{kWholeMemoryTag}; });
+}
 
 /// LoadData with LoadData2DParams (spec 4).
 Family load2dFamily(isa::ProfileId profile);

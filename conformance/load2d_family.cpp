@@ -116,12 +116,10 @@ Family load2dFamily(isa::ProfileId profile) {
       [](const Load2DCase& c) { return gen::tagsOf(c); }));
 
   add(std::make_unique<TypedProperty<Load2DCase>>(
-      "NoStrayWrites",
-      "a legal load changes no byte outside the documented destination footprint, "
-      "whatever it writes inside it",
-      gen::load2DBoundaries(profile), gen::legalLoad2D(profile), 150,
+      "NoStrayWrites", kNoStrayWritesClaim, gen::load2DBoundaries(profile),
+      gen::legalLoad2D(profile), 150,
       [](dut::Dut& d, const Load2DCase& c) {
-        return checkAgainstOracle(d, gen::buildProgram(c), /*strayOnly=*/true);
+        return checkAgainstOracle(d, wholeMemories(gen::buildProgram(c)), /*strayOnly=*/true);
       },
       [](const Load2DCase& c) { return gen::tagsOf(c); }));
 

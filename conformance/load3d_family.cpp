@@ -82,6 +82,8 @@ Family load3dV2Family(isa::ProfileId profile) {
       std::vector<IllegalLoad3DCase>{}, gen::illegalLoad3D(gp, false), 120,
       [](const IllegalLoad3DCase& c) { return rejectionVector(gen::buildProgram(c), c.expected); },
       [](const IllegalLoad3DCase& c) { return illegalTags(c.expected); }));
+  f.properties.push_back(noStrayWrites(
+      gen::legalLoad3D(gp), 40, [](const Load3DCase& c) { return gen::buildProgram(c, false); }));
   return f;
 }
 
@@ -123,6 +125,8 @@ Family load3dV2ProFamily(isa::ProfileId profile) {
       std::vector<IllegalLoad3DCase>{}, gen::illegalLoad3D(gp, true), 120,
       [](const IllegalLoad3DCase& c) { return rejectionVector(gen::buildProgram(c), c.expected); },
       [](const IllegalLoad3DCase& c) { return illegalTags(c.expected); }));
+  f.properties.push_back(noStrayWrites(
+      gen::legalLoad3D(gp), 40, [](const Load3DCase& c) { return gen::buildProgram(c, true); }));
   return f;
 }
 
@@ -167,6 +171,8 @@ Family load3dV1Family(isa::ProfileId profile) {
         return rejectionVector(gen::buildProgram(c.c), c.expected);
       },
       [](const IllegalLoad3DV1Case& c) { return illegalTags(c.expected); }));
+  f.properties.push_back(noStrayWrites(gen::legalLoad3DV1(), 40,
+                                       [](const Load3DV1Case& c) { return gen::buildProgram(c); }));
   return f;
 }
 

@@ -372,6 +372,17 @@ Family mmadFamily(isa::ProfileId profile, gen::Sizes sizes) {
       "every HF32 reading rounds alike and HF32 changes",
       gen::hf32Sequences(gp), gen::hf32Sequence(gp), 20, hf32SequenceVector,
       [](const gen::Hf32SequenceCase& c) { return gen::tagsOf(c); }));
+  f.properties.push_back(std::make_unique<TypedProperty<MmadCase>>(
+      "NoStrayWrites", kNoStrayWritesClaim, std::vector<MmadCase>{},
+      gen::legalMmad(gp, MmadValues::Exact, sizes), 40,
+      [](dut::Dut& d, const MmadCase& c) {
+        const gen::MmadOperands o = gen::operandsOf(c);
+        const isa::Program p = wholeMemories(gen::buildProgram(c, o));
+        // an Mmad program observes L0C alone: region 0, L0C whole
+        return checkExpected(d, p, oracle::expectC(p, 0, gen::expectedC(c, o), c.cAddr),
+                             /*strayOnly=*/true);
+      },
+      [](const MmadCase&) { return std::vector<std::string>{kWholeMemoryTag}; }));
   return f;
 }
 

@@ -144,6 +144,8 @@ Family loadSparseFamily(isa::ProfileId profile) {
       [](const IllegalLoadSparseCase& c) {
         return std::vector<std::string>{"illegal:" + std::string(isa::nameOf(c.expected))};
       }));
+  f.properties.push_back(noStrayWrites(
+      gen::legalLoadSparse(gp), 40, [](const LoadSparseCase& c) { return gen::buildProgram(c); }));
   return f;
 }
 

@@ -85,6 +85,8 @@ Family load2dV2Family(isa::ProfileId profile) {
         return std::vector<std::string>{"dtype:" + std::string(isa::nameOf(c.dtype)),
                                         c.transpose ? "transpose" : "plain"};
       }));
+  f.properties.push_back(
+      noStrayWrites(gen::legalV2(gp), 40, [](const V2Case& c) { return gen::buildProgram(c); }));
   return f;
 }
 
@@ -137,6 +139,8 @@ Family load2dBitModeFamily(isa::ProfileId profile) {
       std::vector<IllegalV2Case>{}, gen::illegalV2(gp, true), 150,
       [](const IllegalV2Case& c) { return rejectionVector(gen::buildProgram(c), c.expected); },
       illegalTags));
+  f.properties.push_back(noStrayWrites(
+      gen::legalV2(gp, true), 40, [](const V2Case& c) { return gen::buildBitModeProgram(c); }));
   return f;
 }
 

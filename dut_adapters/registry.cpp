@@ -31,6 +31,10 @@ const std::vector<Mutant>& mutants() {
        "transposes 8- and 32-bit types instead of rejecting them", Fault::Load2DTransposeAnyType},
       {"load2d-stray-write", "load2d", isa::ProfileId::A2,
        "writes one byte past the last destination fractal", Fault::Load2DStrayWriteAfterLast},
+      {"load2d-stray-write-far", "load2d", isa::ProfileId::A2,
+       "writes one byte 4 KiB past the last destination fractal, beyond the canary margin "
+       "around it",
+       Fault::Load2DStrayWriteFar},
       {"load2d-last-repeat-dropped", "load2d", isa::ProfileId::A2,
        "loop bound off by one: the last repeat is lost", Fault::Load2DLastRepeatDropped},
       {"sparse-index-bits-reversed", "mmad_sparse", isa::ProfileId::A2,

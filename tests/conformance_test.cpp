@@ -86,6 +86,46 @@ TEST(Load2DOn950, Open9CasesAreNotSupportedNeverPassed) {
   EXPECT_EQ(open9, f.counts.of(Outcome::NotSupported));
 }
 
+// wholeMemories gives every observed memory but GM whole: the program's own segments in place,
+// one region over all of it, other memories untouched.
+TEST(WholeMemories, GivesAndObservesEachObservedMemoryWhole) {
+  isa::Program p;
+  p.profile = isa::ProfileId::A2;
+  const isa::Profile& prof = isa::profile(p.profile);
+  p.segments = {{isa::Memory::GM, 64, isa::Bytes(32, 7)},
+                {isa::Memory::L1, 512, isa::Bytes(64, 1)},
+                {isa::Memory::L0A, 1024, isa::Bytes(512, 2)},
+                {isa::Memory::L1, 4096, isa::Bytes(32, 3)}};
+  p.observe = {{isa::Memory::L0A, 1024, 512},
+               {isa::Memory::L1, 512, 64},
+               {isa::Memory::L1, 4096, 32},
+               {isa::Memory::GM, 64, 32}};
+  const isa::Program w = wholeMemories(p);
+  ASSERT_EQ(w.segments.size(), 3u);
+  EXPECT_EQ(w.segments[0].memory, isa::Memory::GM);
+  EXPECT_EQ(w.segments[0].bytes, p.segments[0].bytes);
+  for (const isa::Memory m : {isa::Memory::L1, isa::Memory::L0A}) {
+    const auto whole = std::find_if(w.segments.begin(), w.segments.end(),
+                                    [m](const isa::Segment& s) { return s.memory == m; });
+    ASSERT_NE(whole, w.segments.end());
+    EXPECT_EQ(whole->addr, 0u);
+    EXPECT_EQ(whole->bytes.size(), prof.capacityOf(m));
+    for (const isa::Segment& s : p.segments) {
+      if (s.memory != m) continue;
+      EXPECT_TRUE(std::equal(s.bytes.begin(), s.bytes.end(),
+                             whole->bytes.begin() + static_cast<std::ptrdiff_t>(s.addr)));
+    }
+  }
+  ASSERT_EQ(w.observe.size(), 3u);
+  EXPECT_EQ(w.observe[0].memory, isa::Memory::L0A);
+  EXPECT_EQ(w.observe[0].size, prof.capacityOf(isa::Memory::L0A));
+  EXPECT_EQ(w.observe[1].memory, isa::Memory::L1);
+  EXPECT_EQ(w.observe[1].addr, 0u);
+  EXPECT_EQ(w.observe[1].size, prof.capacityOf(isa::Memory::L1));
+  EXPECT_EQ(w.observe[2].memory, isa::Memory::GM);
+  EXPECT_EQ(w.observe[2].size, 32u);
+}
+
 }  // namespace
 }  // namespace cubecheck::conf
 

@@ -145,6 +145,10 @@ std::optional<isa::Violation> execLoad2D(State& state, const isa::Load2D& load, 
     if (to == nullptr) return undefined(dst, dstByte, kFractalBytes, "writes");
     std::memcpy(to, buf.data(), kFractalBytes);
     if (stray) to[kFractalBytes] ^= 0xFF;
+    // the mutant: a byte 4 KiB past the last fractal, where the destination's memory has one
+    if (fault == Fault::Load2DStrayWriteFar && i + 1 == repeats) {
+      if (std::uint8_t* far = state.write(dst, dstByte + kFractalBytes + 4096, 1)) *far ^= 0xFF;
+    }
   }
   return std::nullopt;
 }

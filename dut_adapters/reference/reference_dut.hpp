@@ -72,6 +72,7 @@ enum class Fault : std::uint8_t {
   MmadHf32Sticky,
   MmadHf32FirstMmadOnly,
   Load3DPaddingNeedsFmatrix,
+  Load2DStrayWriteFar,
   MxScalePer16,
   MxE1M2Bias0,
   MxScaleStrideK32,
