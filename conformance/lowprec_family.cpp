@@ -295,10 +295,11 @@ Family mmadLowPrecisionFamily(isa::ProfileId profile, gen::Sizes sizes) {
     f.requiredBinsOnce.push_back(std::string("decode:") + t + ":a");
     f.requiredBinsOnce.push_back(std::string("decode:") + t + ":b");
   }
-  for (const char* b : {"ctrl45:hif8", "ctrl45:other_pair", "init:zero", "init:accumulate",
-                        "init:bias_table", "init:bias_tensor", "gemv", "m:partial_fractal",
-                        "n:partial_fractal", "k:partial_fractal", "values:exact", "values:bounded",
-                        "window:subnormal", "window:max_binade", "illegal:DTypeUnsupported"}) {
+  for (const char* b :
+       {"ctrl45:hif8", "ctrl45:other_pair", "ctrl45:turned_on", "ctrl45:turned_off", "init:zero",
+        "init:accumulate", "init:bias_table", "init:bias_tensor", "gemv", "m:partial_fractal",
+        "n:partial_fractal", "k:partial_fractal", "values:exact", "values:bounded",
+        "window:subnormal", "window:max_binade", "illegal:DTypeUnsupported"}) {
     f.requiredBins.emplace_back(b);
   }
   for (const std::string& b : gen::initFlagsBins()) f.requiredBins.push_back(b);

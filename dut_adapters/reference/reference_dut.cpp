@@ -1387,6 +1387,9 @@ RunResult ReferenceDut::runObserving(const isa::Program& program,
                 return std::nullopt;
               },
               [&](const isa::SetHiF8Mode& x) -> std::optional<isa::Violation> {
+                if (fault_ == Fault::LowHiF8ModeSticky && state.hif8Mode && !x.enable) {
+                  return std::nullopt;  // the mutant: once on, never off
+                }
                 state.hif8Mode = x.enable;
                 return std::nullopt;
               },

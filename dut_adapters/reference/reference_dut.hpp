@@ -73,6 +73,7 @@ enum class Fault : std::uint8_t {
   MmadHf32FirstMmadOnly,
   Load3DPaddingNeedsFmatrix,
   Load2DStrayWriteFar,
+  LowHiF8ModeSticky,
   MxScalePer16,
   MxE1M2Bias0,
   MxScaleStrideK32,
