@@ -4,15 +4,19 @@
 
 #include <algorithm>
 #include <chrono>
+#include <fstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
 
 #include "conformance/runner.hpp"
 #include "cubecheck/dut_kit.hpp"
 #include "dut_adapters/registry.hpp"
+#include "dut_adapters/wire.hpp"
 #include "isa/fields.hpp"
 #include "isa/program.hpp"
 #include "tests/process.hpp"
+#include "tests/scratch.hpp"
 
 namespace cubecheck {
 namespace {
@@ -120,6 +124,73 @@ TEST(PythonKit, ExampleOnTheKitCertifiesLoad2DAndMmadOnA2) {
     EXPECT_EQ(f.counts.failures(), 0u) << f.name;
     EXPECT_GT(f.counts.of(conf::Outcome::Pass), 200u) << f.name;
   }
+}
+
+// A kit DUT that narrows its envelope with a `limit` line answers the greeting `cubecheck 1` with a
+// version-2 handshake (version 1 has no limit lines), which cubecheck accepts with the clause.
+constexpr const char* kClause = "load2d repeat_times <= 4";
+const std::string kLimit = std::string("limit ") + kClause;
+
+TEST(PythonKit, ADutWithALimitLineCertifiesWithinIt) {
+  const auto dir = test::freshDir("python_kit_limit");
+  const std::filesystem::path script = dir / "limited_dut.py";
+  std::ofstream(script) << "import os, sys\n"
+                        << "sys.path.insert(0, os.path.dirname('" << EXAMPLE_PYTHON_DUT << "'))\n"
+                        << "import load2d_mmad_dut as example\n"
+                        << "class Limited(example.Load2DMmad):\n"
+                        << "    extra_lines = ['" << kLimit << "']\n"
+                        << "example.kit.serve(Limited())\n";
+  const std::string spec = "exec:python3 " + script.string();
+  auto dut = dut::makeDut(spec, std::chrono::milliseconds(20000));
+  ASSERT_FALSE(dut->broken().has_value()) << *dut->broken();
+  ASSERT_EQ(dut->capabilities().limits.size(), 1u);
+  conf::RunOptions o;
+  o.profile = isa::ProfileId::A2;
+  o.level = conf::Level::Smoke;
+  o.seed = 1;
+  o.families = {"load2d"};
+  o.dutSpec = spec;
+  const conf::CertifyResult r = conf::certify(*dut, o);
+  ASSERT_EQ(r.families.size(), 1u);
+  const conf::FamilyResult& f = r.families[0];
+  EXPECT_EQ(f.counts.failures(), 0u);
+  EXPECT_EQ(f.counts.of(conf::Outcome::AdapterError), 0u);
+  EXPECT_GT(f.counts.of(conf::Outcome::Pass), 200u);
+  // Cases past the clause are NotSupported with it as the reason (numbers keyed as N).
+  EXPECT_GT(f.notSupportedReasons.count(
+                conf::reasonKey(std::string("outside the declared envelope: ") + kClause)),
+            0u);
+  std::filesystem::remove_all(dir);
+}
+
+struct LimitedCppDut : kit::Dut {
+  void run(kit::Program&) override {}
+};
+
+/// The handshake kit::serve answers the greeting with, read as cubecheck reads it.
+dut::Capabilities servedCapabilities(const kit::Dut& d, std::string& hello) {
+  std::istringstream in("cubecheck 1\n");
+  std::ostringstream out;
+  EXPECT_EQ(kit::serve(const_cast<kit::Dut&>(d), in, out), 0);
+  hello = out.str();
+  dut::wire::BufferSource src(hello);
+  dut::Capabilities caps;
+  std::string error;
+  EXPECT_TRUE(dut::wire::readCapabilities(src, caps, error)) << error << "\n" << hello;
+  return caps;
+}
+
+TEST(CppKit, ALimitLineMakesTheHandshakeVersion2AndNothingElseDoes) {
+  LimitedCppDut d;
+  d.caps.instructions = {"load2d"};
+  std::string hello;
+  EXPECT_TRUE(servedCapabilities(d, hello).limits.empty());
+  EXPECT_EQ(hello.rfind("dut 1\n", 0), 0u) << hello;
+  EXPECT_EQ(d.protocol(), 1);
+  d.caps.extraLines = {kLimit};
+  EXPECT_EQ(servedCapabilities(d, hello).limits.size(), 1u);
+  EXPECT_EQ(hello.rfind("dut 2\n", 0), 0u) << hello;
+  EXPECT_EQ(d.protocol(), 2);  // the plugin's ABI version too
 }
 
 }  // namespace

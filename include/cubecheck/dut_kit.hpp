@@ -17,7 +17,8 @@
 //   CUBECHECK_KIT_PLUGIN(MyDut)   // in a shared library instead of main
 //
 // Throw kit::Unsupported for a program the DUT cannot run, kit::Rejected for an illegal one (with
-// caps.rejectsIllegal); any other exception becomes an `error` answer.
+// caps.rejectsIllegal); any other exception becomes an `error` answer. Envelope clauses go in
+// caps.extraLines ("limit load2d repeat_times <= 100"); with one, the handshake is version 2.
 #ifndef CUBECHECK_DUT_KIT_HPP
 #define CUBECHECK_DUT_KIT_HPP
 
@@ -33,7 +34,8 @@
 
 namespace cubecheck::kit {
 
-inline constexpr int kProtocol = 1;
+/// What cubecheck sends first, whatever protocol version the DUT answers in.
+inline constexpr const char* kGreeting = "cubecheck 1";
 
 /// Every instruction line's fields after the opcode, in order (docs/dut-protocol.md); the tests
 /// hold this table to cubecheck's own.
@@ -161,7 +163,9 @@ struct Capabilities {
   /// {"GM", "L1", "BT"}, docs/dut-protocol.md).
   std::vector<std::string> given;
   bool rejectsIllegal = false;
-  std::vector<std::string> extraLines;  ///< further handshake lines (the envelope clauses)
+  /// Further handshake lines, e.g. the envelope's `limit` clauses (docs/dut-protocol.md); with a
+  /// `limit` line the handshake is version 2.
+  std::vector<std::string> extraLines;
 };
 
 class Dut {
@@ -171,13 +175,22 @@ class Dut {
   virtual void run(Program& program) = 0;
   Capabilities caps;
 
+  /// The handshake's protocol version: 2 when caps.extraLines hold a `limit` clause (version 2
+  /// adds them), else 1, which every cubecheck reads. Also the plugin's ABI version.
+  int protocol() const {
+    for (const auto& l : caps.extraLines) {
+      if (l.compare(0, 6, "limit ") == 0 || l == "limit") return 2;
+    }
+    return 1;
+  }
+
   std::string hello() const {
     auto join = [](const std::vector<std::string>& v) {
       std::string s;
       for (const auto& x : v) s += " " + x;
       return s;
     };
-    std::string h = "dut " + std::to_string(kProtocol) + "\nname " + caps.name + "\nversion " +
+    std::string h = "dut " + std::to_string(protocol()) + "\nname " + caps.name + "\nversion " +
                     caps.version + "\nprofiles" + join(caps.profiles) + "\ninstructions" +
                     join(caps.instructions) + "\ndtypes" + join(caps.dtypes) + "\nobservable" +
                     join(caps.observable) + "\nrejects_illegal " +
@@ -260,8 +273,8 @@ inline std::string answer(Dut& dut, Program& p) {
 /// The main loop of an exec: DUT on stdin/stdout.
 inline int serve(Dut& dut, std::istream& in = std::cin, std::ostream& out = std::cout) {
   std::string greeting;
-  if (!std::getline(in, greeting) || greeting != "cubecheck " + std::to_string(kProtocol)) {
-    std::cerr << "not a cubecheck protocol " << kProtocol << " peer\n";
+  if (!std::getline(in, greeting) || greeting != kGreeting) {
+    std::cerr << "not a cubecheck peer: expected the greeting " << kGreeting << "\n";
     return 1;
   }
   out << dut.hello() << std::flush;
@@ -274,12 +287,12 @@ inline int serve(Dut& dut, std::istream& in = std::cin, std::ostream& out = std:
 
 /// Defines the plugin ABI (<cubecheck/dut_plugin.h>) around one instance of DutClass.
 #define CUBECHECK_KIT_PLUGIN(DutClass)                                                        \
-  extern "C" int cubecheck_dut_abi_version(void) {                                            \
-    return cubecheck::kit::kProtocol;                                                         \
-  }                                                                                           \
   static DutClass& cubecheck_kit_instance() {                                                 \
     static DutClass instance;                                                                 \
     return instance;                                                                          \
+  }                                                                                           \
+  extern "C" int cubecheck_dut_abi_version(void) {                                            \
+    return cubecheck_kit_instance().protocol();                                               \
   }                                                                                           \
   extern "C" const char* cubecheck_dut_hello(void) {                                          \
     static const std::string hello = cubecheck_kit_instance().hello();                        \

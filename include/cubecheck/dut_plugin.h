@@ -16,10 +16,12 @@
 extern "C" {
 #endif
 
-/** The ABI version this header describes; cubecheck_dut_abi_version must return it. */
+/** The ABI version this header describes. Version 2 is the same ABI with `limit` lines allowed in
+ *  the handshake. */
 #define CUBECHECK_DUT_ABI_VERSION 1
 
-/** Returns CUBECHECK_DUT_ABI_VERSION. */
+/** Returns CUBECHECK_DUT_ABI_VERSION, or 2 when the handshake holds `limit` lines
+ *  (docs/dut-protocol.md). */
 int cubecheck_dut_abi_version(void);
 
 /** The handshake answer, as an exec: DUT writes it after the greeting: "dut 1\n" ... "end\n".

@@ -19,6 +19,9 @@ instruction lines, answers); you subclass Dut, declare what you run, and impleme
 
     kit.serve(MyDut())          # cubecheck certify --dut 'exec:python3 my_dut.py'
 
+To narrow your envelope, put its `limit` clauses in extra_lines (e.g. "limit load2d
+repeat_times <= 100"): the handshake is then version 2 (`dut 2`), else version 1.
+
 Raise kit.Unsupported(reason) for a program you cannot run, kit.Rejected(code, reason) for an
 illegal one (with rejects_illegal), any other exception becomes an `error` answer. Standard
 library only. `python3 cubecheck_dut.py --fields` prints the instruction table as JSON (the
@@ -28,7 +31,8 @@ import json
 import struct
 import sys
 
-PROTOCOL = 1
+# cubecheck greets every DUT with `cubecheck 1`, whatever version the DUT answers in.
+GREETING = b"cubecheck 1"
 
 # Every instruction line: its fields after the opcode, in order (docs/dut-protocol.md).
 FIELDS = {
@@ -164,13 +168,20 @@ class Dut:
     profiles, instructions, dtypes, observable = [], [], [], []
     given = []  # memories it may be given images of; empty: the observable ones (a 950 board: GM L1 BT)
     rejects_illegal = False
-    extra_lines = []  # further handshake lines, e.g. the envelope clauses of docs/dut-protocol.md
+    # Further handshake lines, e.g. the envelope's `limit` clauses of docs/dut-protocol.md
+    # ("limit load2d repeat_times <= 100"); with a `limit` line the handshake is version 2.
+    extra_lines = []
 
     def run(self, program):
         raise Unsupported("run() is not implemented")
 
+    def protocol(self):
+        """The handshake's version: 2 when extra_lines hold a `limit` clause (version 2 adds them),
+        else 1, which every cubecheck reads."""
+        return 2 if any(line.split()[:1] == ["limit"] for line in self.extra_lines) else 1
+
     def hello(self):
-        lines = [f"dut {PROTOCOL}", f"name {self.name}", f"version {self.version}",
+        lines = [f"dut {self.protocol()}", f"name {self.name}", f"version {self.version}",
                  "profiles " + " ".join(self.profiles),
                  "instructions " + " ".join(self.instructions), "dtypes " + " ".join(self.dtypes),
                  "observable " + " ".join(self.observable),
@@ -236,8 +247,8 @@ def serve(dut, inp=None, out=None):
     """The DUT's main loop on stdin/stdout: handshake, then one answer per program."""
     inp = inp or sys.stdin.buffer
     out = out or sys.stdout.buffer
-    if not inp.readline().startswith(f"cubecheck {PROTOCOL}".encode()):
-        sys.exit(f"not a cubecheck protocol {PROTOCOL} peer")
+    if inp.readline().rstrip(b"\n") != GREETING:
+        sys.exit("not a cubecheck peer: expected the greeting " + GREETING.decode())
     out.write(dut.hello())
     out.flush()
     while True:
