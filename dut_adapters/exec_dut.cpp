@@ -12,6 +12,7 @@
 #include <cstring>
 #include <thread>
 
+#include "dut_adapters/sanitise.hpp"
 #include "dut_adapters/wire.hpp"
 
 namespace cubecheck::dut {
@@ -175,7 +176,10 @@ ExecDut::ExecDut(std::vector<std::string> argv, std::chrono::milliseconds timeou
   if (argv_.empty()) {
     broken_ = "exec: needs a program to run";
   } else if (!start(error)) {
-    broken_ = "DUT '" + argv_[0] + "' did not start: " + error;
+    // The whole command, not argv[0] alone: "python3" names no DUT, "python3 my_dut.py" does.
+    std::string command;
+    for (const std::string& a : argv_) command += (command.empty() ? "" : " ") + a;
+    broken_ = "DUT '" + printable(command, 200) + "' did not start: " + error;
   }
 }
 

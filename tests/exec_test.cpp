@@ -149,6 +149,10 @@ TEST(HostileDut, WrongProtocolVersionFailsEveryCaseWithTheReason) {
   auto dut = dut::makeDut(spec);
   ASSERT_TRUE(dut->broken().has_value());
   EXPECT_NE(dut->broken()->find("protocol version 3"), std::string::npos) << *dut->broken();
+  // The message names the DUT by its command, arguments included (an interpreter alone names none).
+  EXPECT_NE(dut->broken()->find(std::string("DUT '") + HOSTILE_DUT + " version' did not start"),
+            std::string::npos)
+      << *dut->broken();
   const CertifyResult r = certify(*dut, load2dSmoke(spec));
   const FamilyResult& f = r.families.at(0);
   EXPECT_EQ(f.counts.of(Outcome::AdapterError),
