@@ -59,6 +59,10 @@ dut::RunResult RecordingDut::run(const isa::Program& program) {
     for (std::uint8_t b : region) mix(b);
   }
   answers.push_back(h);
+  if (!firstBreak &&
+      (r.status == dut::RunStatus::AdapterError || r.status == dut::RunStatus::Timeout)) {
+    firstBreak = Break{programs.size() - 1, r.status, r.message};
+  }
   return r;
 }
 
@@ -76,6 +80,32 @@ std::optional<std::string> answersDiffer(const RecordingDut& first, const Record
              std::to_string(first.programs.size()) +
              " differently when it ran again (status, violation or observed bytes)";
     }
+  }
+  return std::nullopt;
+}
+
+std::optional<Verdict> rerunVerdict(const Verdict& firstVerdict, const RecordingDut& first,
+                                    const Verdict& secondVerdict, const RecordingDut& second,
+                                    const std::string& firstRun) {
+  const std::string also = firstRun.empty() ? ")" : "; " + firstRun + ")";
+  const auto broke = [&also](const Verdict& verdict,
+                             const RecordingDut& run) -> std::optional<Verdict> {
+    if (run.firstBreak) {
+      const RecordingDut::Break& b = *run.firstBreak;
+      return Verdict{b.status == dut::RunStatus::Timeout ? Outcome::Timeout : Outcome::AdapterError,
+                     b.message + " (when the case ran again, on program " +
+                         std::to_string(b.program + 1) + " of its " +
+                         std::to_string(run.programs.size()) + also};
+    }
+    if (verdict.outcome == Outcome::AdapterError || verdict.outcome == Outcome::Timeout) {
+      return Verdict{verdict.outcome, verdict.detail + " (when the case ran again" + also};
+    }
+    return std::nullopt;
+  };
+  if (std::optional<Verdict> v = broke(firstVerdict, first)) return v;
+  if (std::optional<Verdict> v = broke(secondVerdict, second)) return v;
+  if (std::optional<std::string> differs = answersDiffer(first, second)) {
+    return Verdict{Outcome::Nondeterministic, *differs};
   }
   return std::nullopt;
 }

@@ -25,6 +25,13 @@ class RecordingDut final : public dut::Dut {
   std::vector<isa::Program> programs;
   /// Per program: a digest of the status, the violation code and every observed byte.
   std::vector<std::uint64_t> answers;
+  /// The first answer that was none (an AdapterError or a Timeout): the DUT broke, and said how.
+  struct Break {
+    std::size_t program = 0;  ///< 0-based index into programs
+    dut::RunStatus status = dut::RunStatus::AdapterError;
+    std::string message;
+  };
+  std::optional<Break> firstBreak;
 
  private:
   dut::Dut& inner_;
@@ -33,6 +40,15 @@ class RecordingDut final : public dut::Dut {
 /// Two recordings of one case: nullopt when they asked the same programs and got the same
 /// answers (or asked different programs, which says nothing of the DUT), else what differed.
 std::optional<std::string> answersDiffer(const RecordingDut& first, const RecordingDut& second);
+
+/// What running a case twice more says of the DUT, from each run's verdict and recording. A run
+/// in which the DUT broke (an AdapterError or a Timeout, in an answer or in the verdict) is that
+/// outcome with the DUT's own message, marked as the case's re-run: a broken DUT, not another
+/// answer; `firstRun`, when given, says how the case's first run ended, beside where it broke.
+/// Otherwise Nondeterministic when the answers differed (answersDiffer), else nullopt.
+std::optional<Verdict> rerunVerdict(const Verdict& firstVerdict, const RecordingDut& first,
+                                    const Verdict& secondVerdict, const RecordingDut& second,
+                                    const std::string& firstRun = {});
 
 struct Culprit {
   std::string opcode;  ///< isa::opcodeOf of the instruction, e.g. "load2d"

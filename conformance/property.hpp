@@ -65,10 +65,11 @@ class Property {
   /// The coverage tags of case `index` (unshrunk), drawn but not run: how certify picks the
   /// extra draws that fill a required bin the level's cases missed.
   virtual std::vector<std::string> tagsAt(std::uint64_t seed, std::size_t index) const = 0;
-  /// Runs case `index` (unshrunk) twice more and compares the DUT's answers program by program:
-  /// what differed, or nullopt.
-  virtual std::optional<std::string> rerunDiffers(dut::Dut& dut, std::uint64_t seed,
-                                                  std::size_t index) const = 0;
+  /// Runs case `index` (unshrunk), which passed, twice more: nullopt when the DUT answered alike
+  /// both times, else the re-run's verdict (rerunVerdict: the AdapterError or Timeout of a DUT that
+  /// broke, or Nondeterministic naming the program answered differently).
+  virtual std::optional<Verdict> rerun(dut::Dut& dut, std::uint64_t seed,
+                                       std::size_t index) const = 0;
 };
 
 /// A property over plain values of type T (architecture.md habit 4): a table, a generator, a check.
@@ -123,13 +124,13 @@ class TypedProperty final : public Property {
     return tags_(valueAt(seed, index));
   }
 
-  std::optional<std::string> rerunDiffers(dut::Dut& dut, std::uint64_t seed,
-                                          std::size_t index) const override {
+  std::optional<Verdict> rerun(dut::Dut& dut, std::uint64_t seed,
+                               std::size_t index) const override {
     RecordingDut first(dut), second(dut);
     const T value = valueAt(seed, index);
-    (void)check_(first, value);
-    (void)check_(second, value);
-    return answersDiffer(first, second);
+    const Verdict v1 = check_(first, value);
+    const Verdict v2 = check_(second, value);
+    return rerunVerdict(v1, first, v2, second, "the first run passed");
   }
 
   CaseReport run(dut::Dut& dut, std::uint64_t seed, std::size_t index,
@@ -184,12 +185,13 @@ class TypedProperty final : public Property {
     bool reran = false;
     if (verdict.outcome == Outcome::Mismatch || verdict.outcome == Outcome::Declined) {
       RecordingDut first(dut), second(dut);
-      (void)check_(first, value);
-      (void)check_(second, value);
+      const Verdict v1 = check_(first, value);
+      const Verdict v2 = check_(second, value);
       reran = true;
-      if (std::optional<std::string> differs = answersDiffer(first, second)) {
-        verdict = Verdict{Outcome::Nondeterministic,
-                          *differs + "; the first run of the case ended:\n" + verdict.detail};
+      // A DUT that broke on a re-run is that AdapterError or Timeout, not another answer.
+      if (std::optional<Verdict> again = rerunVerdict(v1, first, v2, second)) {
+        verdict = Verdict{again->outcome,
+                          again->detail + "; the first run of the case ended:\n" + verdict.detail};
       }
       programs = std::move(first.programs);
     }

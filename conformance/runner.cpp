@@ -468,8 +468,14 @@ std::optional<CaseReport> runCase(const std::string& family, const Property& pro
     CaseReport r = prop.run(dut, seed, index, shrinkBudget);
     if (r.verdict.outcome == Outcome::Pass && index % kRerunEvery == 0) {
       r.reran = true;
-      if (std::optional<std::string> differs = prop.rerunDiffers(dut, seed, index)) {
-        r.verdict = Verdict{Outcome::Nondeterministic, *differs + "; the first run passed"};
+      if (std::optional<Verdict> again = prop.rerun(dut, seed, index)) {
+        r.verdict = std::move(*again);
+        if (r.verdict.outcome == Outcome::Nondeterministic) {
+          r.verdict.detail += "; the first run passed";
+        } else {
+          // A DUT that broke: the case is that failure, kept as a vector like every other one.
+          r.vector = prop.vectorCase(seed, index);
+        }
       }
     }
     return r;

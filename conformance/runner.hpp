@@ -333,7 +333,8 @@ std::string reproduceCommand(const ReproduceContext& run, const std::string& fam
                              const std::string& property, std::size_t index);
 
 /// Case `index` of family `family`'s property: NotSupported with `unsupported` when that is set;
-/// a sampled pass (kRerunEvery) whose reruns differ becomes Nondeterministic;
+/// a sampled pass (kRerunEvery) whose reruns differ becomes Nondeterministic, and one whose
+/// re-run broke the DUT that AdapterError or Timeout;
 /// nullopt when the suite failed internally (an exception), which is then described in
 /// internalError with the command that reproduces it.
 std::optional<CaseReport> runCase(const std::string& family, const Property& prop, dut::Dut& dut,

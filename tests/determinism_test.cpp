@@ -35,6 +35,34 @@ class FlakyDut final : public dut::Dut {
   std::map<std::string, int> seen_;
 };
 
+/// The reference, except that the second run of the same program is no answer: `status`, with
+/// the message a broken exec: DUT gives. With `flip`, every answer has a byte flipped (a Mismatch
+/// on the first run).
+class BreaksOnRerunDut final : public dut::Dut {
+ public:
+  BreaksOnRerunDut(dut::RunStatus status, bool flip)
+      : inner_(dut::makeDut("reference")), status_(status), flip_(flip) {}
+  static constexpr const char* kSays = "the DUT answered 'x?x garbage' instead of the answer";
+  const dut::Capabilities& capabilities() const override { return inner_->capabilities(); }
+  dut::RunResult run(const isa::Program& p) override {
+    std::string key;
+    for (const isa::Instruction& i : p.instructions) key += isa::toText(i) + ";";
+    for (const isa::Segment& s : p.segments) key.append(s.bytes.begin(), s.bytes.end());
+    if (++seen_[key] == 2) return {status_, {}, std::nullopt, kSays};
+    dut::RunResult r = inner_->run(p);
+    if (flip_ && r.status == dut::RunStatus::Ok && !r.observed.empty() && !r.observed[0].empty()) {
+      r.observed[0][0] ^= 0x01;
+    }
+    return r;
+  }
+
+ private:
+  std::unique_ptr<dut::Dut> inner_;
+  dut::RunStatus status_;
+  bool flip_;
+  std::map<std::string, int> seen_;
+};
+
 RunOptions smokeLoad2D() {
   RunOptions o;
   o.level = Level::Smoke;
@@ -60,6 +88,54 @@ TEST(Rerun, ADutFlippingAByteOnEverySecondRunIsNondeterministic) {
     EXPECT_NE(x.reproduce.find("--case "), std::string::npos);
   }
   EXPECT_TRUE(named) << "the certificate names a nondeterministic case";
+}
+
+Outcome outcomeOf(dut::RunStatus s) {
+  return s == dut::RunStatus::Timeout ? Outcome::Timeout : Outcome::AdapterError;
+}
+
+// A DUT that breaks when a passing case runs again is a broken DUT (docs/dut-protocol.md: an
+// AdapterError quoting what it said, or a Timeout), not one that answered differently.
+TEST(Rerun, ADutThatBreaksOnTheRerunOfAPassIsReportedAsBrokenWithItsMessage) {
+  for (dut::RunStatus status : {dut::RunStatus::AdapterError, dut::RunStatus::Timeout}) {
+    BreaksOnRerunDut dut(status, false);
+    const CertifyResult r = certify(dut, smokeLoad2D());
+    const FamilyResult& f = r.families.at(0);
+    EXPECT_GT(r.reruns, 0u);
+    EXPECT_EQ(r.rerunsDiffering, 0u);
+    EXPECT_EQ(f.counts.of(Outcome::Nondeterministic), 0u);
+    EXPECT_GT(f.counts.of(outcomeOf(status)), 0u);
+    // Some programs come twice within the level's first runs too (a random case that repeats a
+    // table one): those break on a first run. The re-runs are the ones that say so.
+    std::size_t onRerun = 0;
+    for (const Failure& x : f.failures) {
+      if (x.detail.find("when the case ran again") == std::string::npos) continue;
+      ++onRerun;
+      EXPECT_EQ(x.outcome, outcomeOf(status)) << x.detail;
+      EXPECT_NE(x.detail.find(BreaksOnRerunDut::kSays), std::string::npos) << x.detail;
+      EXPECT_NE(x.detail.find("the first run passed"), std::string::npos) << x.detail;
+    }
+    EXPECT_GT(onRerun, 0u);
+  }
+}
+
+// So is one that breaks when a failing case runs again to capture its programs.
+TEST(Rerun, ADutThatBreaksOnTheRerunOfAMismatchIsReportedAsBroken) {
+  for (dut::RunStatus status : {dut::RunStatus::AdapterError, dut::RunStatus::Timeout}) {
+    BreaksOnRerunDut dut(status, true);
+    const CertifyResult r = certify(dut, smokeLoad2D());
+    const FamilyResult& f = r.families.at(0);
+    EXPECT_EQ(f.counts.of(Outcome::Nondeterministic), 0u);
+    std::size_t onRerun = 0;
+    for (const Failure& x : f.failures) {
+      if (x.detail.find("the first run of the case ended") == std::string::npos) continue;
+      ++onRerun;
+      EXPECT_EQ(x.outcome, outcomeOf(status)) << x.detail;
+      EXPECT_NE(x.detail.find(BreaksOnRerunDut::kSays), std::string::npos) << x.detail;
+      EXPECT_NE(x.detail.find("when the case ran again"), std::string::npos) << x.detail;
+    }
+    EXPECT_GT(onRerun, 0u);
+  }
 }
 
 TEST(Rerun, TheReferenceIsRerunAndNeverDiffers) {
