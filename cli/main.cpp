@@ -53,9 +53,9 @@ using namespace cubecheck;
 
 using cli::kExitConformant;
 using cli::kExitInternal;
+using cli::kExitInterrupted;
 using cli::kExitNonconformant;
 using cli::kExitUsage;
-constexpr int kExitInterrupted = 130;  // 128 + SIGINT, as shells report a Ctrl-C
 
 /// The integer an option of type V is read into (an optional<unsigned> reads an unsigned).
 template <class V>
@@ -812,7 +812,7 @@ int main(int argc, char** argv) {
       "cubecheck: conformance and differential tests for the Ascend cube pipeline\n"
       "(LoadData 2D/3D, LoadDataWithSparse, Mmad, MmadWithSparse).\n"
       "Exit status: 0 conformant / all mutants killed, 1 nonconformant / a mutant survived,\n"
-      "2 usage error, 3 internal error."};
+      "2 usage error, 3 internal error, 130 interrupted (SIGINT/SIGTERM)."};
   app.require_subcommand(1);
   app.set_version_flag("--version", "cubecheck " + std::string(conf::kToolVersion) +
                                         "\ndocs/spec.md SHA-256 " + std::string(conf::kSpecSha256));
