@@ -59,7 +59,9 @@ dut::RunResult RecordingDut::run(const isa::Program& program) {
     for (std::uint8_t b : region) mix(b);
   }
   answers.push_back(h);
-  if (!firstBreak &&
+  // A wrong result read back indirectly (RunResult::wrongResult) is the DUT's answer, a
+  // Mismatch, not a break.
+  if (!firstBreak && !r.wrongResult &&
       (r.status == dut::RunStatus::AdapterError || r.status == dut::RunStatus::Timeout)) {
     firstBreak = Break{programs.size() - 1, r.status, r.message};
   }
