@@ -334,6 +334,12 @@ INSTANTIATE_TEST_SUITE_P(
                  return s;
                },
                "broken.csv:1:1: no provenance line"},
+        // An empty file was "no provenance line", then "line 1 should name the columns".
+        Broken{"empty", [](std::string) { return std::string(); },
+               "broken.csv:1:1: the file is empty"},
+        // An editor's byte order mark read as "no provenance line ... restore its first line".
+        Broken{"byte_order_mark", [](std::string s) { return "\xEF\xBB\xBF" + s; },
+               "broken.csv:1:1: the file starts with a UTF-8 byte order mark (bytes EF BB BF)"},
         // Halved, 1023 digits read as "hex image of 511 bytes for 512".
         Broken{"odd_hex_digits",
                [](std::string s) {

@@ -638,17 +638,35 @@ bool linesAreShort(const fs::path& file, ReadResult& result) {
 
 /// Line 1 must be the provenance comment of this format: a file without it was not written by
 /// cubecheck (or lost its first line), and one of another format is not read as this one.
-void checkProvenance(const fs::path& file, ReadResult& result) {
+/// False for an empty file, which holds nothing more to read.
+bool checkProvenance(const fs::path& file, ReadResult& result) {
   std::ifstream in(file, std::ios::binary);
   std::string first;
-  std::getline(in, first);
+  if (!std::getline(in, first)) {
+    addError(result, file.string() +
+                         ":1:1: the file is empty: a vector file holds its provenance line, the "
+                         "header and its rows (regenerate it, or remove it from the set)");
+    return false;
+  }
   const std::string prefix = "# cubecheck vectors format ";
+  // A provenance error is the file's, not a row's: the rows that parse are still replayed.
+  const std::string stillRead = " (its rows that parse were still read and replayed)";
+  const std::string bom = "\xEF\xBB\xBF";
+  if (first.rfind(bom + prefix, 0) == 0) {
+    addError(result, file.string() +
+                         ":1:1: the file starts with a UTF-8 byte order mark (bytes EF BB BF), "
+                         "which cubecheck never writes: an editor saved it as 'UTF-8 with BOM'; "
+                         "save it without one, or regenerate it" +
+                         stillRead);
+    return true;
+  }
   if (first.rfind(prefix, 0) != 0) {
     addError(result, file.string() + ":1:1: no provenance line ('" + prefix +
                          std::to_string(kFormatVersion) +
                          "; ...'): the file is not as cubecheck wrote it (restore its first line "
-                         "or regenerate it)");
-    return;
+                         "or regenerate it)" +
+                         stillRead);
+    return true;
   }
   const std::string version = first.substr(prefix.size(), first.find(';') - prefix.size());
   if (version != std::to_string(kFormatVersion)) {
@@ -656,6 +674,7 @@ void checkProvenance(const fs::path& file, ReadResult& result) {
                          version + ", this cubecheck reads format " +
                          std::to_string(kFormatVersion));
   }
+  return true;
 }
 
 }  // namespace
@@ -664,7 +683,7 @@ ReadResult readFile(const fs::path& file) {
   ReadResult result;
   const std::string name = file.string();
   if (!linesAreShort(file, result)) return result;
-  checkProvenance(file, result);
+  if (!checkProvenance(file, result)) return result;
   RowParser parser(file.parent_path() / "bin");
   FileBudget budget;
   csv::readRows(
