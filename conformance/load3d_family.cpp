@@ -35,8 +35,9 @@ std::vector<std::string> img2colBins(bool pro) {
     bins.emplace_back(b);
   }
   if (!pro) {
-    for (const char* b : {"registers:params", "registers:padding_only", "registers:fmatrix_only"}) {
-      bins.emplace_back(b);
+    for (gen::RegisterSource r : {gen::RegisterSource::Params, gen::RegisterSource::PaddingOnly,
+                                  gen::RegisterSource::FmatrixOnly}) {
+      bins.push_back("registers:" + std::string(gen::nameOf(r)));
     }
   }
   return bins;
@@ -44,11 +45,9 @@ std::vector<std::string> img2colBins(bool pro) {
 
 std::vector<std::string> proTags(const Load3DCase& c) {
   std::vector<std::string> t = gen::tagsOf(c);
+  const std::string drawn = "registers:" + std::string(gen::nameOf(c.registers));
   for (std::string& s : t) {
-    // V2Pro has no IsResetLoad3dConfig: it always reads the registers
-    if (s == "registers:params" || s == "registers:padding_only" || s == "registers:fmatrix_only") {
-      s = "registers:preset";
-    }
+    if (s == drawn) s = "registers:" + std::string(gen::nameOf(gen::registersOf(c, true)));
   }
   return t;
 }

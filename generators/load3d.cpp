@@ -143,6 +143,15 @@ std::ostream& operator<<(std::ostream& os, const Load3DCase& c) {
                    c.contentSeed, c.why);
 }
 
+bool usesResetFlags(RegisterSource r) {
+  return r == RegisterSource::Params || r == RegisterSource::PaddingOnly ||
+         r == RegisterSource::FmatrixOnly;
+}
+
+RegisterSource registersOf(const Load3DCase& c, bool asV2Pro) {
+  return asV2Pro && usesResetFlags(c.registers) ? RegisterSource::Preset : c.registers;
+}
+
 isa::Program buildProgram(const Load3DCase& c, bool asV2Pro) {
   const isa::Load3DV2& l = c.load;
   const isa::LoadData3DParamsV2& p = l.params;
@@ -155,12 +164,7 @@ isa::Program buildProgram(const Load3DCase& c, bool asV2Pro) {
   const isa::FMatrix real = fmatrixOf(p);
   const isa::LoadData3DParamsV2 decoy = withDecoys(p, l.dtype);
   isa::Load3DV2 load = l;  // the real fields, both flags set
-  RegisterSource regs = c.registers;
-  // V2Pro has no IsResetLoad3dConfig: it always reads the registers
-  if (asV2Pro && (regs == RegisterSource::Params || regs == RegisterSource::PaddingOnly ||
-                  regs == RegisterSource::FmatrixOnly)) {
-    regs = RegisterSource::Preset;
-  }
+  const RegisterSource regs = registersOf(c, asV2Pro);
   switch (regs) {
     case RegisterSource::Params:
       break;
@@ -518,11 +522,16 @@ std::vector<Load3DCase> load3DBoundaries(ProfileId id) {
     p.kExtension = 8;
     add(B, DType::F32, p, "b32 into L0B with k_extension 8: n' 8..15 not written");
   }
-  {
+  // The register-source cases: a padded 4 x 4 map, so that PADDING and FMATRIX both show.
+  const P registers = [&] {
     P p = base(4, 4, 16, 3, 3);
     p.padList = {1, 1, 1, 1};
     p.mExtension = 16;
     p.kExtension = 32;
+    return p;
+  }();
+  {
+    const P& p = registers;
     add(A, DType::F16, p, "registers from SetFmatrix/SetLoadDataPaddingValue; call fields decoys",
         RegisterSource::Preset);
     add(A, DType::F16, p, "f_matrix_ctrl 1 reads FMATRIX_B; the call writes FMATRIX",
@@ -700,10 +709,7 @@ std::vector<Load3DCase> load3DBoundaries(ProfileId id) {
   // IsResetLoad3dConfig's two flags each alone: the call writes the one register its flag names
   // and reads the other as an earlier instruction left it.
   {
-    P p = base(4, 4, 16, 3, 3);
-    p.padList = {1, 1, 1, 1};
-    p.mExtension = 16;
-    p.kExtension = 32;
+    const P& p = registers;
     add(A, DType::F16, p, "is_set_padding alone: PADDING from the call, FMATRIX preset",
         RegisterSource::PaddingOnly);
     add(B, DType::F16, p, "is_set_fmatrix alone: FMATRIX from the call, PADDING preset",

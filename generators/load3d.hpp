@@ -39,6 +39,13 @@ struct Load3DCase {
 };
 std::ostream& operator<<(std::ostream& os, const Load3DCase& c);
 
+/// The register sources that rest on IsResetLoad3dConfig's flags (Params, PaddingOnly,
+/// FmatrixOnly), which V2Pro does not have.
+bool usesResetFlags(RegisterSource r);
+/// The source the case's load runs with: the drawn one for V2; for V2Pro, which always reads the
+/// registers, Preset where the drawn one uses the reset flags.
+RegisterSource registersOf(const Load3DCase& c, bool asV2Pro);
+
 /// The feature map (with 32 bytes of margin) in L1, the destination with a fractal of canary on
 /// each side, register set-up instructions, the load (as V2 or V2Pro), the destination observed.
 isa::Program buildProgram(const Load3DCase& c, bool asV2Pro);
