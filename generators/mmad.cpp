@@ -37,30 +37,55 @@ std::int32_t uniform(std::uint32_t u, std::int32_t lo, std::int32_t hi) {
                                    static_cast<std::uint32_t>((u * span) >> 32));
 }
 
-/// An r x c matrix of draw(u), u a uniform 32-bit word, in column-major order. Each SplitMix64
-/// step gives two words, the low half first: the operands are most of a case's values and
-/// drawing them was most of the cost of building it. The steps are taken a block at a time
-/// before the block's values are drawn from them, so that the drawing loop vectorises.
-template <typename Matrix>
-void fill(Matrix& m, Eigen::Index r, Eigen::Index c, SplitMix64& g, auto draw) {
+/// Uniform integer in [lo, hi] (a span of at most 2^16) from a uniform 16-bit word, by
+/// multiply-shift as uniform does: every value of the span is reached, none more than twice as
+/// often as another (exactly as often when the span is a power of two).
+std::int32_t uniform16(std::uint16_t u, std::int32_t lo, std::int32_t hi) {
+  const auto span = static_cast<std::uint32_t>(hi - lo + 1);
+  return lo + static_cast<std::int32_t>((std::uint32_t{u} * span) >> 16);
+}
+
+/// An r x c matrix of draw(u), u a uniform Word (32 or 16 bits), in column-major order. Each
+/// SplitMix64 step gives 64 / bits(Word) words, the lowest first; a last step's words past the
+/// matrix are dropped. The operands are most of a case's values, and drawing them was most of the
+/// cost of building it (a fifth of checking a largest skinny case, at two words a step). The
+/// steps are taken a block at a time, then split into words, then the words drawn from, so that
+/// the splitting and drawing loops vectorise.
+template <typename Word, typename Matrix>
+void fillWords(Matrix& m, Eigen::Index r, Eigen::Index c, SplitMix64& g, auto draw) {
   using Scalar = typename Matrix::Scalar;
+  constexpr Eigen::Index kPerStep = 8 / sizeof(Word);
   m.resize(r, c);
   Scalar* const out = m.data();
   const Eigen::Index size = m.size();
-  constexpr Eigen::Index kBlock = 256;  // steps: 2 KiB on the stack
+  constexpr Eigen::Index kBlock = 256;  // steps: 2 KiB on the stack, their words 2 KiB more
   std::uint64_t steps[kBlock];
-  Eigen::Index i = 0;
-  while (i + 1 < size) {
-    const Eigen::Index pairs = std::min(kBlock, (size - i) / 2);
-    for (Eigen::Index s = 0; s < pairs; ++s) steps[s] = g.next();
-    Scalar* const to = out + i;
-    for (Eigen::Index s = 0; s < pairs; ++s) {
-      to[2 * s] = static_cast<Scalar>(draw(static_cast<std::uint32_t>(steps[s])));
-      to[2 * s + 1] = static_cast<Scalar>(draw(static_cast<std::uint32_t>(steps[s] >> 32)));
+  Word words[kPerStep * kBlock];
+  for (Eigen::Index i = 0; i < size;) {
+    const Eigen::Index taken = std::min(kBlock, (size - i + kPerStep - 1) / kPerStep);
+    for (Eigen::Index s = 0; s < taken; ++s) steps[s] = g.next();
+    for (Eigen::Index s = 0; s < taken; ++s) {
+      for (Eigen::Index j = 0; j < kPerStep; ++j) {
+        words[kPerStep * s + j] = static_cast<Word>(steps[s] >> (8 * sizeof(Word) * j));
+      }
     }
-    i += 2 * pairs;
+    const Eigen::Index count = std::min(kPerStep * taken, size - i);
+    Scalar* const to = out + i;
+    for (Eigen::Index w = 0; w < count; ++w) to[w] = static_cast<Scalar>(draw(words[w]));
+    i += count;
   }
-  if (i < size) out[i] = static_cast<Scalar>(draw(static_cast<std::uint32_t>(g.next())));
+}
+
+/// Two 32-bit words a step: values that want more than 16 random bits.
+template <typename Matrix>
+void fill(Matrix& m, Eigen::Index r, Eigen::Index c, SplitMix64& g, auto draw) {
+  fillWords<std::uint32_t>(m, r, c, g, draw);
+}
+
+/// Four 16-bit words a step: A and B of the exact regime, which hold at most 256 values each.
+template <typename Matrix>
+void fillShort(Matrix& m, Eigen::Index r, Eigen::Index c, SplitMix64& g, auto draw) {
+  fillWords<std::uint16_t>(m, r, c, g, draw);
 }
 
 /// As fill, with a whole SplitMix64 step for each value: for the regime that wants more than 32
@@ -293,23 +318,23 @@ MmadOperands operandsOf(const MmadCase& c) {
   // and any HF32), init multiples of 2^-4 below 2^18. Every product is a multiple of 2^-4 below
   // 64 and every partial sum stays below 2^18 + 4095 * 64 < 2^20: 24 bits, exact in f32 whatever
   // the order of accumulation.
-  auto exactF = [](std::uint32_t u) { return static_cast<float>(uniform(u, -32, 32)) / 4; };
+  auto exactF = [](std::uint16_t u) { return static_cast<float>(uniform16(u, -32, 32)) / 4; };
   auto exactInitF = [](std::uint32_t u) {
     return static_cast<double>(uniform(u, -(1 << 22), 1 << 22)) / 16;
   };
-  auto exactI = [&](std::uint32_t u) { return static_cast<float>(uniform(u, lo, hi)); };
+  auto exactI = [&](std::uint16_t u) { return static_cast<float>(uniform16(u, lo, hi)); };
   auto exactInitI = [](std::uint32_t u) {
     return static_cast<double>(uniform(u, -(1 << 30), 1 << 30));
   };
   const bool integer = isInt(c.dtype);
   if (integer) {
-    fill(o.a, m, k, g, exactI);
-    fill(o.b, k, n, g, exactI);
+    fillShort(o.a, m, k, g, exactI);
+    fillShort(o.b, k, n, g, exactI);
     fill(o.c0, m, n, g, exactInitI);
     fill(o.bias, 1, n, g, exactInitI);
   } else {
-    fill(o.a, m, k, g, exactF);
-    fill(o.b, k, n, g, exactF);
+    fillShort(o.a, m, k, g, exactF);
+    fillShort(o.b, k, n, g, exactF);
     fill(o.c0, m, n, g, exactInitF);
     fill(o.bias, 1, n, g, exactInitF);
   }

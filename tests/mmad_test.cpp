@@ -260,8 +260,9 @@ std::set<double> valuesOf(const gen::MmadCase& c, bool init) {
   return seen;
 }
 
-// Each operand value is reduced from half a SplitMix64 step by multiply-shift: every value of
-// each regime's grid is drawn, its two ends included, and nothing off it.
+// Each operand value is reduced by multiply-shift from a quarter of a SplitMix64 step (A and B of
+// the exact regime) or half of one (the rest): every value of each regime's grid is drawn, its
+// two ends included, and nothing off it.
 TEST(MmadGenerators, OperandsReachEveryValueOfTheirGridAndNoOther) {
   gen::MmadCase c;
   c.m = c.k = c.n = 128;
