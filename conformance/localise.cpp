@@ -86,9 +86,9 @@ std::optional<std::string> answersDiffer(const RecordingDut& first, const Record
   return std::nullopt;
 }
 
-std::optional<Verdict> rerunVerdict(const Verdict& firstVerdict, const RecordingDut& first,
-                                    const Verdict& secondVerdict, const RecordingDut& second,
-                                    const std::string& firstRun) {
+std::optional<Verdict> rerunVerdict(Outcome original, const Verdict& firstVerdict,
+                                    const RecordingDut& first, const Verdict& secondVerdict,
+                                    const RecordingDut& second, const std::string& firstRun) {
   const std::string also = firstRun.empty() ? ")" : "; " + firstRun + ")";
   const auto broke = [&also](const Verdict& verdict,
                              const RecordingDut& run) -> std::optional<Verdict> {
@@ -108,6 +108,16 @@ std::optional<Verdict> rerunVerdict(const Verdict& firstVerdict, const Recording
   if (std::optional<Verdict> v = broke(secondVerdict, second)) return v;
   if (std::optional<std::string> differs = answersDiffer(first, second)) {
     return Verdict{Outcome::Nondeterministic, *differs};
+  }
+  for (const Verdict* again : {&firstVerdict, &secondVerdict}) {
+    if (again->outcome == original) continue;
+    return Verdict{Outcome::Nondeterministic,
+                   "the DUT answered the case's programs differently when it ran again: its "
+                   "first run was " +
+                       std::string(nameOf(original)) + ", run " +
+                       std::to_string(again == &firstVerdict ? 2 : 3) + " was " +
+                       std::string(nameOf(again->outcome)) +
+                       (again->detail.empty() ? std::string() : " (" + again->detail + ")")};
   }
   return std::nullopt;
 }

@@ -41,14 +41,17 @@ class RecordingDut final : public dut::Dut {
 /// answers (or asked different programs, which says nothing of the DUT), else what differed.
 std::optional<std::string> answersDiffer(const RecordingDut& first, const RecordingDut& second);
 
-/// What running a case twice more says of the DUT, from each run's verdict and recording. A run
-/// in which the DUT broke (an AdapterError or a Timeout, in an answer or in the verdict) is that
-/// outcome with the DUT's own message, marked as the case's re-run: a broken DUT, not another
-/// answer; `firstRun`, when given, says how the case's first run ended, beside where it broke.
-/// Otherwise Nondeterministic when the answers differed (answersDiffer), else nullopt.
-std::optional<Verdict> rerunVerdict(const Verdict& firstVerdict, const RecordingDut& first,
-                                    const Verdict& secondVerdict, const RecordingDut& second,
-                                    const std::string& firstRun = {});
+/// What running a case twice more says of the DUT, from the outcome of the case's own run
+/// (`original`) and each re-run's verdict and recording. A re-run in which the DUT broke (an
+/// AdapterError or a Timeout, in an answer or in the verdict) is that outcome with the DUT's own
+/// message, marked as the case's re-run: a broken DUT, not another answer; `firstRun`, when
+/// given, says how the case's first run ended, beside where it broke. Otherwise Nondeterministic
+/// when the two re-runs' answers differed (answersDiffer), or when a re-run's outcome is not the
+/// case's own: the programs and the expectation are the same, so a case that passed and then
+/// mismatched or was declined (or the reverse) was answered differently. Else nullopt.
+std::optional<Verdict> rerunVerdict(Outcome original, const Verdict& firstVerdict,
+                                    const RecordingDut& first, const Verdict& secondVerdict,
+                                    const RecordingDut& second, const std::string& firstRun = {});
 
 struct Culprit {
   std::string opcode;  ///< isa::opcodeOf of the instruction, e.g. "load2d"

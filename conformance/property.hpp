@@ -66,8 +66,9 @@ class Property {
   /// extra draws that fill a required bin the level's cases missed.
   virtual std::vector<std::string> tagsAt(std::uint64_t seed, std::size_t index) const = 0;
   /// Runs case `index` (unshrunk), which passed, twice more: nullopt when the DUT answered alike
-  /// both times, else the re-run's verdict (rerunVerdict: the AdapterError or Timeout of a DUT that
-  /// broke, or Nondeterministic naming the program answered differently).
+  /// both times and passed both times, else the re-run's verdict (rerunVerdict: the AdapterError
+  /// or Timeout of a DUT that broke, or Nondeterministic naming the program answered differently
+  /// or the re-run that did not pass).
   virtual std::optional<Verdict> rerun(dut::Dut& dut, std::uint64_t seed,
                                        std::size_t index) const = 0;
 };
@@ -130,7 +131,7 @@ class TypedProperty final : public Property {
     const T value = valueAt(seed, index);
     const Verdict v1 = check_(first, value);
     const Verdict v2 = check_(second, value);
-    return rerunVerdict(v1, first, v2, second, "the first run passed");
+    return rerunVerdict(Outcome::Pass, v1, first, v2, second, "the first run passed");
   }
 
   CaseReport run(dut::Dut& dut, std::uint64_t seed, std::size_t index,
@@ -189,7 +190,7 @@ class TypedProperty final : public Property {
       const Verdict v2 = check_(second, value);
       reran = true;
       // A DUT that broke on a re-run is that AdapterError or Timeout, not another answer.
-      if (std::optional<Verdict> again = rerunVerdict(v1, first, v2, second)) {
+      if (std::optional<Verdict> again = rerunVerdict(verdict.outcome, v1, first, v2, second)) {
         verdict = Verdict{again->outcome,
                           again->detail + "; the first run of the case ended:\n" + verdict.detail};
       }

@@ -12,6 +12,14 @@
 namespace cubecheck::conf {
 namespace {
 
+/// A program's instructions and initial images, as one string: the same program, the same key.
+std::string keyOf(const isa::Program& p) {
+  std::string key;
+  for (const isa::Instruction& i : p.instructions) key += isa::toText(i) + ";";
+  for (const isa::Segment& s : p.segments) key.append(s.bytes.begin(), s.bytes.end());
+  return key;
+}
+
 /// The reference, except that every second run of the same program (same instructions and
 /// initial images) has the first byte of its first observed region flipped.
 class FlakyDut final : public dut::Dut {
@@ -19,9 +27,7 @@ class FlakyDut final : public dut::Dut {
   FlakyDut() : inner_(dut::makeDut("reference")) {}
   const dut::Capabilities& capabilities() const override { return inner_->capabilities(); }
   dut::RunResult run(const isa::Program& p) override {
-    std::string key;
-    for (const isa::Instruction& i : p.instructions) key += isa::toText(i) + ";";
-    for (const isa::Segment& s : p.segments) key.append(s.bytes.begin(), s.bytes.end());
+    const std::string key = keyOf(p);
     dut::RunResult r = inner_->run(p);
     if (++seen_[key] % 2 == 0 && r.status == dut::RunStatus::Ok && !r.observed.empty() &&
         !r.observed[0].empty()) {
@@ -45,9 +51,7 @@ class BreaksOnRerunDut final : public dut::Dut {
   static constexpr const char* kSays = "the DUT answered 'x?x garbage' instead of the answer";
   const dut::Capabilities& capabilities() const override { return inner_->capabilities(); }
   dut::RunResult run(const isa::Program& p) override {
-    std::string key;
-    for (const isa::Instruction& i : p.instructions) key += isa::toText(i) + ";";
-    for (const isa::Segment& s : p.segments) key.append(s.bytes.begin(), s.bytes.end());
+    const std::string key = keyOf(p);
     if (++seen_[key] == 2) return {status_, {}, std::nullopt, kSays};
     dut::RunResult r = inner_->run(p);
     if (flip_ && r.status == dut::RunStatus::Ok && !r.observed.empty() && !r.observed[0].empty()) {
@@ -60,6 +64,32 @@ class BreaksOnRerunDut final : public dut::Dut {
   std::unique_ptr<dut::Dut> inner_;
   dut::RunStatus status_;
   bool flip_;
+  std::map<std::string, int> seen_;
+};
+
+/// The reference the first time it sees a program; every later time, the answer `later` makes
+/// of the reference's: a byte flipped (`flip`) or `unsupported` (`decline`). Its answers to the
+/// re-runs agree with each other, never with the first run.
+class ChangesWhenSeenAgainDut final : public dut::Dut {
+ public:
+  enum class Later { Flip, Decline };
+  explicit ChangesWhenSeenAgainDut(Later later)
+      : inner_(dut::makeDut("reference")), later_(later) {}
+  const dut::Capabilities& capabilities() const override { return inner_->capabilities(); }
+  dut::RunResult run(const isa::Program& p) override {
+    const std::string key = keyOf(p);
+    dut::RunResult r = inner_->run(p);
+    if (++seen_[key] == 1) return r;
+    if (later_ == Later::Decline) return {dut::RunStatus::Unsupported, {}, std::nullopt, "no"};
+    if (r.status == dut::RunStatus::Ok && !r.observed.empty() && !r.observed[0].empty()) {
+      r.observed[0][0] ^= 0x01;
+    }
+    return r;
+  }
+
+ private:
+  std::unique_ptr<dut::Dut> inner_;
+  Later later_;
   std::map<std::string, int> seen_;
 };
 
@@ -88,6 +118,33 @@ TEST(Rerun, ADutFlippingAByteOnEverySecondRunIsNondeterministic) {
     EXPECT_NE(x.reproduce.find("--case "), std::string::npos);
   }
   EXPECT_TRUE(named) << "the certificate names a nondeterministic case";
+}
+
+// The re-runs are compared with the case's own run, not only with each other: a DUT right the
+// first time and wrong (or declining) every time after is answering the same program
+// differently, and is never certified.
+TEST(Rerun, ADutThatChangesItsAnswerAfterTheFirstRunIsNondeterministic) {
+  for (auto later :
+       {ChangesWhenSeenAgainDut::Later::Flip, ChangesWhenSeenAgainDut::Later::Decline}) {
+    ChangesWhenSeenAgainDut dut(later);
+    const CertifyResult r = certify(dut, smokeLoad2D());
+    const FamilyResult& f = r.families.at(0);
+    EXPECT_FALSE(r.conformant());
+    EXPECT_EQ(f.verdict(), "nonconformant");
+    EXPECT_GT(f.counts.of(Outcome::Nondeterministic), 0u);
+    EXPECT_EQ(r.rerunsDiffering, f.counts.of(Outcome::Nondeterministic));
+    const std::string second =
+        later == ChangesWhenSeenAgainDut::Later::Flip ? "run 2 was Mismatch" : "run 2 was Declined";
+    // A metamorphic case may send one program twice itself, so some cases fail on their own
+    // run; the passing ones are named by the outcome their re-run gave.
+    std::size_t named = 0;
+    for (const Failure& x : f.failures) {
+      if (x.outcome != Outcome::Nondeterministic) continue;
+      EXPECT_NE(x.detail.find("differently when it ran again"), std::string::npos) << x.detail;
+      if (x.detail.find("its first run was Pass, " + second) != std::string::npos) ++named;
+    }
+    EXPECT_GT(named, 0u);
+  }
 }
 
 Outcome outcomeOf(dut::RunStatus s) {
