@@ -57,7 +57,7 @@ int runExportInputs(const std::string& dir, const std::string& out) {
     return kExitConformant;
   }
   const std::string digest = vec::writeManifest(
-      out, written, "inputs export of the vector set of digest " + source.digest);
+      out, written, vec::exportNote({"inputs export", source.digest, rows, rows}));
   std::cout << "source: the vector set of digest " << source.digest
             << ", checked against its manifest (compare it with the digest published with the "
                "set); exported set digest "

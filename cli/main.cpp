@@ -488,7 +488,7 @@ int replayVectors(dut::Dut& dut, const std::string& dutSpec, Replay in,
   r.dutSpec = dutSpec;
   r.capabilities = dut.capabilities();
   const vec::SetCheck set = vec::checkSet(in.files, in.wholeDir);
-  r.vectorSet = conf::CertifyResult::VectorSet{set.digest, {}};
+  r.vectorSet = conf::CertifyResult::VectorSet{set.digest, {}, set.sourceDigest, set.subset};
   r.inputErrors = std::move(in.inputErrors);
   r.inputErrors.insert(r.inputErrors.end(), set.errors.begin(), set.errors.end());
   if (!in.caseFilter.empty()) r.scope.filters.push_back("--case " + in.caseFilter);

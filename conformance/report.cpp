@@ -240,6 +240,9 @@ std::string toJson(const CertifyResult& r) {
     // A replay has no level and no seed; its rows may span profiles.
     j["profiles"] = r.vectorSet->profiles;
     j["vector_set"] = {{"digest", r.vectorSet->digest}};
+    if (!r.vectorSet->sourceDigest.empty())
+      j["vector_set"]["source_digest"] = r.vectorSet->sourceDigest;
+    if (!r.vectorSet->subset.empty()) j["vector_set"]["subset"] = r.vectorSet->subset;
     // Derived from the command (report_read does not read it back): a board's results are
     // judged against expectations anyone with the set can read.
     if (r.command == "vectors verify") j["vector_set"]["expectations"] = expectationsLine();
@@ -541,6 +544,7 @@ std::string scopeLine(const CertifyResult& r) {
   } else {
     s += r.unfinished().empty() ? "complete run" : "every family was to run";
   }
+  if (r.vectorSet && !r.vectorSet->subset.empty()) s += "; of a subset: " + r.vectorSet->subset;
   if (r.replayCheck()) {
     s += "; replay: the expectations are published with the set, not a certificate";
   } else if (!r.certifies()) {
@@ -854,6 +858,11 @@ Block summaryTable(const CertifyResult& r) {
 /// A replayed set: its digest, for a signer to compare with the one published with the set.
 std::string vectorSetLine(const CertifyResult& r) {
   if (r.vectorSet->digest.empty()) return "no manifest: nothing says the set is whole";
+  if (!r.vectorSet->sourceDigest.empty()) {
+    return "digest " + r.vectorSet->digest +
+           " (FNV-1a 64 of its manifest), exported from the vector set of digest " +
+           r.vectorSet->sourceDigest + " (compare that one with the digest published with the set)";
+  }
   return "digest " + r.vectorSet->digest + " (FNV-1a 64 of its manifest, " +
          "vectors.manifest; compare it with the digest published with the set)";
 }

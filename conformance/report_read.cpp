@@ -503,6 +503,10 @@ class Reader {
     if (has(root, "vector_set")) {  // a replay: its profiles and set, no level or seed
       CertifyResult::VectorSet set;
       set.digest = text(at(root, "vector_set"), "digest");
+      if (has(at(root, "vector_set"), "source_digest"))
+        set.sourceDigest = text(at(root, "vector_set"), "source_digest");
+      if (has(at(root, "vector_set"), "subset"))
+        set.subset = text(at(root, "vector_set"), "subset");
       set.profiles = texts(root, "profiles");
       r.vectorSet = std::move(set);
       if (!r.vectorSet->profiles.empty()) {

@@ -375,6 +375,8 @@ std::string CertifyResult::headline() const {
     out = "NONCONFORMANT";
   } else if (conformant()) {
     out = (waivedCases() > 0 ? "CONFORMANT WITH WAIVERS for " : "CONFORMANT for ") + join(good);
+    // An exported set that holds part of its source's cases certifies that part only.
+    if (vectorSet && !vectorSet->subset.empty()) out += ", on a subset (" + vectorSet->subset + ")";
     // A family the DUT's declarations narrowed (data types, memories, limits, validation) is
     // certified only inside them: the headline says how much of it that was.
     std::vector<std::string> narrowed;

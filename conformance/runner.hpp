@@ -260,6 +260,10 @@ struct CertifyResult {
   struct VectorSet {
     std::string digest;
     std::vector<std::string> profiles;
+    /// the digest of the set it was exported from, as its manifest says; empty when it was not
+    std::string sourceDigest{};
+    /// what part of that set it is, when only a part (vec::SetCheck::subset, joined by "; ")
+    std::string subset{};
   };
   std::optional<VectorSet> vectorSet;
   /// merge-reports: the report.json files it combined, each with the SHA-256 of its bytes (what

@@ -1029,6 +1029,86 @@ TEST(VectorSet, AnExportCarriesItsSourceDigestAndAnUnverifiedOneStaysPartial) {
   EXPECT_FALSE(fs::exists(inputs / kManifestName));
 }
 
+// Red team (round 8): a board export leaves cases out (SKIPPED.md), yet `vectors verify` on it
+// said "Scope: complete run" and named only the exported set's digest, so a certificate of part of
+// a set read as one of all of it. The export's manifest now says what it was made from and how
+// much of it went in; the report names the source's digest and, when only part went in, the
+// subset, in its headline and scope. An inputs export (no expectations) is no set to replay.
+TEST(VectorSet, AReplayOfAnExportNamesItsSourceAndTheSubsetItHolds) {
+  const fs::path d = fresh("export_subset");
+  smallSet(d);
+  const std::string m = slurp(d / kManifestName), source = contentHash(m.data(), m.size());
+  std::size_t a2Rows = 0;
+  for (const fs::path& f : vectorFiles(d)) {
+    if (f.filename().string().find(".a2.") != std::string::npos) a2Rows += readFile(f).rows.size();
+  }
+  const fs::path board = d / "board";
+  CliRun r = runBinary("vectors export-ascendc --profile a2 --dir " + d.string() + " --out " +
+                       board.string());
+  ASSERT_EQ(r.status, 0) << r.out;
+  const fs::path set = board / "vectors" / "a2";
+  std::size_t kept = 0;
+  for (const fs::path& f : vectorFiles(set)) kept += readFile(f).rows.size();
+  ASSERT_LT(kept, a2Rows) << "the export leaves the illegal (rejection) cases out";
+  const std::optional<ExportSource> note = [&]() -> std::optional<ExportSource> {
+    std::istringstream in(slurp(set / kManifestName));
+    for (std::string line; std::getline(in, line);) {
+      if (line.starts_with("# ")) {
+        if (auto n = parseExportNote(line.substr(2))) return n;
+      }
+    }
+    return std::nullopt;
+  }();
+  ASSERT_TRUE(note.has_value()) << slurp(set / kManifestName);
+  EXPECT_EQ(note->kind, "export-ascendc");
+  EXPECT_EQ(note->digest, source);
+  EXPECT_EQ(note->kept, kept);
+  EXPECT_EQ(note->total, a2Rows);
+
+  const Reports v = replay("vectors check --dut reference --dir " + set.string(), d / "r_subset");
+  EXPECT_EQ(v.run.status, 0) << v.run.out;
+  EXPECT_EQ(v.json["vector_set"]["source_digest"], source) << v.json["vector_set"];
+  const std::string part =
+      std::to_string(kept) + " of its " + std::to_string(a2Rows) + " cases of the profile";
+  EXPECT_NE(v.json["vector_set"]["subset"].get<std::string>().find(part), std::string::npos)
+      << v.json["vector_set"];
+  EXPECT_NE(v.md.find("is an export-ascendc of the vector set of digest " + source + ": " + part),
+            std::string::npos)
+      << v.md;  // (the path before it is escaped for markdown)
+  EXPECT_NE(v.md.find("exported from the vector set of digest " + source), std::string::npos);
+
+  // The whole of a profile exported is no subset, and still names its source.
+  const fs::path whole = fresh("export_whole");
+  const Reports w = replay("vectors check --dut reference --dir " + d.string(), whole / "r");
+  EXPECT_FALSE(w.json["vector_set"].contains("subset"));
+  EXPECT_FALSE(w.json["vector_set"].contains("source_digest"));
+
+  const fs::path inputs = d / "inputs";
+  r = runBinary("vectors export --dir " + d.string() + " --out " + inputs.string());
+  ASSERT_EQ(r.status, 0) << r.out;
+  const Reports in = replay("vectors check --dut reference --dir " + inputs.string(), d / "r_in");
+  expectInputError(in, (inputs / kManifestName).string() + ":2:3: " + inputs.string() +
+                           " is an inputs export of the vector set of digest " + source);
+}
+
+TEST(VectorSet, AnExportNoteReadsBackAndNothingElseReadsAsOne) {
+  const ExportSource s{"export-ascendc", "0123456789abcdef", 7, 12};
+  const std::optional<ExportSource> back = parseExportNote(exportNote(s));
+  ASSERT_TRUE(back.has_value());
+  EXPECT_EQ(back->kind, s.kind);
+  EXPECT_EQ(back->digest, s.digest);
+  EXPECT_EQ(back->kept, 7u);
+  EXPECT_EQ(back->total, 12u);
+  for (const char* other :
+       {"test", "export-ascendc of the vector set of digest 0123456789abcdef",
+        "export-ascendc of the vector set of digest 0123456789abcdef: 7 of its 12 cases!",
+        "export-ascendc of the vector set of digest 0123: 7 of its 12 cases",
+        "export-ascendc of the vector set of digest 0123456789abcdef: x of its 12 cases",
+        "board of the vector set of digest 0123456789abcdef: 7 of its 12 cases"}) {
+    EXPECT_FALSE(parseExportNote(other).has_value()) << other;
+  }
+}
+
 // Red team: `vectors verify` stopped after 5 consecutive `error:` results ("RUN STOPPED ... the
 // remaining cases were not run"), a rule for a live DUT that hangs or crashes. A results file is
 // already written and costs nothing to check: a board reset in rows 4-8 threw away the other 57

@@ -382,6 +382,9 @@ AscendcExportPlan planAscendcExport(const AscendcExportOptions& options, SourceS
     summary.sourceErrors = std::move(source.errors);
     return out;
   }
+  for (const ReadResult& rr : source.read) {
+    for (const Row& row : rr.rows) ++summary.sourceCases[row.profile];
+  }
   for (std::size_t i = 0; i < source.files.size(); ++i) {
     ReadResult& rr = source.read[i];
     if (rr.rows.empty()) continue;
@@ -481,8 +484,12 @@ AscendcExportSummary writeAscendcExport(const fs::path& root, AscendcExportPlan 
       // nothing says it is whole and a replay of it is partial, never a certificate.
       fs::remove(dir / kManifestName);
     } else {
+      std::size_t kept = 0;
+      for (const AscendcFamilyCount& c : summary.counts)
+        kept += c.profile == profile ? c.exported : 0;
       summary.setDigests[profile] = writeManifest(
-          dir, files, "export-ascendc of the vector set of digest " + summary.sourceDigest);
+          dir, files,
+          exportNote({"export-ascendc", summary.sourceDigest, kept, summary.sourceCases[profile]}));
     }
   }
   writeText(root / "cases" / "manifest.txt", manifest.str());

@@ -47,6 +47,8 @@ struct AscendcExportSummary {
   /// a duplicated row): it is not the published set, and nothing was written.
   std::vector<std::string> sourceErrors;
   std::string sourceDigest;  ///< the source set's digest; empty: no manifest, unverified
+  /// profile -> the source set's cases of it, every family's (what an exported set is a part of)
+  std::map<std::string, std::size_t> sourceCases;
   /// profile -> digest of the exported vectors/<profile>/; none for an unverified source (its
   /// export gets no manifest, so a replay of it is partial, never a certificate)
   std::map<std::string, std::string> setDigests;

@@ -784,10 +784,39 @@ std::string writeManifest(const fs::path& dir, const std::vector<fs::path>& file
 }
 
 namespace {
+constexpr std::string_view kNoteSet = " of the vector set of digest ";
+constexpr std::string_view kNoteKinds[] = {"export-ascendc", "inputs export"};
+}  // namespace
+
+std::string exportNote(const ExportSource& source) {
+  return source.kind + std::string(kNoteSet) + source.digest + ": " + std::to_string(source.kept) +
+         " of its " + std::to_string(source.total) + " cases";
+}
+
+std::optional<ExportSource> parseExportNote(const std::string& note) {
+  for (std::string_view kind : kNoteKinds) {
+    const std::string lead = std::string(kind) + std::string(kNoteSet);
+    if (!note.starts_with(lead)) continue;
+    ExportSource out{std::string(kind), note.substr(lead.size(), 16)};
+    const std::string rest = note.substr(std::min(note.size(), lead.size() + 16));
+    const std::string of = " of its ";
+    const auto at = rest.find(of), end = rest.rfind(" cases");
+    if (out.digest.size() != 16 || !rest.starts_with(": ") || at == std::string::npos ||
+        end == std::string::npos || end + 6 != rest.size() ||
+        !number(rest.substr(2, at - 2), out.kept) ||
+        !number(rest.substr(at + of.size(), end - at - of.size()), out.total)) {
+      return std::nullopt;
+    }
+    return out;
+  }
+  return std::nullopt;
+}
+
+namespace {
 
 /// One directory's part of checkSet.
 void checkDir(const fs::path& dir, const std::vector<fs::path>& files, bool wholeDir, SetCheck& out,
-              std::vector<std::string>& digests) {
+              std::vector<std::string>& digests, std::vector<std::string>& sources) {
   const fs::path manifest = dir / kManifestName;
   const std::string mname = manifest.string();
   bool ok = false;
@@ -802,6 +831,24 @@ void checkDir(const fs::path& dir, const std::vector<fs::path>& files, bool whol
   std::size_t lineNo = 0;
   for (std::string line; std::getline(in, line);) {
     ++lineNo;
+    if (line.starts_with("# ")) {
+      if (const std::optional<ExportSource> from = parseExportNote(line.substr(2))) {
+        sources.push_back(from->digest);
+        const std::string what =
+            dir.string() + " is an " + from->kind + " of the vector set of digest " + from->digest;
+        if (from->kind == "inputs export") {
+          // Its rows carry no expectation: nothing to verify results against.
+          out.errors.push_back(mname + ":" + std::to_string(lineNo) + ":3: " + what +
+                               ", whose rows carry no expectation: replay or verify against "
+                               "that set itself (vectors verify --dir SET --results FILE)");
+        } else if (from->kept < from->total) {
+          out.subset += (out.subset.empty() ? "" : "; ") + what + ": " +
+                        std::to_string(from->kept) + " of its " + std::to_string(from->total) +
+                        " cases of the profile, the rest left out by the export (its "
+                        "SKIPPED.md says why)";
+        }
+      }
+    }
     if (line.empty() || line[0] == '#') continue;
     const auto a = line.find(' '), b = a == std::string::npos ? a : line.find(' ', a + 1);
     Entry e;
@@ -866,11 +913,14 @@ SetCheck checkSet(const std::vector<fs::path>& files, bool wholeDir) {
     byDir[f.has_parent_path() ? f.parent_path() : fs::path(".")].push_back(f);
   }
   SetCheck out;
-  std::vector<std::string> digests;
-  for (const auto& [dir, inDir] : byDir) checkDir(dir, inDir, wholeDir, out, digests);
+  std::vector<std::string> digests, sources;
+  for (const auto& [dir, inDir] : byDir) checkDir(dir, inDir, wholeDir, out, digests, sources);
   if (byDir.size() > 1)
     out.partial.push_back("files of " + std::to_string(byDir.size()) + " directories, not one set");
   out.digest = join(digests, ',');
+  out.sourceDigest = join(sources, ',');
+  for (std::string& p : out.partial) p = dut::printable(p, 300);
+  out.subset = dut::printable(out.subset, 600);
   for (std::string& e : out.errors) e = dut::printable(e, 300);
   return out;
 }

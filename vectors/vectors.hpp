@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -138,11 +139,30 @@ std::string writeManifest(const std::filesystem::path& dir,
                           const std::vector<std::filesystem::path>& files,
                           const std::string& note = {});
 
+/// Where an exported set came from, as its manifest's note says it (exportNote writes it, and
+/// checkSet reads it back): which export made it, the digest of the set it was made from, and how
+/// many of that set's cases of its profile went in.
+struct ExportSource {
+  std::string kind;    ///< "export-ascendc" or "inputs export"
+  std::string digest;  ///< the source set's
+  std::size_t kept = 0, total = 0;
+};
+/// The manifest note of an export: "KIND of the vector set of digest D: KEPT of its TOTAL cases".
+std::string exportNote(const ExportSource& source);
+/// exportNote's line read back (without its "# "), or nullopt for any other note.
+std::optional<ExportSource> parseExportNote(const std::string& note);
+
 /// What a replay of `files` is, measured against the manifests of their directories.
 struct SetCheck {
   std::string digest;                ///< the manifest's hash; empty without one
   std::vector<std::string> errors;   ///< input errors: a file missing, unlisted or changed
   std::vector<std::string> partial;  ///< why the replay is not the whole of a set
+  /// the digests of the sets the replayed ones were exported from (ExportSource), when they were
+  std::string sourceDigest;
+  /// per exported set that holds only some of its source's cases of its profile: what it is a
+  /// part of and how much, "; " between sets (a certificate of it claims those cases only, and
+  /// says so); empty when every replayed set is whole
+  std::string subset;
 };
 /// `wholeDir`: `files` are every vector file of their directory (--dir), so a file the manifest
 /// lists and that is absent is an error; otherwise (files named) it makes the replay partial.
