@@ -88,7 +88,12 @@ std::optional<FieldLimit> parseFieldLimit(std::string_view text, std::string& er
       return std::nullopt;
     }
     const auto v = valueOf(*f, w[3]);
-    if (!v || (op == "%" && *v <= 0)) return bad(w[3]);
+    if (!v) return bad(w[3]);
+    if (op == "%" && *v <= 0) {
+      error = "limit '" + std::string(text) +
+              "': a '%' clause takes a modulus of at least 1, got '" + w[3] + "'";
+      return std::nullopt;
+    }
     if (op == "<=") l.hi = *v;
     if (op == ">=") l.lo = *v;
     if (op == "==") l.lo = l.hi = *v;

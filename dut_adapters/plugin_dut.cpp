@@ -161,14 +161,15 @@ std::uint64_t lastNumber(const std::string& line) {
 
 /// The forked child of isolatedPlugin: loads the library and answers the greeting with its
 /// handshake, then frames each request (lines up to `run`, segment payloads by their length)
-/// and writes the library's answer. A library that cannot be loaded answers the greeting with
-/// the reason, which the parent reports as the DUT's failure to start.
+/// and writes the library's answer. A library that cannot be loaded, or whose handshake does not
+/// read, answers the greeting with `error <why>`, which the parent reports as the DUT's failure
+/// to start.
 int servePlugin(const std::string& path, int in, int out) {
   PluginDut plugin(path);
   FdReader reader(in);
   std::string line;
   if (!reader.line(line)) return 0;  // the greeting
-  if (auto why = plugin.broken()) return writeAll(out, *why + "\n") ? 3 : 4;
+  if (auto why = plugin.broken()) return writeAll(out, "error " + *why + "\n") ? 3 : 4;
   if (!writeAll(out, plugin.hello())) return 4;
   while (reader.line(line) && line != "quit") {
     std::uint64_t seq = 0;

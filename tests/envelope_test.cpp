@@ -101,7 +101,7 @@ INSTANTIATE_TEST_SUITE_P(
                       BadLimit{"load2d repeat_times <= 300", "'300' is not a value"},
                       BadLimit{"load2d dtype in f17", "'f17' is not a value"},
                       BadLimit{"load2d repeat_times ~ 3", "the operator is one of"},
-                      BadLimit{"load2d dst % 0", "'0' is not a value"},
+                      BadLimit{"load2d dst % 0", "a modulus of at least 1, got '0'"},
                       BadLimit{"load2d", "a limit is"}));
 
 // ---- the handshake -----------------------------------------------------------------------------
@@ -133,6 +133,9 @@ INSTANTIATE_TEST_SUITE_P(
         Handshake{"dut 2\ninstructions load2d\nlimit load2d repeat_times <= 100\nend\n", nullptr},
         Handshake{"dut 1\ninstructions load2d\nlimit load2d repeat_times <= 100\nend\n",
                   "need a version 2 handshake"},
+        // A DUT (or a plugin's host process) that cannot start says why: that is the error,
+        // not a first line that should have been 'dut 2'.
+        Handshake{"error cannot open the model file\n", "cannot open the model file"},
         Handshake{"dut 2\ninstructions load2d\nlimit mmad m <= 4\nend\n", "does not declare"},
         Handshake{"dut 2\ninstructions load2d\nlimit load2d nothing <= 4\nend\n", "has no field"},
         Handshake{"dut 3\nend\n", "protocol version 3"}));
