@@ -84,7 +84,12 @@ bool readCapabilities(Source& in, Capabilities& caps, std::string& error) {
     return false;
   }
   caps = Capabilities{};
-  while (true) {
+  for (std::size_t lines = 0;; ++lines) {
+    if (lines == kMaxHandshakeLines) {
+      error = "a handshake of more than " + std::to_string(kMaxHandshakeLines) +
+              " lines (no 'end' by then): declare the envelope in fewer limit lines";
+      return false;
+    }
     if (!in.line(line, error)) {
       error = "handshake ended early: " + error;
       return false;

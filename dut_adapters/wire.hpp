@@ -16,6 +16,10 @@ namespace cubecheck::dut::wire {
 inline constexpr int kProtocolVersion = 2;
 /// Longest line a DUT may send; longer is garbage.
 inline constexpr std::size_t kMaxLine = 4096;
+/// The most lines a handshake may hold after its first: far more than any envelope needs (one
+/// line per declaration, one per limit clause), few enough that reading one costs nothing, each
+/// time the DUT is restarted too.
+inline constexpr std::size_t kMaxHandshakeLines = 4096;
 
 /// What cubecheck sends first: `cubecheck 1`, unchanged since version 1 so that version-1 DUTs
 /// keep working; the DUT's answer (`dut 1` or `dut 2`) says which version it speaks.

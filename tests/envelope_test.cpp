@@ -113,6 +113,28 @@ struct Handshake {
 
 class HandshakeLines : public ::testing::TestWithParam<Handshake> {};
 
+// Red team (round 8): 2,000,000 limit lines were read, for a minute, at every restart.
+TEST(Handshake, HasABoundedNumberOfLines) {
+  std::string text = "dut 2\ninstructions load2d\n";
+  for (std::size_t i = 0; i < dut::wire::kMaxHandshakeLines; ++i) {
+    text += "limit load2d repeat_times <= 100\n";
+  }
+  dut::wire::BufferSource src(text + "end\n");
+  dut::Capabilities caps;
+  std::string error;
+  EXPECT_FALSE(dut::wire::readCapabilities(src, caps, error));
+  EXPECT_NE(error.find("more than " + std::to_string(dut::wire::kMaxHandshakeLines) + " lines"),
+            std::string::npos)
+      << error;
+  // One line fewer in all is a handshake like any other.
+  std::string fits = "dut 2\ninstructions load2d\n";
+  for (std::size_t i = 0; i + 2 < dut::wire::kMaxHandshakeLines; ++i) {
+    fits += "limit load2d repeat_times <= 100\n";
+  }
+  dut::wire::BufferSource ok(fits + "end\n");
+  EXPECT_TRUE(dut::wire::readCapabilities(ok, caps, error)) << error;
+}
+
 TEST_P(HandshakeLines, Version1UnchangedVersion2AddsLimits) {
   dut::wire::BufferSource src(GetParam().text);
   dut::Capabilities caps;
