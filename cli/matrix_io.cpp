@@ -35,6 +35,14 @@ void rejectNulBytes(const std::string& path) {
   }
 }
 
+/// What the values of [lo, hi] are, as a message names them: "int8 [-128, 127]".
+std::string rangeName(int lo, int hi) {
+  const std::string range = "[" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
+  if (lo == -128 && hi == 127) return "int8 " + range;
+  if (lo == 0 && hi == 3) return "a 2:4 index " + range;
+  return range;
+}
+
 }  // namespace
 
 std::optional<std::pair<int, int>> parseShape(const std::string& text) {
@@ -84,8 +92,8 @@ Eigen::MatrixXi readMatrix(const std::string& path, int lo, int hi,
         m(r, c) = lo < 0 ? int{static_cast<std::int8_t>(b)} : int{b};
         if (m(r, c) < lo || m(r, c) > hi) {
           throw MatrixFileError(path + ": byte " + std::to_string(r * shape->second + c) + " = " +
-                                std::to_string(m(r, c)) + " is outside [" + std::to_string(lo) +
-                                ", " + std::to_string(hi) + "]");
+                                std::to_string(m(r, c)) + " is out of range for " +
+                                rangeName(lo, hi));
         }
       }
     }
@@ -105,12 +113,19 @@ Eigen::MatrixXi readMatrix(const std::string& path, int lo, int hi,
         while (*p == ' ') ++p;
         char* end = nullptr;
         const long v = std::strtol(p, &end, 10);
-        if (end == p) fail(path, lineNo, start - line + 1, "expected an integer");
+        if (end == p) {
+          const char* word = p;
+          while (*word != '\0' && *word != ',' && *word != ' ' && *word != '\r') ++word;
+          fail(path, lineNo, start - line + 1,
+               (word == p ? std::string("an empty field")
+                          : "'" + dut::printable(std::string(p, word), 40) + "'") +
+                   " is not a number (expected an integer, " + rangeName(lo, hi) + ")");
+        }
         // Quoted as written: strtol reads 99999999999999999999 as LONG_MAX.
         if (v < lo || v > hi) {
           fail(path, lineNo, p - line + 1,
-               dut::printable(std::string(p, static_cast<const char*>(end)), 40) + " is outside [" +
-                   std::to_string(lo) + ", " + std::to_string(hi) + "]");
+               dut::printable(std::string(p, static_cast<const char*>(end)), 40) +
+                   " is out of range for " + rangeName(lo, hi));
         }
         row.push_back(static_cast<int>(v));
         p = end;

@@ -117,7 +117,14 @@ TEST(Cli, SparseCheckFindsTheVendorEncodingAndNamesBadInput) {
   writeFile(dir / "bad.csv", "1,2\n3,,4\n");
   r = runCli("sparse-check --b " + (dir / "bad.csv").string());
   EXPECT_EQ(r.status, 2);
-  EXPECT_NE(r.out.find("bad.csv:2:3: expected an integer"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("bad.csv:2:3: an empty field is not a number (expected an integer, int8 "
+                       "[-128, 127])"),
+            std::string::npos)
+      << r.out;
+  writeFile(dir / "bad.csv", "1,2\n3,x4\n");
+  r = runCli("sparse-check --b " + (dir / "bad.csv").string());
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.out.find("bad.csv:2:3: 'x4' is not a number"), std::string::npos) << r.out;
   writeFile(dir / "b.bin", std::string("\x01\x00\x00\x00", 4));
   r = runCli("sparse-check --b " + (dir / "b.bin").string());
   EXPECT_EQ(r.status, 2);
@@ -998,7 +1005,7 @@ TEST(Cli, SparseCheckQuotesOverflowingNumbersAsWritten) {
   writeFile(dir / "big.csv", "0,0\n0,99999999999999999999\n");
   CliRun r = runCli("sparse-check --b " + (dir / "big.csv").string());
   EXPECT_EQ(r.status, 2) << r.out;
-  EXPECT_NE(r.out.find("big.csv:2:3: 99999999999999999999 is outside [-128, 127]"),
+  EXPECT_NE(r.out.find("big.csv:2:3: 99999999999999999999 is out of range for int8 [-128, 127]"),
             std::string::npos)
       << r.out;
   const std::string header =

@@ -80,7 +80,13 @@ TEST(Fields, SettersReachTheNamedMember) {
 TEST(Fields, ParserNamesTheFieldAtFault) {
   std::string error;
   EXPECT_FALSE(isa::parseInstruction("load2d A1toA2 f16 0 0 0 256 0 0 0 0 0", error));
-  EXPECT_EQ(error, "bad repeat_times '256'");
+  EXPECT_EQ(error, "bad repeat_times '256': out of range for u8 (0..255)");
+  // A number no field type holds, and a word that is no number, say which they are.
+  EXPECT_FALSE(
+      isa::parseInstruction("load2d A1toA2 f16 0 0 0 99999999999999999999 0 0 0 0 0", error));
+  EXPECT_EQ(error, "bad repeat_times '99999999999999999999': out of range for u8 (0..255)");
+  EXPECT_FALSE(isa::parseInstruction("load2d A1toA2 f16 0 0 0 x1 0 0 0 0 0", error));
+  EXPECT_EQ(error, "bad repeat_times 'x1': not a number");
   EXPECT_FALSE(isa::parseInstruction("mmad f16 0 0 0", error));
   EXPECT_EQ(error, "mmad takes 15 fields, not 4");  // with b_dtype (spec 8.1.2)
   EXPECT_FALSE(isa::parseInstruction("frobnicate 1", error));

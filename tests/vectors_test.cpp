@@ -313,7 +313,37 @@ INSTANTIATE_TEST_SUITE_P(
                    return hex;
                  });
                },
-               "bad hex digit at offset 6"},
+               "column segments: bad hex digit 'z' at offset 7 (hex digits are 0-9, a-f)"},
+        // An upper-case digit is named as such: it read as "bad hex digit at offset 6".
+        Broken{"upper_case_hex",
+               [](std::string s) {
+                 return inlineFirstSegment(s, [](std::size_t bytes) {
+                   std::string hex(2 * bytes, '0');
+                   hex[6] = 'A';
+                   return hex;
+                 });
+               },
+               "bad hex digit 'A' at offset 6 (hex digits are lower case: 0-9, a-f)"},
+        // A number that does not fit its column read as "bad region '...'", as a word would.
+        Broken{"address_out_of_range",
+               [](std::string s) {
+                 return replaceFirst(s, "\"L0B@0+512;IDX@0+128\"",
+                                     "\"L0B@99999999999999999999+512;IDX@0+128\"");
+               },
+               "column observe: bad region 'L0B@99999999999999999999+512': address "
+               "'99999999999999999999' is out of range for uint64"},
+        Broken{"size_not_a_number",
+               [](std::string s) {
+                 return replaceFirst(s, "\"L0B@0+512;IDX@0+128\"", "\"L0B@0+5x2;IDX@0+128\"");
+               },
+               "column observe: bad region 'L0B@0+5x2': size '5x2' is not a number"},
+        Broken{
+            "footprint_out_of_range",
+            [](std::string s) {
+              return replaceFirst(s, "\"0+512;0+128\"", "\"0+99999999999999999999;0+128\"");
+            },
+            "column footprint: bad range '0+99999999999999999999' for a 1024-byte region: length "
+            "'99999999999999999999' is out of range for uint64"},
         // The CSV reader ends a line at a NUL byte: it was "Escaped string was not closed".
         Broken{"nul_byte", [](std::string s) { return s.insert(rowStart(s, 2) + 5, 1, '\0'); },
                "broken.csv:4:1: column case_id: a NUL byte (byte 6 of the line)"},
@@ -831,6 +861,24 @@ TEST(VectorSet, AResultsFileNamesTheLineAndColumnOfEachBadLine) {
                              "case_id,status,observed (3 columns); field 1 is \"aaaa\""),
             std::string::npos)
       << r.errors[0];
+}
+
+// A malformed image in a results file names its column and the character at fault, as in a
+// vector file: it read "FILE:2:3: region 0: bad hex digit at offset 0".
+TEST(VectorSet, AResultsFileNamesABadHexDigitAndItsColumn) {
+  const fs::path d = fresh("results_hex");
+  const std::map<std::string, std::vector<std::uint64_t>> sizes{{"aaaa", {2}}, {"bbbb", {2}}};
+  const fs::path res = d / "results.csv";
+  spit(res, "case_id,status,observed\n\"aaaa\",\"ok\",\"hex:0g00\"\n\"bbbb\",\"bad\",\"\"\n");
+  const ResultsRead r = readResults(res, sizes);
+  ASSERT_EQ(r.errors.size(), 2u);
+  EXPECT_NE(r.errors[0].find(res.string() +
+                             ":2:3: column observed: region 0: bad hex digit 'g' at offset 1"),
+            std::string::npos)
+      << r.errors[0];
+  EXPECT_NE(r.errors[1].find(res.string() + ":3:2: column status: status must be ok"),
+            std::string::npos)
+      << r.errors[1];
 }
 
 // A results file says what a board answered, not what it supports: vectors verify claims no

@@ -62,6 +62,8 @@ std::vector<Generated> generate(std::uint64_t seed, int randomCases) {
   return out;
 }
 
+constexpr std::array<const char*, 3> kResultColumns{"case_id", "status", "observed"};
+
 ResultsRead readResults(const fs::path& file,
                         const std::map<std::string, std::vector<std::uint64_t>>& sizes,
                         const std::set<std::string>& notReplayed) {
@@ -73,11 +75,13 @@ ResultsRead readResults(const fs::path& file,
     r.errors.push_back(dut::printable(message, 300));
   };
   csv::readRows(
-      file, std::array<const char*, 3>{"case_id", "status", "observed"},
+      file, kResultColumns,
       [&](const std::array<std::string, 3>& f, std::size_t line) {
         const std::string &id = f[0], &status = f[1], &observed = f[2];
+        // FILE:LINE:COLUMN: column NAME: ..., as every message about a vector file's rows.
         auto fail = [&](int col, const std::string& what) {
-          error(name + ":" + std::to_string(line) + ":" + std::to_string(col) + ": " + what);
+          error(name + ":" + std::to_string(line) + ":" + std::to_string(col) + ": column " +
+                kResultColumns[static_cast<std::size_t>(col - 1)] + ": " + what);
           return true;
         };
         auto it = sizes.find(id);

@@ -9,6 +9,7 @@
 #include <set>
 #include <sstream>
 #include <stdexcept>
+#include <type_traits>
 
 #include "conformance/families.hpp"
 #include "dut_adapters/sanitise.hpp"
@@ -113,7 +114,14 @@ bool readImage(const std::string& s, std::uint64_t size, const fs::path& binDir,
     for (std::size_t i = 0; i < size; ++i) {
       const int hi = hexDigit(h[2 * i]), lo = hexDigit(h[2 * i + 1]);
       if (hi < 0 || lo < 0) {
-        error = "bad hex digit at offset " + std::to_string(2 * i);
+        // The digit itself and where it is (digits counted from 0 after "hex:"): a board's
+        // harness that writes upper case is told so.
+        const std::size_t at = hi < 0 ? 2 * i : 2 * i + 1;
+        const char c = h[at];
+        error = "bad hex digit '" + dut::printable(std::string(1, c), 4) + "' at offset " +
+                std::to_string(at) +
+                (c >= 'A' && c <= 'F' ? " (hex digits are lower case: 0-9, a-f)"
+                                      : " (hex digits are 0-9, a-f)");
         return false;
       }
       out[i] = static_cast<std::uint8_t>(hi << 4 | lo);
@@ -188,15 +196,35 @@ bool number(const std::string& s, T& out) {
   return ec == std::errc() && p == s.data() + s.size();
 }
 
+/// Why `s` is not a `T` (`what` names it): "WHAT 'S' is not a number" or "WHAT 'S' is out of
+/// range for uint64"; empty when it reads, into `out`.
+template <class T>
+std::string numberProblem(const std::string& what, const std::string& s, T& out) {
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+  const bool whole = p == s.data() + s.size() && !s.empty();
+  if (ec == std::errc() && whole) return {};
+  const std::string quoted = what + " '" + dut::printable(s, 40) + "'";
+  if (ec == std::errc::result_out_of_range && whole) {
+    return quoted + " is out of range for " + (std::is_signed_v<T> ? "int" : "uint") +
+           std::to_string(8 * sizeof(T));
+  }
+  return quoted + " is not a number";
+}
+
 /// "MEM@ADDR+SIZE" inside the memory's capacity on `profile` (GM: kMaxGmRegionBytes), checked
 /// before anything of that size is allocated; false with `error`.
 bool parseRegion(const std::string& s, const isa::Profile& profile, isa::Region& r,
                  std::string& error) {
   const auto at = s.find('@'), plus = s.find('+');
   auto m = at == std::string::npos ? std::nullopt : isa::parseMemory(s.substr(0, at));
-  if (!m || plus == std::string::npos || plus < at ||
-      !number(s.substr(at + 1, plus - at - 1), r.addr) || !number(s.substr(plus + 1), r.size)) {
-    error = "bad region '" + dut::printable(s, 40) + "'";
+  if (!m || plus == std::string::npos || plus < at) {
+    error = "bad region '" + dut::printable(s, 40) + "' (MEM@ADDR+SIZE)";
+    return false;
+  }
+  std::string why = numberProblem("address", s.substr(at + 1, plus - at - 1), r.addr);
+  if (why.empty()) why = numberProblem("size", s.substr(plus + 1), r.size);
+  if (!why.empty()) {
+    error = "bad region '" + dut::printable(s, 40) + "': " + why;
     return false;
   }
   r.memory = *m;
@@ -244,10 +272,20 @@ class RowParser {
     for (const std::string& r : split(s, ',')) {
       const auto plus = r.find('+');
       std::uint64_t a = 0, n = 0;
-      if (plus == std::string::npos || !number(r.substr(0, plus), a) ||
-          !number(r.substr(plus + 1), n) || a > size || n > size - a) {
-        error =
-            "bad range '" + r.substr(0, 40) + "' for a " + std::to_string(size) + "-byte region";
+      const std::string bad = "bad range '" + dut::printable(r, 40) + "' for a " +
+                              std::to_string(size) + "-byte region";
+      if (plus == std::string::npos) {
+        error = bad + " (START+LEN)";
+        return false;
+      }
+      std::string why = numberProblem("start", r.substr(0, plus), a);
+      if (why.empty()) why = numberProblem("length", r.substr(plus + 1), n);
+      if (!why.empty()) {
+        error = bad + ": " + why;
+        return false;
+      }
+      if (a > size || n > size - a) {
+        error = bad + ": it ends past the region";
         return false;
       }
       std::fill_n(out.begin() + static_cast<std::ptrdiff_t>(a), n, 1);
@@ -541,9 +579,14 @@ std::optional<RowError> parseMasks(const RowFields& f, RowParser& parser, const 
     if (!parser.mask(dcs[r], p.observe[r].size, d, error)) return RowError{10, error};
     const std::vector<std::string> fm = split(fms[r], ':');
     oracle::RegionFormat format;
+    if (fm.size() == 4 || fm.size() == 5) {
+      std::string why = numberProblem("origin", fm[2], format.origin);
+      if (why.empty()) why = numberProblem("fractal bytes", fm[3], format.fractalBytes);
+      if (!why.empty())
+        return RowError{11, "bad format '" + dut::printable(fms[r], 40) + "': " + why};
+    }
     auto t = fm.size() == 4 || fm.size() == 5 ? isa::parseDType(fm[0]) : std::nullopt;
-    if (!t || (fm[1] != "A" && fm[1] != "B") || !number(fm[2], format.origin) ||
-        !number(fm[3], format.fractalBytes) || format.fractalBytes == 0 ||
+    if (!t || (fm[1] != "A" && fm[1] != "B") || format.fractalBytes == 0 ||
         format.fractalBytes % 16 != 0 || (fm.size() == 5 && fm[4] != kSignlessZero) ||
         (fm.size() == 5 && (*t != isa::DType::F32 || format.fractalBytes != 1024))) {
       return RowError{11, "bad format '" + fms[r].substr(0, 40) + "'"};
