@@ -2,6 +2,7 @@
 
 #include "cli/array_file.hpp"
 
+#include "conformance/byte_order_mark.hpp"
 #include "dut_adapters/sanitise.hpp"
 #include "vectors/fccp.hpp"
 
@@ -21,8 +22,17 @@ namespace {
 
 /// A NUL byte would end the line the CSV reader hands over, silently dropping the rest: find
 /// the first one and name its line and column.
+/// The CSV reader also skips a UTF-8 byte order mark silently: named, as in every text file
+/// cubecheck reads.
 void rejectNulBytes(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
+  char head[3] = {};
+  in.read(head, 3);
+  if (in && conf::startsWithByteOrderMark(std::string_view(head, 3))) {
+    fail(path, 1, 1, conf::byteOrderMarkMessage("save it without one"));
+  }
+  in.clear();
+  in.seekg(0);
   long line = 1, column = 0;
   for (std::istreambuf_iterator<char> it(in), end; it != end; ++it) {
     ++column;

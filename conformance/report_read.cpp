@@ -10,6 +10,7 @@
 #include <optional>
 #include <utility>
 
+#include "conformance/byte_order_mark.hpp"
 #include "conformance/families.hpp"
 #include "conformance/json_unique.hpp"
 #include "isa/dtype.hpp"
@@ -740,6 +741,12 @@ std::string_view countKey(Outcome outcome) {
 }
 
 CertifyResult fromJson(const std::string& text, const std::string& path) {
+  // The JSON parser skips a byte order mark silently: a report.json an editor saved again is
+  // named, as every other file cubecheck reads.
+  if (startsWithByteOrderMark(text)) {
+    throw MergeError(path + ":1:1: " +
+                     byteOrderMarkMessage("save it without one, or use the report as written"));
+  }
   Json j;
   try {
     UniqueParse<Json> parsed = parseUniqueKeys<Json>(text);

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "conformance/byte_order_mark.hpp"
 #include "conformance/families.hpp"
 #include "conformance/json_unique.hpp"
 #include "conformance/runner.hpp"
@@ -86,6 +87,10 @@ std::vector<Waiver> parseWaivers(const std::string& text, const std::string& pat
   auto fail = [&path](const std::string& field, const std::string& what) {
     throw WaiverError(path + ": " + field + ": " + what);
   };
+  // The JSON parser skips a byte order mark silently; every other file cubecheck reads names it.
+  if (startsWithByteOrderMark(text)) {
+    throw WaiverError(path + ":1:1: " + byteOrderMarkMessage("save it without one"));
+  }
   Json j;
   try {
     UniqueParse<Json> parsed = parseUniqueKeys<Json>(text);

@@ -121,6 +121,15 @@ TEST(Cli, SparseCheckFindsTheVendorEncodingAndNamesBadInput) {
                        "[-128, 127])"),
             std::string::npos)
       << r.out;
+  // A byte order mark is named, as in a vector file (the CSV reader skipped it silently).
+  writeFile(dir / "bad.csv",
+            "\xEF\xBB\xBF"
+            "1,2\n3,4\n");
+  r = runCli("sparse-check --b " + (dir / "bad.csv").string());
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.out.find("bad.csv:1:1: the file starts with a UTF-8 byte order mark"),
+            std::string::npos)
+      << r.out;
   writeFile(dir / "bad.csv", "1,2\n3,x4\n");
   r = runCli("sparse-check --b " + (dir / "bad.csv").string());
   EXPECT_EQ(r.status, 2);

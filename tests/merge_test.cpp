@@ -378,6 +378,22 @@ struct BadReport {
   std::string says;  ///< a piece of the error after the file's name
 };
 
+// A report.json saved again with a UTF-8 byte order mark is named, as a vector file's is: the
+// JSON parser skipped it silently.
+TEST(ReadReport, AByteOrderMarkIsNamed) {
+  const std::string text = toJson(fuzzShard("reference", 0, 1, 2));
+  EXPECT_NO_THROW((void)fromJson(text, "r.json"));
+  try {
+    (void)fromJson("\xEF\xBB\xBF" + text, "r.json");
+    ADD_FAILURE() << "accepted";
+  } catch (const MergeError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind(
+                  "r.json:1:1: the file starts with a UTF-8 byte order mark (bytes EF BB BF)", 0),
+              0u)
+        << e.what();
+  }
+}
+
 TEST(ReadReport, MalformedFieldsAreNamed) {
   const Json good = Json::parse(toJson(fuzzShard("mutant:load2d-dst-gap-ignored", 0, 1, 4)));
   ASSERT_FALSE(good["families"][0]["failures"].empty());

@@ -863,6 +863,38 @@ TEST(VectorSet, AResultsFileNamesTheLineAndColumnOfEachBadLine) {
       << r.errors[0];
 }
 
+// A results file and a manifest saved with a UTF-8 byte order mark are named, as a vector
+// file's is (the CSV reader skipped it silently); the results' rows are still read.
+TEST(VectorSet, AByteOrderMarkInAResultsFileOrAManifestIsNamed) {
+  const fs::path d = fresh("results_bom");
+  const std::map<std::string, std::vector<std::uint64_t>> sizes{{"aaaa", {}}};
+  const fs::path res = d / "results.csv";
+  const std::string text = "case_id,status,observed\n\"aaaa\",\"rejected:Capacity\",\"\"\n";
+  spit(res, text);
+  EXPECT_TRUE(readResults(res, sizes).errors.empty());
+  spit(res, "\xEF\xBB\xBF" + text);
+  const ResultsRead r = readResults(res, sizes);
+  ASSERT_EQ(r.errors.size(), 1u);
+  EXPECT_EQ(r.errors[0].rfind(res.string() +
+                                  ":1:1: the file starts with a UTF-8 byte order mark (bytes EF "
+                                  "BB BF)",
+                              0),
+            0u)
+      << r.errors[0];
+  EXPECT_EQ(r.byCase.count("aaaa"), 1u) << "the rows are still read";
+
+  const fs::path set = fresh("manifest_bom");
+  const std::vector<fs::path> files = smallSet(set);
+  const fs::path manifest = set / kManifestName;
+  EXPECT_TRUE(checkSet(files, true).errors.empty());
+  spit(manifest, "\xEF\xBB\xBF" + slurp(manifest));
+  const SetCheck c = checkSet(files, true);
+  ASSERT_EQ(c.errors.size(), 1u);
+  EXPECT_NE(c.errors[0].find("vectors.manifest:1:1: the file starts with a UTF-8 byte order mark"),
+            std::string::npos)
+      << c.errors[0];
+}
+
 // A malformed image in a results file names its column and the character at fault, as in a
 // vector file: it read "FILE:2:3: region 0: bad hex digit at offset 0".
 TEST(VectorSet, AResultsFileNamesABadHexDigitAndItsColumn) {

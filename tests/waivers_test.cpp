@@ -258,6 +258,18 @@ std::string parseError(const std::string& text) {
   return "(accepted)";
 }
 
+// A waiver file saved with a UTF-8 byte order mark is named, as a vector file's is: the JSON
+// parser skipped it silently.
+TEST(Waivers, AByteOrderMarkIsNamed) {
+  const std::string ok = R"({"waivers": [{"dut": "*", "family": "load2d", "reason": "r"}]})";
+  EXPECT_EQ(parseWaivers(ok, "w.json").size(), 1u);
+  EXPECT_EQ(
+      parseError("\xEF\xBB\xBF" + ok)
+          .rfind("w.json:1:1: the file starts with a UTF-8 byte order mark (bytes EF BB BF)", 0),
+      0u)
+      << parseError("\xEF\xBB\xBF" + ok);
+}
+
 // A malformed file is refused naming the file and the JSON path of the bad field.
 TEST(Waivers, AMalformedFileIsRefusedNamingTheFileAndTheField) {
   const std::string ok = R"({"dut": "*", "family": "load2d", "reason": "r"})";

@@ -4,6 +4,7 @@
 #include <set>
 #include <sstream>
 
+#include "conformance/byte_order_mark.hpp"
 #include "conformance/families.hpp"
 #include "dut_adapters/sanitise.hpp"
 #include "vectors/csv_read.hpp"
@@ -74,6 +75,18 @@ ResultsRead readResults(const fs::path& file,
   auto error = [&](const std::string& message) {
     r.errors.push_back(dut::printable(message, 300));
   };
+  // The CSV reader skips a byte order mark silently; a vector file's is named, and so is this.
+  {
+    std::ifstream in(file, std::ios::binary);
+    char head[3] = {};
+    in.read(head, 3);
+    if (in && conf::startsWithByteOrderMark(std::string_view(head, 3))) {
+      error(name + ":1:1: " +
+            conf::byteOrderMarkMessage(
+                "write it without one (Python: encoding='utf-8', not 'utf-8-sig') (its rows that "
+                "parse were still read)"));
+    }
+  }
   csv::readRows(
       file, kResultColumns,
       [&](const std::array<std::string, 3>& f, std::size_t line) {

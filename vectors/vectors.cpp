@@ -11,6 +11,7 @@
 #include <stdexcept>
 #include <type_traits>
 
+#include "conformance/byte_order_mark.hpp"
 #include "conformance/families.hpp"
 #include "dut_adapters/sanitise.hpp"
 #include "isa/text.hpp"
@@ -694,12 +695,9 @@ bool checkProvenance(const fs::path& file, ReadResult& result) {
   const std::string prefix = "# cubecheck vectors format ";
   // A provenance error is the file's, not a row's: the rows that parse are still replayed.
   const std::string stillRead = " (its rows that parse were still read and replayed)";
-  const std::string bom = "\xEF\xBB\xBF";
-  if (first.rfind(bom + prefix, 0) == 0) {
-    addError(result, file.string() +
-                         ":1:1: the file starts with a UTF-8 byte order mark (bytes EF BB BF), "
-                         "which cubecheck never writes: an editor saved it as 'UTF-8 with BOM'; "
-                         "save it without one, or regenerate it" +
+  if (conf::startsWithByteOrderMark(first)) {
+    addError(result, file.string() + ":1:1: " +
+                         conf::byteOrderMarkMessage("save it without one, or regenerate it") +
                          stillRead);
     return true;
   }
@@ -874,6 +872,12 @@ void checkDir(const fs::path& dir, const std::vector<fs::path>& files, bool whol
   std::size_t lineNo = 0;
   for (std::string line; std::getline(in, line);) {
     ++lineNo;
+    if (lineNo == 1 && conf::startsWithByteOrderMark(line)) {
+      out.errors.push_back(
+          mname +
+          ":1:1: " + conf::byteOrderMarkMessage("save it without one, or regenerate the set"));
+      line.erase(0, conf::kUtf8Bom.size());
+    }
     if (line.starts_with("# ")) {
       if (const std::optional<ExportSource> from = parseExportNote(line.substr(2))) {
         sources.push_back(from->digest);
