@@ -88,6 +88,42 @@ CLI::Option* addInteger(CLI::App* app, const std::string& name, V& value, const 
   return app->add_option(name, value, help)->transform(fits);
 }
 
+/// An option that takes a value, followed by an argument that starts with "--": CLI11 takes
+/// that argument as the value (`certify --seed --level smoke` read "--level" as the seed and
+/// then refused "smoke"), so the message was about the wrong word. Found before CLI11 parses:
+/// the command (e.g. "certify") and what is wrong, or nullopt. A value that does start with
+/// "--" is still given as --option=VALUE.
+std::optional<std::pair<std::string, std::string>> optionMissingItsValue(CLI::App& app, int argc,
+                                                                         char** argv) {
+  CLI::App* current = &app;
+  std::string command;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--") return std::nullopt;  // what follows is positional
+    if (arg.rfind("-", 0) != 0) {
+      try {
+        current = current->get_subcommand(arg);
+        command += (command.empty() ? "" : " ") + arg;
+      } catch (const CLI::OptionNotFound&) {
+        // a positional argument
+      }
+      continue;
+    }
+    if (arg.rfind("--", 0) != 0 || arg.find('=') != std::string::npos) continue;
+    const CLI::Option* option = current->get_option_no_throw(arg);
+    if (option == nullptr || option->get_items_expected_min() == 0) continue;  // a flag
+    if (i + 1 >= argc) return std::nullopt;  // CLI11 says it is missing
+    const std::string next = argv[i + 1];
+    if (next.rfind("--", 0) == 0) {
+      return std::pair{
+          command, arg + " is missing its value: the next argument, " + dut::printable(next, 60) +
+                       ", is an option (give a value that starts with -- as " + arg + "=VALUE)"};
+    }
+    ++i;  // the value
+  }
+  return std::nullopt;
+}
+
 int usageError(std::string_view command, const std::string& error) {
   std::cerr << "cubecheck " << command << ": " << error << '\n';
   return kExitUsage;
@@ -1018,6 +1054,11 @@ int main(int argc, char** argv) {
                          "one family, property (FAMILY/PROPERTY) or open point (OPEN-n); none "
                          "prints the whole catalogue");
 
+  if (const auto missing = optionMissingItsValue(app, argc, argv)) {
+    std::cerr << "cubecheck" << (missing->first.empty() ? "" : " " + missing->first) << ": "
+              << missing->second << '\n';
+    return kExitUsage;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
