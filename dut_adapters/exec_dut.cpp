@@ -266,6 +266,8 @@ bool ExecDut::start(std::string& error) {
   if (!wire::readCapabilities(src, declared, error)) {
     if (src.timedOut()) {
       error = "no handshake within " + std::to_string(limit.count()) + " ms";
+    } else {
+      error += endedNote();  // a garbled handshake, then exit 1: the status says why
     }
     stop();
     return false;
@@ -365,6 +367,13 @@ std::string ExecDut::exitDescription() {
   return "still running";
 }
 
+std::string ExecDut::endedNote() {
+  if (pid_ <= 0) return {};  // reaped already: the message has said how it ended
+  const std::string how = exitDescription();
+  if (how == "still running" || how == "not running") return {};
+  return " (the DUT then " + how + ")";
+}
+
 RunResult ExecDut::run(const isa::Program& program) {
   if (!broken_.empty()) return {RunStatus::AdapterError, {}, std::nullopt, broken_};
   std::string error;
@@ -442,7 +451,7 @@ RunResult ExecDut::run(const isa::Program& program) {
                 std::to_string(timeout_.count()) + " ms; killed, restarted for the next case"};
   }
   if (desync) {
-    r.message += "; the DUT was restarted for the next case";
+    r.message += endedNote() + "; the DUT was restarted for the next case";
     stop();
   }
   return r;

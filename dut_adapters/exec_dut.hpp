@@ -52,6 +52,10 @@ class ExecDut final : public Dut {
   /// Closes the pipes and kills the DUT's process group.
   void stop();
   std::string exitDescription();
+  /// " (the DUT then exited with status N)" / "... killed by signal S (NAME)" when the DUT has
+  /// ended (or ends within exitDescription's wait) and has not been reaped yet; "" otherwise.
+  /// For messages about what it wrote before it ended: a garbled handshake, a bad answer.
+  std::string endedNote();
   /// poll() on the DUT's pipes, watching the DUT meanwhile: when it has ended, its group is
   /// killed, and Ended comes when the pipes stay open after that.
   Wait await(pollfd* fds, int count, std::chrono::steady_clock::time_point deadline);

@@ -90,6 +90,9 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(Hostile{"crash", Outcome::AdapterError, "killed by signal 11"},
                       Hostile{"hang", Outcome::Timeout, "no answer to program"},
                       Hostile{"garbage", Outcome::AdapterError, "expected a response to program"},
+                      // A garbled answer, then an exit: the exit is said too.
+                      Hostile{"garbage_exit", Outcome::AdapterError,
+                              "(the DUT then exited with status 6)"},
                       Hostile{"short", Outcome::AdapterError, "announced as 999999 bytes"},
                       Hostile{"oversized", Outcome::AdapterError, "announced as 99999999999 bytes"},
                       Hostile{"noise", Outcome::AdapterError, "simulator: tick 42"}),
@@ -142,6 +145,17 @@ TEST(HostilePlugin, CrashAndHangAreIsolatedReportedAndTheRunGoesOn) {
     EXPECT_NE(f.failures[0].detail.find(h.says), std::string::npos) << f.failures[0].detail;
     EXPECT_GT(static_cast<dut::ExecDut&>(*dut).starts(), 1) << "restarted after the failure";
   }
+}
+
+// A DUT that writes something else than a handshake and exits: the message says how it ended
+// (it used to quote the line alone, and a DUT that printed a license error on stdout and exited
+// 5 read like a protocol mistake).
+TEST(HostileDut, AGarbledHandshakeNamesHowTheDutEnded) {
+  auto dut = dut::makeDut(std::string("exec:") + HOSTILE_DUT + " badhello");
+  ASSERT_TRUE(dut->broken().has_value());
+  EXPECT_NE(dut->broken()->find("got 'license check failed' (the DUT then exited with status 5)"),
+            std::string::npos)
+      << *dut->broken();
 }
 
 TEST(HostileDut, WrongProtocolVersionFailsEveryCaseWithTheReason) {

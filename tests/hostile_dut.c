@@ -6,7 +6,9 @@
  * restart (MARKER exists by then) stalls before its handshake. Mode fds answers every program
  * with garbage naming the count while the process holds any descriptor from 3 up (one inherited
  * from cubecheck). Mode turncoat MARKER crashes on its third program; restarted (MARKER exists
- * by then), it declares another version and fewer data types. */
+ * by then), it declares another version and fewer data types. Mode badhello answers the
+ * handshake with garbage and exits 5; garbage_exit answers every fifth program with garbage and
+ * exits 6. */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,6 +46,11 @@ static int hostile(unsigned long long seq, FILE* out) {
     return 0;
   }
   if (!strcmp(mode, "garbage")) return fputs("\x01\x02 what?\n", out), 1;
+  if (!strcmp(mode, "garbage_exit")) { /* a garbled answer, then an exit of its own */
+    fputs("\x01\x02 what?\n", out);
+    fflush(out);
+    _exit(6);
+  }
   if (!strcmp(mode, "short")) { /* announces more than it sends, then leaves */
     fprintf(out, "ok %llu\nregion 999999\nabc", seq);
     fflush(out);
@@ -84,6 +91,12 @@ int main(int argc, char** argv) {
     }
     marker = fopen(argv[2], "w");
     if (marker) fclose(marker);
+  }
+  if (!strcmp(mode, "badhello")) { /* a garbled handshake, then an exit of its own */
+    if (!fgets(line, sizeof line, stdin)) return 2;
+    fputs("license check failed\n", stdout);
+    fflush(stdout);
+    return 5;
   }
   if (!strcmp(mode, "version")) {
     if (!fgets(line, sizeof line, stdin)) return 2;
