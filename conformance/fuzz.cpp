@@ -207,7 +207,9 @@ CertifyResult fuzz(dut::Dut& dut, const FuzzOptions& o) {
     }
     if (stopped) break;
   }
-  for (FamilyResult& fr : result.families) {
+  for (std::size_t i = 0; i < result.families.size(); ++i) {
+    FamilyResult& fr = result.families[i];
+    fr.openPoints = openPointsThatRan(families[i], fr);
     if (outOfTime && fr.counts.total() == 0) {
       fr.notRunWhy = "the time budget (--time) ran out before any of its cases";
     }

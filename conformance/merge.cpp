@@ -313,6 +313,15 @@ CertifyResult mergeResults(std::vector<CertifyResult> shards,
         fresh.provisional = f.provisional;
         it = out.families.insert(out.families.end(), std::move(fresh));
       }
+      // A shard names the open points its cases that ran rest on: the merged run names every
+      // shard's, in the family's order (each shard's list keeps it).
+      for (std::size_t k = 0; k < f.openPoints.size(); ++k) {
+        std::vector<std::string>& open = it->openPoints;
+        if (std::find(open.begin(), open.end(), f.openPoints[k]) != open.end()) continue;
+        const auto after =
+            k == 0 ? open.begin() : std::find(open.begin(), open.end(), f.openPoints[k - 1]) + 1;
+        open.insert(after, f.openPoints[k]);
+      }
       addFamily(*it, f, "families[" + std::to_string(it - out.families.begin()) + "]",
                 gapBins[f.name]);
       if (!f.notRunWhy.empty()) runnerSaid.insert(f.name);

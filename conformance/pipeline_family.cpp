@@ -44,8 +44,11 @@ Family pipelineFamily(isa::ProfileId profile, gen::Sizes sizes) {
   if (a2) {
     kinds.emplace_back("reversed_l1");
     kinds.emplace_back("sparse");
-    f.openPoints.emplace_back("OPEN-1");
-    f.openPoints.emplace_back("OPEN-4");
+    // The sparse cases alone rest on them: a DUT without the sparse instructions runs none.
+    for (const char* o : {"OPEN-1", "OPEN-4"}) {
+      f.openPoints.emplace_back(o);
+      f.openPointTags[o] = {"kind:sparse", "metamorphic:sparse_dense"};
+    }
     f.spec.emplace_back("spec 7");
   } else {
     f.spec.emplace_back("spec 5");  // Load2DEqualsV2
@@ -71,7 +74,11 @@ Family pipelineFamily(isa::ProfileId profile, gen::Sizes sizes) {
   if (profile == isa::ProfileId::Ascend950) {
     // The low-precision pipelines (spec 8.1): every pair of 8.1.2 from GM, and how they travel.
     f.spec.emplace_back("spec 8.1");
-    for (const char* o : {"OPEN-12", "OPEN-13", "OPEN-16"}) f.openPoints.emplace_back(o);
+    // The low-precision cases alone rest on them (tagged with their pair, "pair:A_x_B").
+    for (const char* o : {"OPEN-12", "OPEN-13", "OPEN-16"}) {
+      f.openPoints.emplace_back(o);
+      f.openPointTags[o] = {"pair:", "lowprec:"};
+    }
     for (auto [a, b] : gen::lowPrecisionPairs()) {
       f.requiredBins.push_back("pair:" + std::string(isa::nameOf(a)) + "_x_" +
                                std::string(isa::nameOf(b)));

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -224,6 +225,11 @@ struct Family {
   /// The spec sections its verdict rests on, cited as "spec 4" (`cubecheck explain`).
   std::vector<std::string> spec;
   std::vector<std::string> openPoints;
+  /// The open points of `openPoints` that only some of the family's cases rest on: open point ->
+  /// the tag prefixes of those cases ("kind:sparse" for the pipeline's sparse cases). An open
+  /// point not listed here rests on every case of the family. A report names an open point only
+  /// when a case resting on it ran (openPointsThatRan).
+  std::map<std::string, std::vector<std::string>> openPointTags;
   /// Set when the family certifies against a provisional model (spec 6.4): the report says a
   /// pass is agreement with that model, not with the hardware.
   std::string provisional;

@@ -163,6 +163,22 @@ std::string reasonKey(const std::string& reason) {
   return key;
 }
 
+std::vector<std::string> openPointsThatRan(const Family& family, const FamilyResult& ran) {
+  std::vector<std::string> out;
+  if (ran.nothingInside()) return out;
+  for (const std::string& id : family.openPoints) {
+    const auto tags = family.openPointTags.find(id);
+    const bool restsOnARunCase =
+        tags == family.openPointTags.end() ||
+        std::any_of(ran.coverage.begin(), ran.coverage.end(), [&](const auto& hit) {
+          return std::any_of(tags->second.begin(), tags->second.end(),
+                             [&](const std::string& p) { return hit.first.rfind(p, 0) == 0; });
+        });
+    if (restsOnARunCase) out.push_back(id);
+  }
+  return out;
+}
+
 void FamilyResult::keep(Failure failure) {
   if (failures.size() < kKeptFailures) {
     failures.push_back(std::move(failure));
@@ -698,6 +714,7 @@ CertifyResult certify(dut::Dut& dut, const RunOptions& o) {
         fr.findCoverageGaps();
       }
     }
+    fr.openPoints = openPointsThatRan(*family, fr);
     result.families.push_back(std::move(fr));
   }
   if (o.waivers != nullptr) o.waivers->report(result);

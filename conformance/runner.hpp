@@ -203,6 +203,13 @@ struct FamilyResult {
 /// addresses or sizes share one key. Numbers inside a name (L0A, int32, OPEN-9, C0) and the
 /// section after "spec " are kept: they say what, not where.
 std::string reasonKey(const std::string& reason);
+
+/// The open points of `family` (in its order) that a case of `ran` rests on and that ran (was
+/// not NotSupported): one of Family::openPointTags only when a case with one of its tags ran,
+/// any other when any case of the family ran. A certificate names an open point its verdict
+/// rests on, and a verdict rests on no case that did not run (every sparse case NotSupported
+/// leaves the sparse open points out).
+std::vector<std::string> openPointsThatRan(const Family& family, const FamilyResult& ran);
 /// What a run covered: a filtered run (a family, a property, a case) is a partial run, never a
 /// certificate, whatever its verdict.
 struct Scope {

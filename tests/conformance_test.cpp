@@ -71,6 +71,58 @@ INSTANTIATE_TEST_SUITE_P(Reference, Conformance,
                                             ::testing::ValuesIn(isa::kAllProfiles)),
                          paramName);
 
+/// The reference, declaring neither sparse instruction: every sparse case is NotSupported.
+class NoSparseDut final : public dut::Dut {
+ public:
+  explicit NoSparseDut(dut::Dut& inner) : inner_(inner), caps_(inner.capabilities()) {
+    std::erase_if(caps_.instructions,
+                  [](const std::string& op) { return op == "load_sparse" || op == "mmad_sparse"; });
+  }
+  const dut::Capabilities& capabilities() const override { return caps_; }
+  dut::RunResult run(const isa::Program& p) override { return inner_.run(p); }
+
+ private:
+  dut::Dut& inner_;
+  dut::Capabilities caps_;
+};
+
+bool names(const FamilyResult& f, const std::string& open) {
+  return std::find(f.openPoints.begin(), f.openPoints.end(), open) != f.openPoints.end();
+}
+
+// A certificate names the open points a family's verdict rests on, and it rests on no case that
+// did not run: the pipeline row listed OPEN-1 and OPEN-4 (the sparse pipeline's) when every
+// sparse case was NotSupported, and a family of which nothing ran listed all of its own.
+TEST(OpenPoints, OnlyThoseOfCasesThatRanAreNamed) {
+  auto ref = dut::makeDut("reference");
+  RunOptions o = smoke(isa::ProfileId::A2);
+  o.families = {"pipeline", "mmad_sparse"};
+  const CertifyResult all = certify(*ref, o);
+  ASSERT_EQ(all.families.size(), 2u);
+  EXPECT_TRUE(names(all.families[0], "OPEN-1"));
+  EXPECT_TRUE(names(all.families[0], "OPEN-4"));
+  EXPECT_FALSE(all.families[1].openPoints.empty());
+
+  NoSparseDut noSparse(*ref);
+  const CertifyResult r = certify(noSparse, o);
+  ASSERT_EQ(r.families.size(), 2u);
+  const FamilyResult& pipeline = r.families[0];
+  EXPECT_GT(pipeline.coverageNotRun.count("kind:sparse"), 0u) << "sparse cases were drawn";
+  EXPECT_FALSE(names(pipeline, "OPEN-1")) << ::testing::PrintToString(pipeline.openPoints);
+  EXPECT_FALSE(names(pipeline, "OPEN-4")) << ::testing::PrintToString(pipeline.openPoints);
+  EXPECT_TRUE(names(pipeline, "OPEN-6")) << "the dense cases ran";
+  EXPECT_TRUE(r.families[1].nothingInside());
+  EXPECT_TRUE(r.families[1].openPoints.empty())
+      << ::testing::PrintToString(r.families[1].openPoints);
+  // Every format says the same: the summary table's column and the family's notes.
+  const std::string md = toMarkdown(r);
+  EXPECT_EQ(md.find("*OPEN-1*"), std::string::npos);  // its note (OPEN-15 is the pipeline's too)
+  EXPECT_EQ(md.find("OPEN-4"), std::string::npos);
+  EXPECT_NE(toMarkdown(all).find("*OPEN-1*"), std::string::npos);
+  // Read back and merged, the list is the run's.
+  EXPECT_EQ(fromJson(toJson(r), "r.json").families[0].openPoints, pipeline.openPoints);
+}
+
 TEST(Load2DOn950, Open9CasesAreNotSupportedNeverPassed) {
   auto dut = dut::makeDut("reference");
   RunOptions o = smoke(isa::ProfileId::Ascend950);
