@@ -27,6 +27,7 @@ void add(Counts& into, const Counts& from, const std::string& field) {
         field + "." + std::string(countKey(static_cast<Outcome>(o))));
   }
   add(into.trivialPasses, from.trivialPasses, field + ".passed_no_op");
+  add(into.probePasses, from.probePasses, field + ".probe_cases");
 }
 
 template <class Map>

@@ -26,6 +26,7 @@ VectorCase mmadVector(const MmadCase& c) {
 /// OPEN-7 probes: each reading's C; any passes, and the note says which one the DUT follows.
 VectorCase probeVector(const MmadCase& c) {
   VectorCase v;
+  v.probe = true;
   const gen::MmadOperands o = gen::operandsOf(c);
   v.program = gen::buildProgram(c, o);
   if (c.values == MmadValues::SaturationProbe) {

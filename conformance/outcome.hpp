@@ -52,6 +52,10 @@ struct Verdict {
   /// have passed too, e.g. a load of zero repeats. Counted and reported as "passed (no-op)"; such
   /// passes alone certify nothing.
   bool trivial = false;
+  /// With Pass: the case is an interpretation probe (VectorCase::probe): it reports the reading
+  /// of an open point the DUT follows (`note`) and certifies nothing. Counted and reported as a
+  /// "probe case", apart from the passes.
+  bool probe = false;
 };
 
 }  // namespace cubecheck::conf

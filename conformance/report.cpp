@@ -56,8 +56,9 @@ std::string xmlEscape(std::string_view s) {
 nlohmann::ordered_json countsJson(const Counts& c) {
   nlohmann::ordered_json j;
   j["cases"] = c.total();
-  j["passed"] = c.of(Outcome::Pass);
+  j["passed"] = c.passesNotProbes();  // probe cases are counted apart: they certify nothing
   j["passed_no_op"] = c.trivialPasses;
+  j["probe_cases"] = c.probePasses;
   j["failed"] = c.of(Outcome::Mismatch);
   j["declined"] = c.of(Outcome::Declined);
   j["not_supported"] = c.of(Outcome::NotSupported);
@@ -70,7 +71,8 @@ nlohmann::ordered_json countsJson(const Counts& c) {
 /// The failing cases a waiver waived, by outcome: countsJson's keys of the failing outcomes.
 nlohmann::ordered_json waivedJson(const Counts& c) {
   nlohmann::ordered_json j = countsJson(c);
-  for (const char* key : {"cases", "passed", "passed_no_op", "not_supported"}) j.erase(key);
+  for (const char* key : {"cases", "passed", "passed_no_op", "probe_cases", "not_supported"})
+    j.erase(key);
   return j;
 }
 
@@ -92,8 +94,8 @@ std::string waiverScope(const Waiver& w) {
 std::string row(std::string_view a, std::string_view b, const Counts& c, int width) {
   std::ostringstream os;
   os << "  " << std::left << std::setw(width) << a << std::setw(22) << b << std::right;
-  os << std::setw(8) << c.total() << std::setw(9) << c.of(Outcome::Pass) << std::setw(9)
-     << c.trivialPasses;
+  os << std::setw(8) << c.total() << std::setw(9) << c.passesNotProbes() << std::setw(9)
+     << c.trivialPasses << std::setw(9) << c.probePasses;
   for (Outcome o : kOutcomes) os << std::setw(9) << c.of(o);
   return os.str();
 }
@@ -686,11 +688,12 @@ std::vector<Section> familySections(const CertifyResult& r) {
       Block t;
       t.kind = Block::Kind::Table;
       t.label = "Properties checked";
-      t.header = {"property", "claim",    "cases",         "passed",
+      t.header = {"property", "claim",    "cases",         "passed", "probe cases",
                   "failed",   "declined", "not supported", "waived"};
       for (const PropertyResult& p : f.properties) {
         t.rows.push_back({p.name, p.summary, std::to_string(p.counts.total()),
-                          std::to_string(p.counts.of(Outcome::Pass)),
+                          std::to_string(p.counts.passesNotProbes()),
+                          std::to_string(p.counts.probePasses),
                           std::to_string(p.counts.failures() - p.counts.of(Outcome::Declined)),
                           std::to_string(p.counts.of(Outcome::Declined)),
                           std::to_string(p.counts.of(Outcome::NotSupported)),
@@ -834,15 +837,15 @@ std::vector<Section> runSections(const CertifyResult& r) {
 Block summaryTable(const CertifyResult& r) {
   Block t;
   t.kind = Block::Kind::Table;
-  t.header = {"family",           "verdict",  "cases",         "passed",         "passed (no-op)",
-              "failed",           "declined", "not supported", "adapter errors", "timeouts",
-              "nondeterministic", "waived",   "open points"};
+  t.header = {"family",      "verdict",          "cases",    "passed",        "passed (no-op)",
+              "probe cases", "failed",           "declined", "not supported", "adapter errors",
+              "timeouts",    "nondeterministic", "waived",   "open points"};
   for (const FamilyResult& f : r.families) {
     std::string open;
     for (const std::string& p : f.openPoints) open += (open.empty() ? "" : " ") + p;
     t.rows.push_back({f.name, verdictWords(r, f), std::to_string(f.counts.total()),
-                      std::to_string(f.counts.of(Outcome::Pass)),
-                      std::to_string(f.counts.trivialPasses),
+                      std::to_string(f.counts.passesNotProbes()),
+                      std::to_string(f.counts.trivialPasses), std::to_string(f.counts.probePasses),
                       std::to_string(f.counts.of(Outcome::Mismatch)),
                       std::to_string(f.counts.of(Outcome::Declined)),
                       std::to_string(f.counts.of(Outcome::NotSupported)),
@@ -1075,9 +1078,9 @@ void printReport(std::ostream& out, const CertifyResult& r) {
   const bool perFile = r.command.rfind("vectors", 0) == 0;
   os << "  " << std::left << std::setw(width) << (perFile ? "file" : "family") << std::setw(22)
      << "property" << std::right << std::setw(8) << "cases" << std::setw(9) << "passed"
-     << std::setw(9) << "(no-op)" << std::setw(9) << "failed" << std::setw(9) << "declined"
-     << std::setw(9) << "n/supp" << std::setw(9) << "adapter" << std::setw(9) << "timeout"
-     << std::setw(9) << "nondet" << '\n';
+     << std::setw(9) << "(no-op)" << std::setw(9) << "probes" << std::setw(9) << "failed"
+     << std::setw(9) << "declined" << std::setw(9) << "n/supp" << std::setw(9) << "adapter"
+     << std::setw(9) << "timeout" << std::setw(9) << "nondet" << '\n';
   for (const FamilyResult& f : r.families) {
     for (const PropertyResult& p : f.properties) os << row(f.name, p.name, p.counts, width) << '\n';
     os << row(f.name, "= " + verdictWords(r, f), f.counts, width) << "\n\n";

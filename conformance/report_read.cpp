@@ -222,6 +222,14 @@ class Reader {
     c.trivialPasses = count(object, "passed_no_op");
     if (c.trivialPasses > c.of(Outcome::Pass))
       fail(at(object, "passed_no_op").name, "is above passed");
+    // Probe cases are passes counted apart from `passed` (absent before this version: none).
+    if (has(object, "probe_cases")) {
+      c.probePasses = count(object, "probe_cases");
+      const auto pass =
+          checkedSum(c.byOutcome[static_cast<std::size_t>(Outcome::Pass)], c.probePasses);
+      if (!pass) fail(at(object, "probe_cases").name, "adds up past 2^53 with passed");
+      c.byOutcome[static_cast<std::size_t>(Outcome::Pass)] = *pass;
+    }
     return c;  // "cases" is their sum: derived
   }
 
@@ -380,7 +388,8 @@ class Reader {
     }
     // A family's cases are its properties' cases: a count edited in one and not the other is a
     // report no run wrote.
-    if (sum.byOutcome != f.counts.byOutcome || sum.trivialPasses != f.counts.trivialPasses) {
+    if (sum.byOutcome != f.counts.byOutcome || sum.trivialPasses != f.counts.trivialPasses ||
+        sum.probePasses != f.counts.probePasses) {
       fail(properties.name, "counts do not add up to the family's own counts");
     }
     f.coverage = countMap(fj, "coverage");
@@ -425,6 +434,9 @@ class Reader {
     const auto n = checkedSum(into.trivialPasses, c.trivialPasses);
     if (!n) fail(field, "counts add up past 2^53");
     into.trivialPasses = *n;
+    const auto probes = checkedSum(into.probePasses, c.probePasses);
+    if (!probes) fail(field, "counts add up past 2^53");
+    into.probePasses = *probes;
   }
 
   static std::string binList(const std::vector<std::pair<std::string, std::size_t>>& bins) {

@@ -90,6 +90,7 @@ std::size_t Counts::failures() const {
 void Counts::add(const Counts& other) {
   for (std::size_t i = 0; i < byOutcome.size(); ++i) byOutcome[i] += other.byOutcome[i];
   trivialPasses += other.trivialPasses;
+  probePasses += other.probePasses;
 }
 
 bool FamilyResult::record(PropertyResult& property, const Verdict& v,
@@ -102,6 +103,9 @@ bool FamilyResult::record(PropertyResult& property, const Verdict& v,
   if (pass && v.trivial) {
     property.counts.trivialPasses += 1;
     counts.trivialPasses += 1;
+  } else if (pass && v.probe) {
+    property.counts.probePasses += 1;
+    counts.probePasses += 1;
   }
   for (const std::string& t : tags) {
     (notRun ? coverageNotRun : coverage)[t] += 1;
@@ -228,7 +232,10 @@ std::string FamilyResult::notCertifiedWhy() const {
     if (!notRunWhy.empty()) return notRunWhy;
     return counts.total() == 0 ? "no case ran" : "nothing inside the envelope ran";
   }
-  if (counts.workPasses() == 0) return "only no-op cases passed";
+  if (counts.workPasses() == 0) {
+    return counts.trivialPasses == 0 ? "only probe cases passed (a probe reports a reading)"
+                                     : "only no-op cases passed";
+  }
   // Rejections show that the DUT validates; a family is certified for what it computes.
   const bool computed = std::any_of(properties.begin(), properties.end(), [](const auto& p) {
     return p.name != kRejectsIllegal && p.counts.workPasses() > 0;

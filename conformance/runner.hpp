@@ -92,10 +92,17 @@ struct Counts {
   std::array<std::size_t, kOutcomeCount> byOutcome{};
   /// Passes a do-nothing DUT would also get (Verdict::trivial): "passed (no-op)".
   std::size_t trivialPasses = 0;
+  /// Passes of interpretation probes (Verdict::probe) that were not no-ops: "probe cases". They
+  /// report the reading of an open point a DUT follows and certify nothing; reports count them
+  /// apart from the passes (report.json `probe_cases`, and `passed` without them).
+  std::size_t probePasses = 0;
   std::size_t total() const;
   std::size_t of(Outcome o) const { return byOutcome[static_cast<std::size_t>(o)]; }
-  /// Passes that required the DUT to do work: the only ones that certify anything.
-  std::size_t workPasses() const { return of(Outcome::Pass) - trivialPasses; }
+  /// Passes that are not probe cases: what every report calls "passed" (no-ops included).
+  std::size_t passesNotProbes() const { return of(Outcome::Pass) - probePasses; }
+  /// Passes that required the DUT to do work and were no probe: the only ones that certify
+  /// anything.
+  std::size_t workPasses() const { return of(Outcome::Pass) - trivialPasses - probePasses; }
   /// Mismatches, declined cases, adapter errors and timeouts: the outcomes that make a run
   /// nonconformant.
   std::size_t failures() const;

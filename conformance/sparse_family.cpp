@@ -98,6 +98,7 @@ VectorCase open1ProbeVector(const ProbeCase& p) {
   prose(4 * g + 1, n) = p.y;
   table(4 * g + 2, n) = static_cast<std::int8_t>(p.x + p.y);
   VectorCase v;
+  v.probe = true;
   v.program = gen::buildProgram(p.c, o, gen::packB(dz));
   const oracle::MatrixS32 zero = oracle::MatrixS32::Zero(16, 16);
   v.alternatives.emplace_back(

@@ -18,11 +18,13 @@ Verdict checkVector(dut::Dut& dut, const VectorCase& c) {
     if (cmp.equal && cmp.vacuous) {
       Verdict v = vacuousPass();
       v.note = name;
+      v.probe = c.probe;
       return v;
     }
     if (cmp.equal) {
       Verdict v = passed(c.program, e);
       v.note = name;
+      v.probe = c.probe && v.outcome == Outcome::Pass;
       return v;
     }
     if (firstReport.empty()) firstReport = cmp.report;

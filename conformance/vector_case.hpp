@@ -31,6 +31,11 @@ struct VectorCase {
   /// Set (to the open point) when the case's bytes depend on an open point the golden vector set
   /// leaves out (docs/vectors.md): certify still probes it, `vectors regen` skips it.
   std::optional<std::string> notGolden;
+  /// The case is an interpretation probe (a `*Probe` property of an open point, a vector row of
+  /// policy probe:): its purpose is to report which of `alternatives` the DUT follows, not to
+  /// certify. A pass is counted as a probe case (Verdict::probe), never as a pass that certifies.
+  /// Unset where alternatives only spare a certified case an open point's bytes (OPEN-10).
+  bool probe = false;
 };
 
 /// The verdict of one vector case against a DUT.

@@ -2,11 +2,16 @@
 // verdict claims").
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
 #include <set>
+#include <sstream>
 #include <string>
 
 #include "conformance/checks.hpp"
 #include "conformance/families.hpp"
+#include "conformance/merge.hpp"
+#include "conformance/report.hpp"
+#include "conformance/report_read.hpp"
 #include "conformance/runner.hpp"
 #include "dut_adapters/registry.hpp"
 #include "isa/profile.hpp"
@@ -92,6 +97,72 @@ bool anyContains(const std::set<std::string>& notes, const std::string& what) {
 // can tell apart within spec 9's bound) certify's arithmetic fingerprint. One test per reading in
 // the registry (OPEN-10's row-by-row order, OPEN-7's saturation of every partial sum and pairwise
 // float sums).
+// A probe reports which reading of an open point a DUT follows; it certifies nothing. Its passes
+// were counted as "passed" beside the certifying ones (ZeroSignProbe's 6 cases, Hf32Probe's,
+// ...). They are "probe cases" now, apart, in the model, report.json (passed without them, and
+// probe_cases), report.md/html and the terminal alike, and read back and merged the same.
+// Properties named *Probe that certify (mmad_mx/DecodeProbe, ScaleProbe) stay passes.
+TEST(ProbeCases, AreCountedApartFromPassesInEveryFormat) {
+  auto dut = dut::makeDut("reference");
+  RunOptions o = smokeRun(isa::ProfileId::Ascend950);
+  o.families = {"mmad", "mmad_mx"};
+  const CertifyResult r = certify(*dut, o);
+  ASSERT_EQ(r.families.size(), 2u);
+  const std::set<std::string> probes{"SaturationProbe", "Hf32Probe",      "ZeroSignProbe",
+                                     "E1M2Probe",       "EdgeScaleProbe", "HiF8ModeProbe"};
+  std::size_t probeCases = 0;
+  for (const FamilyResult& f : r.families) {
+    for (const PropertyResult& p : f.properties) {
+      SCOPED_TRACE(f.name + "/" + p.name);
+      if (probes.contains(p.name)) {
+        EXPECT_GT(p.counts.probePasses, 0u);
+        EXPECT_EQ(p.counts.probePasses, p.counts.of(Outcome::Pass) - p.counts.trivialPasses);
+        probeCases += p.counts.probePasses;
+      } else {
+        EXPECT_EQ(p.counts.probePasses, 0u);
+      }
+    }
+    EXPECT_EQ(f.verdict(), "conformant") << f.name;
+  }
+  ASSERT_GT(probeCases, 0u);
+  const FamilyResult& mmad = r.families[0];
+  const auto zero = std::find_if(mmad.properties.begin(), mmad.properties.end(),
+                                 [](const PropertyResult& p) { return p.name == "ZeroSignProbe"; });
+  ASSERT_NE(zero, mmad.properties.end());
+
+  const nlohmann::json j = nlohmann::json::parse(toJson(r));
+  const nlohmann::json& fj = j["families"][0];
+  EXPECT_EQ(fj["probe_cases"], mmad.counts.probePasses);
+  EXPECT_EQ(fj["passed"], mmad.counts.of(Outcome::Pass) - mmad.counts.probePasses);
+  std::size_t sum = 0;
+  for (const char* k : {"passed", "probe_cases", "failed", "declined", "not_supported",
+                        "adapter_errors", "timeouts", "nondeterministic"}) {
+    sum += fj[k].get<std::size_t>();
+  }
+  EXPECT_EQ(fj["cases"].get<std::size_t>(), sum) << "cases are the sum of the outcomes";
+  for (const auto& p : fj["properties"]) {
+    if (p["name"] != "ZeroSignProbe") continue;
+    EXPECT_EQ(p["passed"], 0) << p;
+    EXPECT_EQ(p["probe_cases"], zero->counts.probePasses) << p;
+  }
+
+  // The terminal and report.md carry the same figures under a "probes" heading.
+  std::ostringstream term;
+  printReport(term, r);
+  EXPECT_NE(term.str().find("probes"), std::string::npos) << term.str().substr(0, 2000);
+  const std::string md = toMarkdown(r);
+  EXPECT_NE(md.find("| probe cases |"), std::string::npos) << md.substr(0, 3000);
+  EXPECT_NE(md.find("| ZeroSignProbe | "), std::string::npos);
+  const std::string html = toHtml(r);
+  EXPECT_NE(html.find("probe cases"), std::string::npos);
+
+  // Read back as merge-reports reads a shard, the counts are the run's.
+  const CertifyResult back = fromJson(toJson(r), "r.json");
+  EXPECT_EQ(back.families[0].counts.probePasses, mmad.counts.probePasses);
+  EXPECT_EQ(back.families[0].counts.of(Outcome::Pass), mmad.counts.of(Outcome::Pass));
+  EXPECT_EQ(toJson(back), toJson(r));
+}
+
 TEST(OpenPointReadings, EachReadingIsConformantAndNamed) {
   ASSERT_FALSE(dut::readings().empty());
   for (const dut::Reading& reading : dut::readings()) {

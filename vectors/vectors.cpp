@@ -623,6 +623,7 @@ std::optional<RowError> parseExpectation(const RowFields& f, RowParser& parser, 
     names.push_back("");
   } else if (policy.rfind("probe:", 0) == 0) {
     names = split(policy.substr(6), '|');
+    row.c.probe = true;  // a probe's row: which reading, not a pass that certifies
   } else {
     return RowError{12, "unknown policy '" + policy.substr(0, 40) + "'"};
   }
