@@ -866,6 +866,16 @@ int main(int argc, char** argv) {
   long long shrinkMs = 2000;
   long long timeoutMs = 10000;
 
+  // `--seed ""` (a script's `--seed "$SEED"` with SEED unset) is no seed: refused, where leaving
+  // --seed out draws a random one.
+  const CLI::Validator seedGiven(
+      [](std::string& s) {
+        return s.empty() ? std::string(
+                               "an empty seed: give a number, or leave --seed out for a random "
+                               "seed (printed)")
+                         : std::string();
+      },
+      "", "");
   CLI::App* certify = app.add_subcommand(
       "certify", "run the conformance suite against a DUT and print a certificate");
   certify
@@ -883,8 +893,10 @@ int main(int argc, char** argv) {
       ->add_option("--level", common.level,
                    "case budget: smoke (seconds) | full | nightly (more cases, large sizes)")
       ->capture_default_str();
-  certify->add_option("--seed", common.seedText,
-                      "run seed (decimal or 0x hex); random and printed when omitted");
+  certify
+      ->add_option("--seed", common.seedText,
+                   "run seed (decimal or 0x hex); random and printed when omitted")
+      ->check(seedGiven);
   certify->add_option("--sizes", common.sizes,
                       "size draws: small | mixed (default) | large (default at nightly)");
   certify
@@ -920,7 +932,8 @@ int main(int argc, char** argv) {
   mutantsCmd->add_option("--level", common.level, "smoke (default) | full | nightly");
   // A mutant should die within seconds: the mutant run defaults to smoke, certify to full.
   mutantsCmd->preparse_callback([&common](std::size_t) { common.level = "smoke"; });
-  mutantsCmd->add_option("--seed", common.seedText, "run seed; random and printed when omitted");
+  mutantsCmd->add_option("--seed", common.seedText, "run seed; random and printed when omitted")
+      ->check(seedGiven);
   mutantsCmd->add_flag("--list", list, "list the mutants and exit");
   std::string mutantsReportDir;
   mutantsCmd->add_option("--report-dir", mutantsReportDir, "write DIR/report.json");
@@ -1010,7 +1023,8 @@ int main(int argc, char** argv) {
       ->check(fitsADouble);
   addInteger(fuzzCmd, "--cases", fuzzCases,
              "budget in cases per property, over all shards (deterministic runs)");
-  fuzzCmd->add_option("--seed", common.seedText, "run seed; random and printed when omitted");
+  fuzzCmd->add_option("--seed", common.seedText, "run seed; random and printed when omitted")
+      ->check(seedGiven);
   fuzzCmd->add_option("--profile", common.profile, "chip profile")->capture_default_str();
   fuzzCmd->add_option("--sizes", common.sizes, "size draws: small | mixed (default) | large");
   fuzzCmd->add_option("--family", families, "only these families (repeatable)");

@@ -122,6 +122,17 @@ TEST(Cli, AnOptionFollowedByAnOptionIsMissingItsValue) {
   EXPECT_EQ(r.out.find("missing its value"), std::string::npos) << r.out;
 }
 
+// Red team (round 8): `--seed ""`, what `--seed "$SEED"` gives with SEED unset, ran with a random
+// seed, so a nightly's shards each drew another one. An empty seed is refused in every command
+// that takes one; leaving --seed out still draws a random one, printed.
+TEST(Cli, AnEmptySeedIsRefused) {
+  for (const char* command : {"certify", "fuzz --time 1", "mutants --list"}) {
+    const CliRun r = runCli(std::string(command) + " --seed '' --report-dir ''");
+    EXPECT_EQ(r.status, 2) << command << "\n" << r.out;
+    EXPECT_NE(r.out.find("--seed: an empty seed"), std::string::npos) << command << "\n" << r.out;
+  }
+}
+
 TEST(Cli, SparseCheckFindsTheVendorEncodingAndNamesBadInput) {
   const auto dir = tempDir("sparse");
   std::filesystem::create_directories(dir);
