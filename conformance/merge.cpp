@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "conformance/waivers.hpp"
+#include "dut_adapters/sanitise.hpp"
 
 namespace cubecheck::conf {
 namespace {
@@ -219,8 +220,10 @@ void checkOneRun(const std::vector<CertifyResult>& shards, const std::vector<std
     const auto identity = runIdentity(s);
     for (std::size_t k = 0; k < identity.size(); ++k) {
       if (identity[k].second != firstIdentity[k].second) {
+        // The values are a report's own text: shown as every DUT-given text is (sanitise.hpp).
         throw MergeError(name(i) + ": from another run than " + name(0) + ": " + identity[k].first +
-                         " " + identity[k].second + " instead of " + firstIdentity[k].second +
+                         " " + dut::printable(identity[k].second, 200) + " instead of " +
+                         dut::printable(firstIdentity[k].second, 200) +
                          "; merge only the shards of one run: one DUT build, the same --seed, "
                          "--sizes, --cases, --time, --family and --waivers, one cubecheck build");
       }

@@ -78,6 +78,8 @@ class Reader {
   };
 
   explicit Reader(std::string path) : path_(std::move(path)) {}
+  /// The first "cases" that is not the sum of its outcome counts, as "NAME' is N but ...".
+  mutable std::optional<std::string> casesDiffer_;
 
   [[noreturn]] void fail(const std::string& field, const std::string& what) const {
     throw MergeError(path_ + ": not a cubecheck report.json: field '" + field + "' " + what);
@@ -230,7 +232,13 @@ class Reader {
       if (!pass) fail(at(object, "probe_cases").name, "adds up past 2^53 with passed");
       c.byOutcome[static_cast<std::size_t>(Outcome::Pass)] = *pass;
     }
-    return c;  // "cases" is their sum: derived
+    // "cases" is their sum, derived: a report whose sum disagrees was edited or damaged. Said
+    // once the rest has read (an edited outcome count is named by its own check first).
+    if (has(object, "cases") && count(object, "cases") != c.total() && !casesDiffer_) {
+      casesDiffer_ = at(object, "cases").name + "' is " + std::to_string(count(object, "cases")) +
+                     " but its outcome counts add up to " + std::to_string(c.total());
+    }
+    return c;
   }
 
   /// The waived cases of a family or property: written only when there are some.
@@ -578,6 +586,9 @@ class Reader {
     if (has(root, "report_kind") && text(root, "report_kind") != r.reportKind()) {
       fail("report_kind", "says '" + text(root, "report_kind") +
                               "' where the report's fields give '" + r.reportKind() + "'");
+    }
+    if (casesDiffer_) {
+      throw MergeError(path_ + ": not a cubecheck report.json: field '" + *casesDiffer_);
     }
     return r;
   }

@@ -265,11 +265,14 @@ using Json = nlohmann::ordered_json;
 
 /// Sets a family's count, and its first property's by as much: a report's family counts are its
 /// properties' summed (report_read refuses one that does not add up).
+/// A family's count `key` set to `value`, its first property's with it, and both case totals, as
+/// the report would be written.
 void setCount(Json& family, const char* key, long long value) {
   const long long by = value - family[key].get<long long>();
-  family[key] = value;
-  Json& first = family["properties"][0][key];
-  first = first.get<long long>() + by;
+  for (Json* n : {&family[key], &family["properties"][0][key], &family["cases"],
+                  &family["properties"][0]["cases"]}) {
+    *n = n->get<long long>() + by;
+  }
 }
 
 Json readJson(const fs::path& p) {
@@ -400,8 +403,9 @@ TEST_F(MergeReports, ExitStatusComesFromTheMergedVerdictAndBadInputsAreNamed) {
        2, "{B}: not a cubecheck report.json: field 'families' lacks mmad"},
       {"a shard that ran no case",
        [&](Json&, Json& b) {
-         const char* counts[] = {"passed",        "passed_no_op",   "failed",   "declined",
-                                 "not_supported", "adapter_errors", "timeouts", "nondeterministic"};
+         const char* counts[] = {"cases",    "passed",          "passed_no_op",  "probe_cases",
+                                 "failed",   "declined",        "not_supported", "adapter_errors",
+                                 "timeouts", "nondeterministic"};
          for (Json& p : family(b)["properties"]) {
            for (const char* key : counts) p[key] = 0;
            p["seconds"] = 0;

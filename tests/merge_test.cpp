@@ -184,6 +184,9 @@ TEST(Merge, ShardsOfAnotherDutBuildOrOtherDrawsAreRefused) {
        edited([](CertifyResult& r) { r.capabilities.version = "0.9"; })},
       {"dut_capabilities.name other instead of " + a.capabilities.name,
        edited([](CertifyResult& r) { r.capabilities.name = "other"; })},
+      // A report's text is shown as a DUT's is: no terminal escape, nothing cut at a NUL.
+      {"dut_capabilities.name x?[31m?y instead of " + a.capabilities.name,
+       edited([](CertifyResult& r) { r.capabilities.name = std::string("x\x1b[31m\0y", 8); })},
       {"dut_capabilities.instructions load2d instead of ",
        edited([](CertifyResult& r) { r.capabilities.instructions = {"load2d"}; })},
       {"dut_capabilities.rejects_illegal ", edited([](CertifyResult& r) {
@@ -419,6 +422,16 @@ TEST(ReadReport, MalformedFieldsAreNamed) {
          passed = passed.get<std::size_t>() + 1000000;
        },
        "field 'families[0].properties' counts do not add up to the family's own counts"},
+      // Red team (round 8): "cases" is derived from the outcome counts and was never read, so
+      // 6.5 (or any number) passed unseen.
+      {"a case total that is no count", [&](Json& j) { family(j)["properties"][0]["cases"] = 6.5; },
+       "field 'families[0].properties[0].cases' is not a count"},
+      {"a case total that is not the sum of the outcomes",
+       [&](Json& j) {
+         Json& cases = family(j)["properties"][0]["cases"];
+         cases = cases.get<std::size_t>() + 1;
+       },
+       "field 'families[0].properties[0].cases' is "},
       {"an unknown outcome", [&](Json& j) { family(j)["failures"][0]["outcome"] = "Crash"; },
        "field 'families[0].failures[0].outcome' names an outcome 'Crash'"},
       {"a signature of the wrong type", [&](Json& j) { family(j)["failures"][0]["signature"] = 7; },
@@ -510,6 +523,9 @@ TEST(ReadReport, AWrittenVerdictIsNeverReadGreenerThanItSays) {
   // whose counts add up to the family's).
   j["families"][0]["failed"] = 1;
   j["families"][0]["properties"][0]["failed"] = 1;
+  for (Json* c : {&j["families"][0]["cases"], &j["families"][0]["properties"][0]["cases"]}) {
+    *c = c->get<std::size_t>() + 1;
+  }
   const CertifyResult read = fromJson(j.dump(), "a.json");
   EXPECT_EQ(read.families[0].verdict(), "nonconformant");
   EXPECT_EQ(read.verdict(), "nonconformant");
@@ -613,9 +629,11 @@ TEST(ReadReport, CountsAreBoundedAndTheirSumsNeverWrap) {
     Json j = shards[i];
     Json& f = j["families"][0];
     const std::uint64_t half = kMaxCount / 2 + 1;
-    f["failed"] =
-        f["failed"].get<std::uint64_t>() - f["properties"][0]["failed"].get<std::uint64_t>() + half;
-    f["properties"][0]["failed"] = half;
+    const std::uint64_t raised = half - f["properties"][0]["failed"].get<std::uint64_t>();
+    for (Json* n :
+         {&f["failed"], &f["cases"], &f["properties"][0]["failed"], &f["properties"][0]["cases"]}) {
+      *n = n->get<std::uint64_t>() + raised;  // the cases total with them, as written
+    }
     big.push_back(fromJson(j.dump(), "big.json"));
   }
   try {
