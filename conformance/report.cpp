@@ -863,8 +863,11 @@ std::string vectorSetLine(const CertifyResult& r) {
   if (r.vectorSet->digest.empty()) return "no manifest: nothing says the set is whole";
   if (!r.vectorSet->sourceDigest.empty()) {
     return "digest " + r.vectorSet->digest +
-           " (FNV-1a 64 of its manifest), exported from the vector set of digest " +
-           r.vectorSet->sourceDigest + " (compare that one with the digest published with the set)";
+           " (FNV-1a 64 of its manifest); its manifest says it was exported from the vector set "
+           "of digest " +
+           r.vectorSet->sourceDigest +
+           ", which is not checked here: compare this set's digest with the one the export "
+           "printed, and that one with the digest published with the set";
   }
   return "digest " + r.vectorSet->digest + " (FNV-1a 64 of its manifest, " +
          "vectors.manifest; compare it with the digest published with the set)";

@@ -1155,7 +1155,31 @@ TEST(VectorSet, AReplayOfAnExportNamesItsSourceAndTheSubsetItHolds) {
   EXPECT_NE(v.md.find("is an export-ascendc of the vector set of digest " + source + ": " + part),
             std::string::npos)
       << v.md;  // (the path before it is escaped for markdown)
-  EXPECT_NE(v.md.find("exported from the vector set of digest " + source), std::string::npos);
+  EXPECT_NE(v.md.find("says it was exported from the vector set of digest " + source +
+                      ", which is not checked here"),
+            std::string::npos);
+
+  // An export by an earlier cubecheck (a note without K and N) is taken for a part of its source;
+  // a note claiming more cases than the source has is an edited manifest.
+  const std::string manifest = slurp(set / kManifestName);
+  const std::string counted =
+      ": " + std::to_string(kept) + " of its " + std::to_string(a2Rows) + " cases";
+  ASSERT_NE(manifest.find(counted), std::string::npos) << manifest;
+  std::string legacy = manifest;
+  legacy.erase(legacy.find(counted), counted.size());
+  spit(set / kManifestName, legacy);
+  const Reports old = replay("vectors check --dut reference --dir " + set.string(), d / "r_old");
+  EXPECT_EQ(old.run.status, 0) << old.run.out;
+  EXPECT_NE(old.json["vector_set"]["subset"].get<std::string>().find("is not recorded"),
+            std::string::npos)
+      << old.json["vector_set"];
+  std::string inflated = manifest;
+  inflated.replace(
+      inflated.find(counted), counted.size(),
+      ": " + std::to_string(a2Rows + 1) + " of its " + std::to_string(a2Rows) + " cases");
+  spit(set / kManifestName, inflated);
+  expectInputError(replay("vectors check --dut reference --dir " + set.string(), d / "r_more"),
+                   "cases, more than the set has: the manifest was edited");
 
   // The whole of a profile exported is no subset, and still names its source.
   const fs::path whole = fresh("export_whole");
@@ -1179,11 +1203,21 @@ TEST(VectorSet, AnExportNoteReadsBackAndNothingElseReadsAsOne) {
   EXPECT_EQ(back->digest, s.digest);
   EXPECT_EQ(back->kept, 7u);
   EXPECT_EQ(back->total, 12u);
-  for (const char* other :
-       {"test", "export-ascendc of the vector set of digest 0123456789abcdef",
+  EXPECT_TRUE(back->counted);
+  // An export's note whose counts do not read (an earlier cubecheck wrote none) is still one,
+  // of a part of its source of unknown size.
+  for (const char* uncounted :
+       {"export-ascendc of the vector set of digest 0123456789abcdef",
         "export-ascendc of the vector set of digest 0123456789abcdef: 7 of its 12 cases!",
-        "export-ascendc of the vector set of digest 0123: 7 of its 12 cases",
-        "export-ascendc of the vector set of digest 0123456789abcdef: x of its 12 cases",
+        "export-ascendc of the vector set of digest 0123456789abcdef: x of its 12 cases"}) {
+    const std::optional<ExportSource> n = parseExportNote(uncounted);
+    ASSERT_TRUE(n.has_value()) << uncounted;
+    EXPECT_FALSE(n->counted) << uncounted;
+    EXPECT_EQ(n->digest, "0123456789abcdef");
+  }
+  for (const char* other :
+       {"test", "export-ascendc of the vector set of digest 0123: 7 of its 12 cases",
+        "export-ascendc of the vector set of digest 0123456789abcdeX",
         "board of the vector set of digest 0123456789abcdef: 7 of its 12 cases"}) {
     EXPECT_FALSE(parseExportNote(other).has_value()) << other;
   }

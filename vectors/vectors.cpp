@@ -840,15 +840,19 @@ std::optional<ExportSource> parseExportNote(const std::string& note) {
     const std::string lead = std::string(kind) + std::string(kNoteSet);
     if (!note.starts_with(lead)) continue;
     ExportSource out{std::string(kind), note.substr(lead.size(), 16)};
-    const std::string rest = note.substr(std::min(note.size(), lead.size() + 16));
-    const std::string of = " of its ";
-    const auto at = rest.find(of), end = rest.rfind(" cases");
-    if (out.digest.size() != 16 || !rest.starts_with(": ") || at == std::string::npos ||
-        end == std::string::npos || end + 6 != rest.size() ||
-        !number(rest.substr(2, at - 2), out.kept) ||
-        !number(rest.substr(at + of.size(), end - at - of.size()), out.total)) {
+    if (out.digest.size() != 16 ||
+        out.digest.find_first_not_of("0123456789abcdef") != std::string::npos) {
       return std::nullopt;
     }
+    // What follows the digest: ": K of its N cases", or nothing (an earlier cubecheck's export),
+    // or something else (a damaged note): then how much went in is not known.
+    const std::string rest = note.substr(lead.size() + 16);
+    const std::string of = " of its ";
+    const auto at = rest.find(of), end = rest.rfind(" cases");
+    out.counted = rest.starts_with(": ") && at != std::string::npos && end != std::string::npos &&
+                  end + 6 == rest.size() && at < end && number(rest.substr(2, at - 2), out.kept) &&
+                  number(rest.substr(at + of.size(), end - at - of.size()), out.total);
+    if (!out.counted) out.kept = out.total = 0;
     return out;
   }
   return std::nullopt;
@@ -889,6 +893,17 @@ void checkDir(const fs::path& dir, const std::vector<fs::path>& files, bool whol
           out.errors.push_back(mname + ":" + std::to_string(lineNo) + ":3: " + what +
                                ", whose rows carry no expectation: replay or verify against "
                                "that set itself (vectors verify --dir SET --results FILE)");
+        } else if (!from->counted) {
+          out.subset += (out.subset.empty() ? "" : "; ") + what +
+                        ": how many of its cases went in is not recorded (an export by an "
+                        "earlier cubecheck, or an edited note), so it is taken for a part of "
+                        "it (its SKIPPED.md says what was left out)";
+        } else if (from->kept > from->total) {
+          out.errors.push_back(mname + ":" + std::to_string(lineNo) + ":3: the note says " +
+                               std::to_string(from->kept) + " of its " +
+                               std::to_string(from->total) +
+                               " cases, more than the set has: the manifest was edited "
+                               "(export the set again)");
         } else if (from->kept < from->total) {
           out.subset += (out.subset.empty() ? "" : "; ") + what + ": " +
                         std::to_string(from->kept) + " of its " + std::to_string(from->total) +

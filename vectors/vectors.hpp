@@ -146,10 +146,14 @@ struct ExportSource {
   std::string kind;    ///< "export-ascendc" or "inputs export"
   std::string digest;  ///< the source set's
   std::size_t kept = 0, total = 0;
+  /// false: the note names its kind and source but not K and N (an earlier cubecheck's export,
+  /// or an edited note); kept and total are then 0 and mean nothing
+  bool counted = true;
 };
 /// The manifest note of an export: "KIND of the vector set of digest D: KEPT of its TOTAL cases".
 std::string exportNote(const ExportSource& source);
-/// exportNote's line read back (without its "# "), or nullopt for any other note.
+/// exportNote's line read back (without its "# "), or nullopt for a note that is none (no known
+/// kind, or no 16-hex-digit digest after it); `counted` false when K and N do not read.
 std::optional<ExportSource> parseExportNote(const std::string& note);
 
 /// What a replay of `files` is, measured against the manifests of their directories.
