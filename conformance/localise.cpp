@@ -107,7 +107,8 @@ std::optional<Verdict> rerunVerdict(Outcome original, const Verdict& firstVerdic
   if (std::optional<Verdict> v = broke(firstVerdict, first)) return v;
   if (std::optional<Verdict> v = broke(secondVerdict, second)) return v;
   if (std::optional<std::string> differs = answersDiffer(first, second)) {
-    return Verdict{Outcome::Nondeterministic, *differs};
+    return Verdict{Outcome::Nondeterministic,
+                   *differs + (firstRun.empty() ? std::string() : "; " + firstRun)};
   }
   for (const Verdict* again : {&firstVerdict, &secondVerdict}) {
     if (again->outcome == original) continue;

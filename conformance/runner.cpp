@@ -233,8 +233,9 @@ std::string FamilyResult::notCertifiedWhy() const {
     return counts.total() == 0 ? "no case ran" : "nothing inside the envelope ran";
   }
   if (counts.workPasses() == 0) {
-    return counts.trivialPasses == 0 ? "only probe cases passed (a probe reports a reading)"
-                                     : "only no-op cases passed";
+    if (counts.trivialPasses == 0) return "only probe cases passed (a probe reports a reading)";
+    return counts.probePasses == 0 ? "only no-op cases passed"
+                                   : "only no-op and probe cases passed";
   }
   // Rejections show that the DUT validates; a family is certified for what it computes.
   const bool computed = std::any_of(properties.begin(), properties.end(), [](const auto& p) {
@@ -495,9 +496,7 @@ std::optional<CaseReport> runCase(const std::string& family, const Property& pro
       r.reran = true;
       if (std::optional<Verdict> again = prop.rerun(dut, seed, index)) {
         r.verdict = std::move(*again);
-        if (r.verdict.outcome == Outcome::Nondeterministic) {
-          r.verdict.detail += "; the first run passed";
-        } else {
+        if (r.verdict.outcome != Outcome::Nondeterministic) {
           // A DUT that broke: the case is that failure, kept as a vector like every other one.
           r.vector = prop.vectorCase(seed, index);
         }

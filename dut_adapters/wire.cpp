@@ -69,7 +69,7 @@ bool readCapabilities(Source& in, Capabilities& caps, std::string& error) {
   const auto first = words(line);
   if (!first.empty() && first[0] == "error") {
     // A DUT that cannot start says why instead of its handshake (docs/dut-protocol.md).
-    error = printable(rest(line, 1), 400);
+    error = rest(line, 1).empty() ? "(no reason given)" : printable(rest(line, 1), 400);
     return false;
   }
   if (first.size() != 2 || first[0] != "dut") {

@@ -117,6 +117,11 @@ TEST(Cli, AnOptionFollowedByAnOptionIsMissingItsValue) {
       << r.out;
   r = runCli("certify --quiet --help");
   EXPECT_EQ(r.status, 0) << r.out;
+  r = runCli("certify --seed= --level smoke");
+  EXPECT_EQ(r.status, 2) << r.out;
+  EXPECT_NE(r.out.find("cubecheck certify: --seed is missing its value: nothing follows '='"),
+            std::string::npos)
+      << r.out;
   r = runCli("certify --seed=--level --report-dir ''");
   EXPECT_EQ(r.status, 2) << r.out;
   EXPECT_EQ(r.out.find("missing its value"), std::string::npos) << r.out;

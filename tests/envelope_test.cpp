@@ -158,6 +158,7 @@ INSTANTIATE_TEST_SUITE_P(
         // A DUT (or a plugin's host process) that cannot start says why: that is the error,
         // not a first line that should have been 'dut 2'.
         Handshake{"error cannot open the model file\n", "cannot open the model file"},
+        Handshake{"error\n", "(no reason given)"},
         Handshake{"dut 2\ninstructions load2d\nlimit mmad m <= 4\nend\n", "does not declare"},
         Handshake{"dut 2\ninstructions load2d\nlimit load2d nothing <= 4\nend\n", "has no field"},
         Handshake{"dut 3\nend\n", "protocol version 3"}));

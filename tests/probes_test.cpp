@@ -102,6 +102,21 @@ bool anyContains(const std::set<std::string>& notes, const std::string& what) {
 // ...). They are "probe cases" now, apart, in the model, report.json (passed without them, and
 // probe_cases), report.md/html and the terminal alike, and read back and merged the same.
 // Properties named *Probe that certify (mmad_mx/DecodeProbe, ScaleProbe) stay passes.
+// A family whose only passes are no-ops and probes certifies nothing, and says which.
+TEST(ProbeCases, AFamilyOfProbesAndNoOpsIsNotCertifiedAndSaysSo) {
+  FamilyResult f;
+  std::size_t& passes = f.counts.byOutcome[static_cast<std::size_t>(Outcome::Pass)];
+  passes = 2;
+  f.counts.probePasses = 2;
+  EXPECT_EQ(f.notCertifiedWhy(), "only probe cases passed (a probe reports a reading)");
+  passes = 3;
+  f.counts.trivialPasses = 1;
+  EXPECT_EQ(f.notCertifiedWhy(), "only no-op and probe cases passed");
+  f.counts.probePasses = 0;
+  f.counts.trivialPasses = 3;
+  EXPECT_EQ(f.notCertifiedWhy(), "only no-op cases passed");
+}
+
 TEST(ProbeCases, AreCountedApartFromPassesInEveryFormat) {
   auto dut = dut::makeDut("reference");
   RunOptions o = smokeRun(isa::ProfileId::Ascend950);
