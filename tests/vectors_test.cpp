@@ -1195,6 +1195,34 @@ TEST(VectorSet, AReplayOfAnExportNamesItsSourceAndTheSubsetItHolds) {
                            " is an inputs export of the vector set of digest " + source);
 }
 
+// Review: a case whose alternatives each certify (OPEN-10's write orders) was written with
+// policy probe:, so a replay of a regression file holding one counted its pass as a probe case.
+// A probe's row keeps probe:, another's is either:, and each reads back as what it was.
+TEST(VectorSet, AProbesRowAndACertifyingAlternativesRowReadBackAsWhatTheyAre) {
+  const fs::path golden = fs::path(CUBECHECK_SOURCE_DIR) / "vectors" / "golden";
+  std::optional<Row> probe;
+  for (const fs::path& f : vectorFiles(golden)) {
+    for (const Row& r : readFile(f).rows) {
+      if (r.c.probe && !probe) probe = r;
+    }
+  }
+  ASSERT_TRUE(probe.has_value()) << "the golden set holds probe rows";
+  Row either = *probe;
+  either.c.probe = false;
+  const fs::path dir = fresh("either_policy");
+  for (const Row& row : {*probe, either}) {
+    const fs::path sub = dir / (row.c.probe ? "probe" : "either");
+    const fs::path f = writeFile(sub, row.family, row.profile, {row}, "test");
+    EXPECT_NE(slurp(f).find(row.c.probe ? ",\"probe:" : ",\"either:"), std::string::npos)
+        << slurp(f);
+    const ReadResult back = readFile(f);
+    ASSERT_TRUE(back.errors.empty()) << back.errors.front();
+    ASSERT_EQ(back.rows.size(), 1u);
+    EXPECT_EQ(back.rows[0].c.probe, row.c.probe);
+    EXPECT_EQ(back.rows[0].c.alternatives.size(), row.c.alternatives.size());
+  }
+}
+
 TEST(VectorSet, AnExportNoteReadsBackAndNothingElseReadsAsOne) {
   const ExportSource s{"export-ascendc", "0123456789abcdef", 7, 12};
   const std::optional<ExportSource> back = parseExportNote(exportNote(s));
