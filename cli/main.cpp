@@ -110,16 +110,16 @@ std::optional<std::pair<std::string, std::string>> optionMissingItsValue(CLI::Ap
       continue;
     }
     if (arg.rfind("--", 0) != 0) continue;
-    if (const std::size_t eq = arg.find('='); eq != std::string::npos) {
+    const std::size_t eq = arg.find('=');
+    const std::string name = arg.substr(0, eq);
+    const CLI::Option* option = current->get_option_no_throw(name);
+    if (option == nullptr || option->get_items_expected_min() == 0) continue;  // a flag
+    if (eq != std::string::npos) {
       // --seed=VALUE carries its value; --seed= (a script's --seed="$SEED" with SEED unset)
       // carries none, and CLI11 would take the next argument for it.
       if (eq + 1 < arg.size()) continue;
-      const CLI::Option* option = current->get_option_no_throw(arg.substr(0, eq));
-      if (option == nullptr || option->get_items_expected_min() == 0) continue;
-      return std::pair{command, arg.substr(0, eq) + " is missing its value: nothing follows '='"};
+      return std::pair{command, name + " is missing its value: nothing follows '='"};
     }
-    const CLI::Option* option = current->get_option_no_throw(arg);
-    if (option == nullptr || option->get_items_expected_min() == 0) continue;  // a flag
     if (i + 1 >= argc) return std::nullopt;  // CLI11 says it is missing
     const std::string next = argv[i + 1];
     if (next.rfind("--", 0) == 0) {

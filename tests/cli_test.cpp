@@ -100,28 +100,24 @@ void writeFile(const std::filesystem::path& p, const std::string& text) {
 // named the wrong word. Said before anything runs, for every command's options; a flag before
 // an option, and a value written --option=--x, are not refused by it.
 TEST(Cli, AnOptionFollowedByAnOptionIsMissingItsValue) {
-  CliRun r = runCli("certify --seed --level smoke");
-  EXPECT_EQ(r.status, 2) << r.out;
-  EXPECT_NE(r.out.find("cubecheck certify: --seed is missing its value: the next argument, "
-                       "--level, is an option (give a value that starts with -- as --seed=VALUE)"),
-            std::string::npos)
-      << r.out;
-  r = runCli("vectors verify --results --dir vectors/golden");
-  EXPECT_EQ(r.status, 2) << r.out;
-  EXPECT_NE(r.out.find("cubecheck vectors verify: --results is missing its value"),
-            std::string::npos)
-      << r.out;
-  r = runCli("fuzz --family --time 1");
-  EXPECT_EQ(r.status, 2) << r.out;
-  EXPECT_NE(r.out.find("cubecheck fuzz: --family is missing its value"), std::string::npos)
-      << r.out;
+  const std::pair<const char*, const char*> refused[] = {
+      {"certify --seed --level smoke",
+       "cubecheck certify: --seed is missing its value: the next argument, --level, is an option "
+       "(give a value that starts with -- as --seed=VALUE)"},
+      {"vectors verify --results --dir vectors/golden",
+       "cubecheck vectors verify: --results is missing its value"},
+      {"fuzz --family --time 1", "cubecheck fuzz: --family is missing its value"},
+      {"certify --seed= --level smoke",
+       "cubecheck certify: --seed is missing its value: nothing follows '='"},
+  };
+  CliRun r;
+  for (const auto& [args, says] : refused) {
+    r = runCli(args);
+    EXPECT_EQ(r.status, 2) << args << "\n" << r.out;
+    EXPECT_NE(r.out.find(says), std::string::npos) << args << "\n" << r.out;
+  }
   r = runCli("certify --quiet --help");
   EXPECT_EQ(r.status, 0) << r.out;
-  r = runCli("certify --seed= --level smoke");
-  EXPECT_EQ(r.status, 2) << r.out;
-  EXPECT_NE(r.out.find("cubecheck certify: --seed is missing its value: nothing follows '='"),
-            std::string::npos)
-      << r.out;
   r = runCli("certify --seed=--level --report-dir ''");
   EXPECT_EQ(r.status, 2) << r.out;
   EXPECT_EQ(r.out.find("missing its value"), std::string::npos) << r.out;
