@@ -1195,6 +1195,56 @@ TEST(VectorSet, AReplayOfAnExportNamesItsSourceAndTheSubsetItHolds) {
                            " is an inputs export of the vector set of digest " + source);
 }
 
+// Review: a 950 board runs a case whose initial L0C it cannot write as a variant, a program of
+// its own. The export's note counted those among the source's cases that went in, so an export
+// leaving nothing else out would have read "N of its N". K now counts the cases exported as they
+// are, and SKIPPED.md names each variant beside the case it replaces.
+TEST(VectorSet, AnExportDoesNotCountBoardVariantsAsTheSourcesCases) {
+  const fs::path d = fresh("export_variants");
+  std::size_t sourceRows = 0;
+  std::vector<fs::path> files;
+  for (const Generated& g : generate(1, 0)) {
+    if (g.family != "mmad" || g.profile != "950") continue;
+    files.push_back(writeFile(d, g.family, g.profile, g.rows, "test"));
+    sourceRows += g.rows.size();
+  }
+  ASSERT_EQ(files.size(), 1u);
+  const std::string source = writeManifest(d, files);
+  const fs::path board = d / "board";
+  const CliRun r = runBinary("vectors export-ascendc --profile 950 --dir " + d.string() +
+                             " --out " + board.string());
+  ASSERT_EQ(r.status, 0) << r.out;
+  const fs::path set = board / "vectors" / "950";
+  std::size_t rows = 0;
+  std::vector<std::string> variants;
+  for (const fs::path& f : vectorFiles(set)) {
+    for (const Row& row : readFile(f).rows) {
+      ++rows;
+      if (row.why.find("[board variant of ") != std::string::npos) variants.push_back(row.caseId);
+    }
+  }
+  ASSERT_FALSE(variants.empty()) << "the 950 Mmad boundary cases hold unwritable L0C words";
+  std::optional<ExportSource> note;
+  std::istringstream in(slurp(set / kManifestName));
+  for (std::string line; std::getline(in, line) && !note;) {
+    if (line.starts_with("# ")) note = parseExportNote(line.substr(2));
+  }
+  ASSERT_TRUE(note.has_value()) << slurp(set / kManifestName);
+  EXPECT_EQ(note->digest, source);
+  EXPECT_EQ(note->total, sourceRows);
+  EXPECT_EQ(note->kept, rows - variants.size());
+  const std::string skipped = slurp(board / "SKIPPED.md");
+  ASSERT_NE(skipped.find("# Cases run as board variants"), std::string::npos) << skipped;
+  for (const std::string& id : variants) EXPECT_NE(skipped.find(id), std::string::npos) << id;
+  const Reports v = replay("vectors check --dut reference --dir " + set.string(), d / "r");
+  EXPECT_EQ(v.run.status, 0) << v.run.out;
+  EXPECT_NE(v.json["vector_set"]["subset"].get<std::string>().find(
+                std::to_string(rows - variants.size()) + " of its " + std::to_string(sourceRows) +
+                " cases of the profile as they are"),
+            std::string::npos)
+      << v.json["vector_set"];
+}
+
 // Review: a case whose alternatives each certify (OPEN-10's write orders) was written with
 // policy probe:, so a replay of a regression file holding one counted its pass as a probe case.
 // A probe's row keeps probe:, another's is either:, and each reads back as what it was.

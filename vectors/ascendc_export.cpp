@@ -217,6 +217,19 @@ std::string skippedText(const AscendcExportSummary& summary) {
     os << "| " << s.caseId << " | " << s.family << " | " << s.profile << " | " << s.reason
        << " |\n";
   }
+  if (summary.variants.empty()) return os.str();
+  os << "\n# Cases run as board variants\n\n"
+     << "Each of these source cases is run as a variant, a program of its own with its own id: "
+     << "its initial L0C held words the board cannot write, and words no instruction writes "
+     << "were replaced by writable ones (its expectation is the oracle's for the variant). "
+     << "`vectors verify` certifies the variant, not the source's case, and the export's "
+     << "manifest does not count it among the source's cases that went in.\n\n"
+     << "| case_id | board variant | family | profile | L0C words replaced |\n"
+     << "|---|---|---|---|---|\n";
+  for (const AscendcVariant& v : summary.variants) {
+    os << "| " << v.sourceId << " | " << v.caseId << " | " << v.family << " | " << v.profile
+       << " | " << v.replacedWords << " |\n";
+  }
   return os.str();
 }
 
@@ -420,6 +433,8 @@ AscendcExportPlan planAscendcExport(const AscendcExportOptions& options, SourceS
       if (adjusted.replacedWords != 0) {
         // A different program: its own id, and the row says what it was made from.
         row.caseId = caseIdOf(family, profile, row.c.program);
+        summary.variants.push_back(
+            {row.caseId, originalId, family, profile, adjusted.replacedWords});
         row.why += " [board variant of " + originalId + ": " +
                    std::to_string(adjusted.replacedWords) +
                    " initial L0C words no f32 Mmad writes replaced]";
@@ -484,9 +499,10 @@ AscendcExportSummary writeAscendcExport(const fs::path& root, AscendcExportPlan 
       // nothing says it is whole and a replay of it is partial, never a certificate.
       fs::remove(dir / kManifestName);
     } else {
+      // The source's cases that went in as they are: a board variant is a program of its own.
       std::size_t kept = 0;
       for (const AscendcFamilyCount& c : summary.counts)
-        kept += c.profile == profile ? c.exported : 0;
+        kept += c.profile == profile ? c.exported - c.l0cAdjusted : 0;
       summary.setDigests[profile] = writeManifest(
           dir, files,
           exportNote({"export-ascendc", summary.sourceDigest, kept, summary.sourceCases[profile]}));

@@ -29,6 +29,17 @@ struct AscendcSkip {
   std::string reason;
 };
 
+/// A case the board runs as a variant: a program of its own (its own id), made from the source's
+/// case by replacing initial L0C words no instruction writes. It is not the source's case, so an
+/// export's note does not count it among the source's cases that went in.
+struct AscendcVariant {
+  std::string caseId;    ///< the variant's
+  std::string sourceId;  ///< the source's case it was made from
+  std::string family;
+  std::string profile;
+  std::size_t replacedWords = 0;
+};
+
 struct AscendcFamilyCount {
   std::string family;
   std::string profile;
@@ -43,6 +54,7 @@ struct AscendcFamilyCount {
 struct AscendcExportSummary {
   std::vector<AscendcFamilyCount> counts;  ///< per vector file selected, in file order
   std::vector<AscendcSkip> skipped;
+  std::vector<AscendcVariant> variants;
   /// The source set's input errors, as `vectors check --dir` lists them (its manifest, its rows,
   /// a duplicated row): it is not the published set, and nothing was written.
   std::vector<std::string> sourceErrors;

@@ -912,8 +912,8 @@ void checkDir(const fs::path& dir, const std::vector<fs::path>& files, bool whol
         } else if (from->kept < from->total) {
           out.subset += (out.subset.empty() ? "" : "; ") + what + ": " +
                         std::to_string(from->kept) + " of its " + std::to_string(from->total) +
-                        " cases of the profile, the rest left out by the export (its "
-                        "SKIPPED.md says why)";
+                        " cases of the profile as they are, the rest left out by the export or run "
+                        "as board variants of theirs (its SKIPPED.md says which and why)";
         }
       }
     }
