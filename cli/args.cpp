@@ -23,8 +23,15 @@ std::optional<std::uint64_t> parseUnsigned(const std::string& option, const std:
   const char* last = text.data() + text.size();
   std::uint64_t v = 0;
   const auto [end, ec] = std::from_chars(first, last, v, hex ? 16 : 10);
+  if (ec == std::errc::result_out_of_range && end == last) {
+    error = option + " '" + dut::printable(text, 40) + "' is out of range: at most " +
+            (hex ? "0xffffffffffffffff" : std::to_string(UINT64_MAX)) +
+            " (an unsigned 64-bit number)";
+    return std::nullopt;
+  }
   if (text.empty() || ec != std::errc() || end != last) {
-    error = option + " '" + text + "' is not an unsigned 64-bit number (decimal or 0x hex)";
+    error = option + " '" + dut::printable(text, 40) +
+            "' is not an unsigned 64-bit number (decimal or 0x hex)";
     return std::nullopt;
   }
   return v;

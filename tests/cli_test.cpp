@@ -134,6 +134,28 @@ TEST(Cli, AnEmptySeedIsRefused) {
   }
 }
 
+// A seed past 2^64 - 1 is out of range, not "not a number"; an escape in a bad seed is not echoed
+// to the terminal.
+TEST(Cli, ASeedOutOfRangeIsSaidToBeOutOfRange) {
+  const struct {
+    const char* seed;
+    const char* says;
+  } rows[] = {
+      {"18446744073709551616",
+       "'18446744073709551616' is out of range: at most 18446744073709551615"},
+      {"0x10000000000000000", "'0x10000000000000000' is out of range: at most 0xffffffffffffffff"},
+      {"18446744073709551615x", "is not an unsigned 64-bit number (decimal or 0x hex)"},
+      {"\"$(printf '7\\033[2J')\"", "'7?[2J' is not an unsigned 64-bit number"},
+  };
+  for (const auto& row : rows) {
+    const CliRun r = runCli(std::string("certify --seed ") + row.seed + " --report-dir ''");
+    EXPECT_EQ(r.status, 2) << row.seed << "\n" << r.out;
+    EXPECT_NE(r.out.find(row.says), std::string::npos) << row.seed << "\n" << r.out;
+    EXPECT_EQ(r.out.find('\033'), std::string::npos) << row.seed;
+  }
+  EXPECT_EQ(runCli("certify --seed 18446744073709551615 --help").status, 0);
+}
+
 TEST(Cli, SparseCheckFindsTheVendorEncodingAndNamesBadInput) {
   const auto dir = tempDir("sparse");
   std::filesystem::create_directories(dir);
