@@ -45,6 +45,7 @@
 #include "dut_adapters/exec_dut.hpp"
 #include "dut_adapters/registry.hpp"
 #include "dut_adapters/sanitise.hpp"
+#include "vectors/ascendc_plan.hpp"
 #include "vectors/vectors.hpp"
 
 namespace {
@@ -449,6 +450,16 @@ int runMutants(conf::RunOptions o, bool list, const std::string& reportDir) {
   return survivors == 0 ? kExitConformant : kExitNonconformant;
 }
 
+/// What every case of a `vectors verify` of an export-ascendc set rests on besides its own
+/// instructions (beside what its board plan adds: vec::BoardPlan::restsOn).
+constexpr const char* kBoardKernelLine =
+    "ran on a board through the exported Ascend C kernel: images staged by DataCopy, L0C read "
+    "back by Fixpipe and L1 by DataCopy (docs/hardware.md)";
+/// ... and of a `vectors verify` of any other set: its results came from a harness of the user's.
+constexpr const char* kOwnHarnessLine =
+    "answered by a harness cubecheck did not write (the results of a vectors export), which "
+    "stages and reads back each memory with instructions not known here";
+
 /// What a replay reads and how it reports.
 struct Replay {
   std::vector<std::filesystem::path> files;
@@ -543,8 +554,14 @@ int replayVectors(dut::Dut& dut, const std::string& dutSpec, Replay in,
   const auto start = std::chrono::steady_clock::now();
   catchStopSignals();
   conf::FailureStreak streak;
+  std::size_t variants = 0;  // replayed rows that are board variants (vectors export-ascendc)
   for (const auto& file : in.files) {
     if (r.interrupted || !r.stoppedEarly.empty() || !r.internalError.empty()) break;
+    // Results of a board: through the exported kernel (an export-ascendc set, whose plan for
+    // each case says what it rests on), or through a harness of the user's own (any other set).
+    const std::optional<vec::ExportSource> exported =
+        in.recorded ? vec::exportSourceOf(file.parent_path()) : std::nullopt;
+    const bool boardKernel = exported && exported->kind == "export-ascendc";
     vec::ReadResult rr = vec::readFile(file);
     r.inputErrors.insert(r.inputErrors.end(), rr.errors.begin(), rr.errors.end());
     conf::FamilyResult fr;
@@ -573,10 +590,21 @@ int replayVectors(dut::Dut& dut, const std::string& dutSpec, Replay in,
       conf::Verdict v;
       try {
         v = conf::checkVector(dut, row.c);
+        if (in.recorded && v.outcome != conf::Outcome::NotSupported) {
+          if (!boardKernel) {
+            ++fr.indirect[kOwnHarnessLine];
+          } else {
+            ++fr.indirect[kBoardKernelLine];
+            for (const std::string& line : vec::planForBoard(row.c.program).restsOn) {
+              ++fr.indirect[line];
+            }
+          }
+        }
       } catch (const std::exception& e) {
         r.internalError = fr.name + " case " + row.caseId + ": " + e.what();
         break;
       }
+      if (row.why.find(vec::kBoardVariantMark) != std::string::npos) ++variants;
       if (!in.recorded && streak.record(v.outcome)) {
         r.stoppedEarly = conf::FailureStreak::reason(v.detail);
       }
@@ -609,6 +637,12 @@ int replayVectors(dut::Dut& dut, const std::string& dutSpec, Replay in,
     // (conf::openPointsThatRan; rows carry no tags, so a file's rows rest on all of its family's).
     if (fr.nothingInside()) fr.openPoints.clear();
     r.families.push_back(std::move(fr));
+  }
+  if (variants > 0) {
+    std::string& subset = r.vectorSet->subset;
+    subset += (subset.empty() ? "" : "; ") + std::to_string(variants) +
+              " of the replayed cases are board variants, new programs made from cases of the "
+              "source (their why names which; SKIPPED.md says why)";
   }
   const bool finished = !r.interrupted && r.stoppedEarly.empty() && r.internalError.empty();
   if (finished && !in.caseFilter.empty() && !firstAt.contains(in.caseFilter)) {

@@ -9,6 +9,7 @@
 #include <variant>
 
 #include "conformance/checks.hpp"
+#include "conformance/open_points.hpp"
 #include "oracle/layout.hpp"
 
 namespace cubecheck::conf {
@@ -1174,7 +1175,7 @@ dut::RunResult IndirectObservation::run(const Program& p) {
       if (auto bad = observeIdx(writer, *base, some, idxImage)) return *bad;
     }
     if (!units.empty()) {
-      used.insert("observed IDX through mmad_sparse over slot-selecting B loaded by " +
+      used.insert(std::string(kIdxThroughMmadSparse) + " over slot-selecting B loaded by " +
                   std::string(plainLoadOpcode(p.profile)) + " (L1->L0B)");
     }
   }

@@ -2,9 +2,12 @@
 // `cubecheck explain` and by any report that names an open point.
 #pragma once
 
+#include <cstddef>
+#include <map>
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace cubecheck::conf {
 
@@ -24,6 +27,20 @@ std::span<const OpenPoint> openPoints();
 
 /// The entry for `id` ("OPEN-7", case-insensitive), or nullptr.
 const OpenPoint* findOpenPoint(std::string_view id);
+
+/// How the index buffer is observed on a DUT that cannot read it (a board): the start of the
+/// line conf::IndirectObservation gives for such cases (conformance/indirect.hpp).
+inline constexpr std::string_view kIdxThroughMmadSparse = "observed IDX through mmad_sparse";
+
+/// An open point that a family lists but that its cases could not check on this DUT, because of
+/// how they were observed (`indirect`: FamilyResult::indirect, observation line -> cases).
+struct UncheckedOpenPoint {
+  std::string id;   ///< "OPEN-4"
+  std::string why;  ///< what the observation cannot see, and what would pass unnoticed
+};
+/// Those of `openPoints` that an observation in `indirect` leaves unchecked, in their order.
+std::vector<UncheckedOpenPoint> openPointsNotChecked(
+    const std::vector<std::string>& openPoints, const std::map<std::string, std::size_t>& indirect);
 
 /// Where a citation is explained in the project's spec page, as a relative link from the
 /// repository root: "spec 6.1" -> "docs/spec.md#spec-6-1", "OPEN-7" -> "docs/spec.md#open-7".

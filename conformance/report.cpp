@@ -272,6 +272,11 @@ std::string toJson(const CertifyResult& r) {
     if (!f.notRunWhy.empty()) fj["not_run"] = f.notRunWhy;
     fj.update(countsJson(f.counts));
     fj["open_points"] = f.openPoints;
+    // Derived from open_points and indirect_observations (report_read does not read it back).
+    fj["open_points_not_checked"] = nlohmann::ordered_json::object();
+    for (const UncheckedOpenPoint& u : openPointsNotChecked(f.openPoints, f.indirect)) {
+      fj["open_points_not_checked"][u.id] = u.why;
+    }
     if (!f.provisional.empty()) fj["provisional"] = f.provisional;
     // Derived from the properties' counts and seconds (report_read does not read it back).
     if (const std::optional<double> rate = f.casesPerSecond()) fj["cases_per_second"] = *rate;
@@ -702,14 +707,20 @@ std::vector<Section> familySections(const CertifyResult& r) {
       }
       s.blocks.push_back(std::move(t));
     }
+    const std::vector<UncheckedOpenPoint> unchecked =
+        openPointsNotChecked(f.openPoints, f.indirect);
     for (const std::string& id : f.openPoints) {
       const OpenPoint* p = findOpenPoint(id);
       if (p == nullptr) continue;
-      s.blocks.push_back(
-          note(id,
-               std::string(p->title) + ": " + std::string(p->question) +
-                   " Certified on the default reading: " + std::string(p->defaultReading) + ".",
-               specLink(id)));
+      const auto skipped = std::find_if(unchecked.begin(), unchecked.end(),
+                                        [&](const UncheckedOpenPoint& u) { return u.id == id; });
+      s.blocks.push_back(note(
+          id,
+          std::string(p->title) + ": " + std::string(p->question) +
+              (skipped != unchecked.end()
+                   ? " Not checked here: " + skipped->why + "."
+                   : " Certified on the default reading: " + std::string(p->defaultReading) + "."),
+          specLink(id)));
     }
     for (const auto& [what, n] : f.probes) {
       s.blocks.push_back(note("Probe", std::to_string(n) + " case(s): " + what));

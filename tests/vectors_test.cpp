@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "conformance/families.hpp"
+#include "conformance/indirect.hpp"
 #include "dut_adapters/registry.hpp"
 #include "isa/profile.hpp"
 #include "process.hpp"
@@ -1243,6 +1244,97 @@ TEST(VectorSet, AnExportDoesNotCountBoardVariantsAsTheSourcesCases) {
                 " cases of the profile as they are"),
             std::string::npos)
       << v.json["vector_set"];
+}
+
+// New user (round 10): a `vectors verify` of a board's results said nothing of what the board
+// kernel observed through (its report.json's empty indirect_observations even read as "observed
+// directly"), and listed OPEN-4 as certified though a board sees the index buffer only through
+// MmadWithSparse. Each case of an export-ascendc set now lists what its board plan rests on, a
+// set the board kernel did not run says its harness is not cubecheck's, and OPEN-4 is not
+// checked where the index buffer was observed that way.
+TEST(VectorSet, AVerifyOfBoardResultsSaysWhatEachCaseRestedOn) {
+  const fs::path d = fresh("verify_rests_on"), res = fresh("verify_rests_on_results");
+  std::vector<fs::path> files;
+  std::map<std::string, std::size_t> rowsOf;  // family.profile -> rows
+  for (const Generated& g : generate(1, 0)) {
+    const std::string name = g.family + "." + g.profile;
+    if (name != "load2d.a2" && name != "load_sparse.a2" && name != "mmad.950") continue;
+    files.push_back(writeFile(d, g.family, g.profile, g.rows, "test"));
+    rowsOf[name] = g.rows.size();
+  }
+  ASSERT_EQ(files.size(), 3u);
+  writeManifest(d, files);
+  const fs::path board = d / "board";
+  const CliRun r = runBinary("vectors export-ascendc --profile a2 --profile 950 --dir " +
+                             d.string() + " --out " + board.string());
+  ASSERT_EQ(r.status, 0) << r.out;
+  const std::string kernel = "ran on a board through the exported Ascend C kernel";
+  for (const std::string profile : {"a2", "950"}) {
+    const fs::path set = board / "vectors" / profile;
+    const std::vector<fs::path> exported = vectorFiles(set);
+    writeResults(res / ("results-" + profile + ".csv"), boardResults(exported));
+    const Reports v = replay("vectors verify --dir " + set.string() + " --results " +
+                                 (res / ("results-" + profile + ".csv")).string(),
+                             res / ("r-" + profile));
+    ASSERT_EQ(v.run.status, 0) << v.run.out;
+    for (const auto& f : v.json["families"]) {
+      const std::string name = f["name"];
+      std::size_t ran = 0;
+      for (const fs::path& e : exported) {
+        if (e.filename() == name) ran = readFile(e).rows.size();
+      }
+      ASSERT_GT(ran, 0u) << name;
+      const auto& rests = f["indirect_observations"];
+      ASSERT_TRUE(rests.contains(kernel + ": images staged by DataCopy, L0C read back by Fixpipe "
+                                          "and L1 by DataCopy (docs/hardware.md)"))
+          << name << " " << rests;
+      auto countOf = [&](const std::string& start) {
+        std::size_t n = 0;
+        for (const auto& [line, cases] : rests.items()) {
+          if (line.starts_with(start)) n = std::max<std::size_t>(n, cases.get<std::size_t>());
+        }
+        return n;
+      };
+      EXPECT_EQ(countOf(kernel), ran) << name;
+      if (name.starts_with("load2d")) {
+        EXPECT_GT(countOf("observed L0A through mmad s8"), 0u) << rests;
+      }
+      if (name.starts_with("mmad")) {
+        EXPECT_GT(countOf(conf::kL0cByMmadLine), 0u) << rests;
+      }
+      if (name.starts_with("load_sparse")) {
+        EXPECT_GT(countOf("observed IDX through mmad_sparse"), 0u) << rests;
+        ASSERT_TRUE(f["open_points_not_checked"].contains("OPEN-4")) << f;
+        EXPECT_NE(v.md.find("OPEN-4"), std::string::npos);
+        EXPECT_NE(v.md.find("Not checked here: in "), std::string::npos) << v.md;
+      } else {
+        EXPECT_TRUE(f["open_points_not_checked"].empty()) << f;
+      }
+    }
+    if (profile == "950") {
+      EXPECT_NE(v.json["vector_set"]["subset"].get<std::string>().find(
+                    "of the replayed cases are board variants"),
+                std::string::npos)
+          << v.json["vector_set"];
+    }
+  }
+  // The set itself, verified with results a harness of the user's wrote: that is what it says.
+  writeResults(res / "results-own.csv", boardResults(files));
+  const Reports own = replay(
+      "vectors verify --dir " + d.string() + " --results " + (res / "results-own.csv").string(),
+      res / "r-own");
+  ASSERT_EQ(own.run.status, 0) << own.run.out;
+  for (const auto& f : own.json["families"]) {
+    const std::string name = f["name"];
+    const std::string key = name.substr(0, name.size() - 4);  // less ".csv"
+    ASSERT_EQ(f["indirect_observations"].size(), 1u) << f["indirect_observations"];
+    EXPECT_EQ(f["indirect_observations"].begin().value(), rowsOf.at(key)) << name;
+    EXPECT_TRUE(f["indirect_observations"].begin().key().starts_with(
+        "answered by a harness cubecheck did not write"));
+  }
+  // A live replay of the same set observes directly: nothing to list.
+  const Reports live = replay("vectors check --dut reference --dir " + d.string(), res / "r-live");
+  for (const auto& f : live.json["families"]) EXPECT_TRUE(f["indirect_observations"].empty());
 }
 
 // Review: a case whose alternatives each certify (OPEN-10's write orders) was written with

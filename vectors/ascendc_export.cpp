@@ -435,7 +435,7 @@ AscendcExportPlan planAscendcExport(const AscendcExportOptions& options, SourceS
         row.caseId = caseIdOf(family, profile, row.c.program);
         summary.variants.push_back(
             {row.caseId, originalId, family, profile, adjusted.replacedWords});
-        row.why += " [board variant of " + originalId + ": " +
+        row.why += std::string(kBoardVariantMark) + originalId + ": " +
                    std::to_string(adjusted.replacedWords) +
                    " initial L0C words no f32 Mmad writes replaced]";
         ++count.l0cAdjusted;

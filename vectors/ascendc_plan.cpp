@@ -260,6 +260,7 @@ BoardPlan planForBoard(const Program& program) {
     plan.runs.clear();
     plan.gather.clear();
     plan.l0cByMmad = false;
+    plan.restsOn.clear();
     plan.skip = std::move(why);
     return plan;
   };
@@ -291,7 +292,8 @@ BoardPlan planForBoard(const Program& program) {
   }
   // On dav-3510 the rewrite itself writes the initial L0C image by f32 Mmad (the probe cannot be
   // given L0C there), and says so.
-  plan.l0cByMmad = view.takeUsed().count(conf::kL0cByMmadLine) != 0;
+  plan.restsOn = view.takeUsed();
+  plan.l0cByMmad = plan.restsOn.count(conf::kL0cByMmadLine) != 0;
   for (const Program& run : probe.runs) {
     if (auto why = runLimit(run)) return skip(*why);
   }

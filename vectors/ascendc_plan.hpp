@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -49,6 +50,10 @@ struct BoardPlan {
   bool throughMmad = false;        ///< some run observes L0A/L0B through Mmad
   /// dav-3510: the runs write the initial L0C image with f32 Mmads of an identity first.
   bool l0cByMmad = false;
+  /// What the case's verdict rests on besides its own instructions, as conf::IndirectObservation
+  /// says it (one line per kind: the loads and Mmads that stage and observe L0A/L0B/IDX, L0C
+  /// written by Mmad); empty when the case runs as it is.
+  std::set<std::string> restsOn;
   /// Why the case cannot run on a board through the exported kernel; then runs is empty.
   std::optional<std::string> skip;
 };

@@ -863,6 +863,15 @@ std::optional<ExportSource> parseExportNote(const std::string& note) {
   return std::nullopt;
 }
 
+std::optional<ExportSource> exportSourceOf(const fs::path& dir) {
+  std::ifstream in(dir / kManifestName, std::ios::binary);
+  for (std::string line; std::getline(in, line);) {
+    if (!line.starts_with("# ")) continue;
+    if (std::optional<ExportSource> from = parseExportNote(line.substr(2))) return from;
+  }
+  return std::nullopt;
+}
+
 namespace {
 
 /// One directory's part of checkSet.

@@ -155,6 +155,10 @@ std::string exportNote(const ExportSource& source);
 /// exportNote's line read back (without its "# "), or nullopt for a note that is none (no known
 /// kind, or no 16-hex-digit digest after it); `counted` false when K and N do not read.
 std::optional<ExportSource> parseExportNote(const std::string& note);
+/// The export note of the manifest in `dir`, or nullopt when it has none (or no manifest).
+std::optional<ExportSource> exportSourceOf(const std::filesystem::path& dir);
+/// What a board variant's `why` holds (vectors export-ascendc): " [board variant of ID: ...]".
+inline constexpr std::string_view kBoardVariantMark = " [board variant of ";
 
 /// What a replay of `files` is, measured against the manifests of their directories.
 struct SetCheck {
