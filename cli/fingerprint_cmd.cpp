@@ -32,7 +32,7 @@ int runFingerprint(const std::string& dutSpec, isa::ProfileId profile, const std
   // Only fingerprint.json: a certify's report.json in the same directory is still its verdict.
   try {
     if (!reportDir.empty()) {
-      startReportDir(reportDir, "fingerprint", commandLine, {}, {kFingerprintFile});
+      startReportDir(reportDir, "fingerprint", commandLine, false, {}, {kFingerprintFile});
     }
   } catch (const std::runtime_error& e) {
     std::cerr << "cubecheck fingerprint: --report-dir: " << e.what() << '\n';

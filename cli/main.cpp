@@ -169,11 +169,15 @@ void holdRegressionDir(const std::string& regressionDir) {
   cli::holdDirectory(regressionDir, "--regression-dir", gCommandLine);
 }
 
-void startReports(const std::string& reportDir, const std::string& command,
+/// `partial`: the run's report will not be a whole certificate (a filter, named files), so an
+/// earlier certificate in the directory is moved aside rather than replaced (cli::startReportDir).
+void startReports(const std::string& reportDir, const std::string& command, bool partial,
                   const std::vector<std::filesystem::path>& inputs = {},
-                  const std::vector<std::string>& files = cli::kReportFiles) {
+                  const std::vector<std::string>& files = cli::kReportFiles,
+                  const std::string& reportCommand = {}) {
   if (reportDir.empty()) return;
-  const std::string moved = cli::startReportDir(reportDir, command, gCommandLine, inputs, files);
+  const std::string moved =
+      cli::startReportDir(reportDir, command, gCommandLine, partial, inputs, files, reportCommand);
   if (!moved.empty()) std::cerr << "cubecheck " << command << ": " << moved << '\n';
 }
 
@@ -328,7 +332,7 @@ int runCertify(const std::string& dutSpec, conf::RunOptions o, const std::string
   }
   o.dutSpec = dutSpec;
   holdRegressionDir(regressionDir);
-  startReports(reportDir, "certify");
+  startReports(reportDir, "certify", !o.families.empty() || o.property || o.caseIndex);
   conf::WaiverSet waiverSet(std::move(waivers), conf::todayUtc(), dutSpec,
                             dut->capabilities().name);
   if (!waiverSet.empty()) o.waivers = &waiverSet;
@@ -385,7 +389,7 @@ int runMutants(conf::RunOptions o, bool list, const std::string& reportDir) {
     return kExitConformant;
   }
   // A mutants run writes only report.json: that, not a certify's other files, is marked.
-  startReports(reportDir, "mutants", {}, {"report.json"});
+  startReports(reportDir, "mutants", false, {}, {"report.json"});
   std::cout << std::left << std::setw(32) << "mutant" << std::setw(8) << "killed" << std::right
             << std::setw(7) << "cases" << std::setw(9) << "seconds"
             << "  first failure (shrunk)\n";
@@ -539,10 +543,11 @@ int replayVectors(dut::Dut& dut, const std::string& dutSpec, Replay in,
   conf::CertifyResult r;
   r.command = in.reproducePrefix.starts_with("cubecheck vectors verify") ? "vectors verify"
                                                                          : "vectors check";
-  startReports(in.reportDir, r.command, in.files);
+  const vec::SetCheck set = vec::checkSet(in.files, in.wholeDir);
+  startReports(in.reportDir, r.command,
+               !in.caseFilter.empty() || !set.partial.empty() || !in.narrowed.empty(), in.files);
   r.dutSpec = dutSpec;
   r.capabilities = dut.capabilities();
-  const vec::SetCheck set = vec::checkSet(in.files, in.wholeDir);
   r.vectorSet = conf::CertifyResult::VectorSet{set.digest, {}, set.sourceDigest, set.subset};
   r.inputErrors = std::move(in.inputErrors);
   r.inputErrors.insert(r.inputErrors.end(), set.errors.begin(), set.errors.end());
@@ -707,7 +712,7 @@ int runFuzz(const std::string& dutSpec, const conf::RunOptions& base, double sec
     return kExitUsage;
   }
   holdRegressionDir(regressionDir);
-  startReports(reportDir, "fuzz");
+  startReports(reportDir, "fuzz", false);
   conf::WaiverSet waiverSet(std::move(waivers), conf::todayUtc(), dutSpec,
                             dut->capabilities().name);
   if (!waiverSet.empty()) o.waivers = &waiverSet;
@@ -856,7 +861,9 @@ int runMerge(const std::vector<std::string>& named, const std::string& out,
   // Written over an earlier run's reports: they say "in progress" until the merged ones are all
   // written, so a merge killed part-way leaves no earlier verdict beside half of the new one.
   std::vector<std::filesystem::path> inputPaths(inputs.begin(), inputs.end());
-  startReports(reportDir, "merge-reports", inputPaths);
+  // An earlier certificate there is compared with the merged report's own command.
+  startReports(reportDir, "merge-reports", merged.reportKind() != "certificate", inputPaths,
+               cli::kReportFiles, merged.command);
   if (!out.empty()) {
     std::ofstream o(out);
     o << conf::toJson(merged);
@@ -1223,6 +1230,12 @@ int main(int argc, char** argv) {
                 << (std::filesystem::path(out) / vec::kManifestName).string()
                 << "; publish it with the set)\n";
       return kExitConformant;
+    }
+    // A reproduce run (--case) must not write over the real report: no report unless asked.
+    for (CLI::App* replayCmd : {check, verify}) {
+      if (*replayCmd && !caseId.empty() && replayCmd->get_option("--report-dir")->count() == 0) {
+        reportDir.clear();
+      }
     }
     if (*check) {
       if (!cli::checkExecProgram(dutSpec, error) ||

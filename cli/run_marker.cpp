@@ -69,6 +69,45 @@ std::string setAsideRegressions(const fs::path& dir, const std::vector<fs::path>
   return "an earlier run's " + old.string() + " moved to " + to.string();
 }
 
+/// An earlier certificate in DIR (report.json's report_kind "certificate") moved into
+/// DIR/certificate.earlier-<its report.json's last change, UTC>, every report file of it, when the
+/// run about to start would replace it with something else: a partial run, or another command's
+/// report. Returns a line saying what moved where; empty when nothing moved.
+std::string setAsideCertificate(const fs::path& dir, const std::string& command, bool partial) {
+  const fs::path json = dir / "report.json";
+  std::ifstream in(json, std::ios::binary);
+  if (!in) return {};
+  const nlohmann::json earlier = nlohmann::json::parse(in, nullptr, false);
+  if (!earlier.is_object() || earlier.value("report_kind", "") != "certificate") return {};
+  const std::string itsCommand = earlier.value("command", "");
+  if (!partial && itsCommand == command) return {};  // a run of the same kind replaces it
+  std::error_code ec;
+  const auto changed = std::chrono::file_clock::to_sys(fs::last_write_time(json, ec));
+  const std::string stem =
+      "certificate.earlier-" + (ec ? std::string("run") : utc(changed, "%Y%m%dT%H%M%SZ"));
+  fs::path to = dir / stem;
+  for (int n = 2; fs::exists(to, ec); ++n) to = dir / (stem + "-" + std::to_string(n));
+  fs::create_directories(to, ec);
+  if (ec) throw std::runtime_error("cannot create " + to.string() + ": " + ec.message());
+  // report.json last: until it goes, the directory still holds the whole earlier certificate.
+  std::vector<std::string> names = kReportFiles;
+  std::stable_partition(names.begin(), names.end(),
+                        [](const std::string& n) { return n != "report.json"; });
+  for (const std::string& name : names) {
+    if (!fs::exists(dir / name, ec)) continue;
+    fs::rename(dir / name, to / name, ec);
+    if (ec) {
+      throw std::runtime_error("cannot move " + (dir / name).string() + " aside: " + ec.message());
+    }
+  }
+  const std::string headline = dut::printable(earlier.value("headline", ""), 160);
+  return "the earlier certificate in " + dir.string() + " (" + headline + ") moved to " +
+         to.string() + ": " +
+         (partial ? "a partial run does not replace a certificate"
+                  : "a " + command + " report does not replace a " +
+                        dut::printable(itsCommand, 40) + " certificate");
+}
+
 }  // namespace
 
 void replaceFile(const fs::path& p, const std::string& text) {
@@ -128,8 +167,10 @@ std::string commandLine(int argc, char** argv) {
 }
 
 std::string startReportDir(const fs::path& dir, const std::string& command,
-                           const std::string& commandLine, const std::vector<fs::path>& inputs,
-                           const std::vector<std::string>& files) {
+                           const std::string& commandLine, bool partial,
+                           const std::vector<fs::path>& inputs,
+                           const std::vector<std::string>& files,
+                           const std::string& reportCommand) {
   const std::string started = utc(std::chrono::system_clock::now(), "%Y-%m-%dT%H:%M:%SZ");
   const long pid = static_cast<long>(::getpid());
   const std::string line = dut::printable(commandLine, 2000);
@@ -185,7 +226,11 @@ std::string startReportDir(const fs::path& dir, const std::string& command,
   // "in progress", nothing of the earlier run is left looking current. A command that leaves
   // report.json alone (fingerprint) leaves its regressions alone too: they are still its.
   const bool verdict = std::find(files.begin(), files.end(), "report.json") != files.end();
-  const std::string moved = verdict ? setAsideRegressions(dir, inputs) : std::string();
+  std::string moved =
+      verdict ? setAsideCertificate(dir, reportCommand.empty() ? command : reportCommand, partial)
+              : std::string();
+  if (const std::string r = verdict ? setAsideRegressions(dir, inputs) : std::string(); !r.empty())
+    moved += (moved.empty() ? "" : "\n") + r;
   for (const std::string& name : files) {
     if (name != "report.json") replaceFile(dir / name, textOf(name));
   }

@@ -28,15 +28,20 @@ inline const std::vector<std::string> kReportFiles{"report.json", "junit.xml", "
 /// directory of an earlier run is moved aside to regressions.earlier-<its last change, UTC>
 /// (its files name the run that wrote them) unless one of `inputs` (files this run reads) is
 /// inside it. That move comes first and report.json last, so once report.json says "in
-/// progress" nothing of the earlier run looks current. Returns a line saying where the
-/// regressions went; empty when nothing moved.
+/// progress" nothing of the earlier run looks current. Before that, a certificate there
+/// (report_kind "certificate") that this run would replace with something else, because the run is
+/// `partial` (filtered: --family, --property, --case, named files) or another command, is moved
+/// whole to certificate.earlier-<its last change, UTC>: a run of the same command and whole scope
+/// replaces it (`reportCommand`, when given, is the command the run's report will name, as a
+/// merge's names its shards'). Returns lines saying what moved where; empty when nothing moved.
 /// First of all, the command holds DIR (holdDirectory): while another cubecheck run holds it,
 /// throws ReportDirInUse naming that run, and nothing in the directory is touched.
 /// Throws std::runtime_error naming the file that could not be written or moved.
 std::string startReportDir(const std::filesystem::path& dir, const std::string& command,
-                           const std::string& commandLine,
+                           const std::string& commandLine, bool partial,
                            const std::vector<std::filesystem::path>& inputs = {},
-                           const std::vector<std::string>& files = kReportFiles);
+                           const std::vector<std::string>& files = kReportFiles,
+                           const std::string& reportCommand = {});
 
 /// Another cubecheck run holds the report directory: a usage error (exit 2), never a second
 /// writer of one directory.

@@ -802,6 +802,71 @@ TEST(Cli, AKilledRunLeavesNoEarlierVerdictBehind) {
   fs::remove_all(dir);
 }
 
+// New user (round 10): a filtered run, or another command's report, written into a directory
+// holding a certificate replaced it: the signed certificate was gone. Such a run now moves the
+// certificate aside, whole, and says where; a run of the same command and whole scope replaces
+// it as before. A replay's reproduce line (--case) writes no report unless --report-dir is given.
+TEST(Cli, APartialRunOrAnotherCommandDoesNotReplaceACertificate) {
+  const auto text = [](const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  };
+  const auto dir = tempDir("certificate_aside");
+  fs::remove_all(dir);
+  const std::string into = " --report-dir " + dir.string();
+  ASSERT_EQ(runCli("certify --level smoke --seed 3 --quiet" + into).status, 0);
+  ASSERT_EQ(readJson(dir / "report.json")["report_kind"], "certificate");
+  auto aside = [&] {
+    std::vector<fs::path> out;
+    for (const auto& e : fs::directory_iterator(dir)) {
+      if (e.path().filename().string().starts_with("certificate.earlier-")) out.push_back(e);
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+  };
+  // The same command, whole: replaced, nothing set aside.
+  ASSERT_EQ(runCli("certify --level smoke --seed 3 --quiet" + into).status, 0);
+  EXPECT_TRUE(aside().empty());
+  const std::string certificate = text(dir / "report.json");
+  // A partial run: the certificate moves, every file of it, and the run says where.
+  CliRun r = runCli("certify --level smoke --seed 3 --family load2d --quiet" + into);
+  ASSERT_EQ(r.status, 0) << r.out;
+  ASSERT_EQ(aside().size(), 1u);
+  EXPECT_NE(r.out.find("moved to " + aside()[0].string() +
+                       ": a partial run does not replace a certificate"),
+            std::string::npos)
+      << r.out;
+  for (const char* file : {"report.json", "report.md", "report.html", "junit.xml"}) {
+    EXPECT_TRUE(fs::exists(aside()[0] / file)) << file;
+  }
+  EXPECT_TRUE(text(aside()[0] / "report.json") == certificate) << "not the certificate, whole";
+  EXPECT_EQ(readJson(dir / "report.json")["report_kind"], "partial_run");
+  // A partial report is no certificate: the next partial run replaces it.
+  ASSERT_EQ(runCli("certify --level smoke --seed 3 --family mmad --quiet" + into).status, 0);
+  EXPECT_EQ(aside().size(), 1u);
+  // Another command's report over a certificate: set aside too.
+  ASSERT_EQ(runCli("certify --level smoke --seed 3 --quiet" + into).status, 0);
+  const std::string golden = std::string(CUBECHECK_SOURCE_DIR) + "/vectors/golden";
+  r = runCli("vectors check --dut reference --dir " + golden + into);
+  ASSERT_EQ(r.status, 0) << r.out;
+  ASSERT_EQ(aside().size(), 2u);
+  EXPECT_NE(r.out.find("a vectors check report does not replace a certify certificate"),
+            std::string::npos)
+      << r.out;
+  // A replay's --case run with no --report-dir writes nothing (the default directory included).
+  const auto cwd = tempDir("certificate_aside_cwd");
+  fs::remove_all(cwd);
+  fs::create_directories(cwd);
+  const std::string id = readJson(dir / "report.json")["families"][0]["name"];  // any text
+  r = cubecheck::test::runCommand("cd " + cwd.string() + " && " + CUBECHECK_BINARY +
+                                  " vectors check --dut reference --dir " + golden + " --case " +
+                                  id);
+  EXPECT_EQ(r.status, 1) << r.out;  // no row has that id: an input error
+  EXPECT_FALSE(fs::exists(cwd / "cubecheck-report")) << r.out;
+  fs::remove_all(dir);
+  fs::remove_all(cwd);
+}
+
 // Random draws of a property with few distinct programs repeat earlier cases (load3d_v1's
 // illegal programs do within four draws): regen leaves the repeats out and says so, instead of
 // refusing to write anything, and no file holds a case twice.
