@@ -680,11 +680,22 @@ std::vector<Section> familySections(const CertifyResult& r) {
     for (const auto& [why, n] : f.declinedReasons) {
       s.blocks.push_back(alert("Declined", std::to_string(n) + " case(s): " + why));
     }
-    if (f.topUpCases > 0) {
+    if (f.topUpCases > 0 || !f.coverageGaps.empty()) {
+      // A gap after the top-up: it looked through all its draws (a halted run checks no
+      // coverage), so say how far and why a narrow envelope reaches less.
+      const std::string ranOut =
+          f.coverageGaps.empty()
+              ? std::string()
+              : "; the bins still short were not reached within the " +
+                    std::to_string(kTopUpDraws) +
+                    " draws per property it looks through (a case outside the declared envelope "
+                    "fills no bin: the narrower the envelope, the fewer draws reach one; a higher "
+                    "level reaches more)";
       s.blocks.push_back(note("Drawn to fill bins",
                               std::to_string(f.topUpCases) +
                                   " case(s) past the level's count, each in a required bin the "
-                                  "level's cases had left short of its quota"));
+                                  "level's cases had left short of its quota" +
+                                  ranOut));
     }
     for (const auto& [why, n] : f.waivedReasons) {
       s.blocks.push_back(note("Waived", std::to_string(n) + " failing case(s): " + why));
