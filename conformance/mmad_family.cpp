@@ -249,7 +249,12 @@ Family mmadFamily(isa::ProfileId profile, gen::Sizes sizes) {
                         "special:signed_zero",
                         "special:subnormal_result",
                         "special:overflow_positive",
-                        "special:overflow_negative"}) {
+                        "special:overflow_negative",
+                        "special:scattered",
+                        "special:scattered_subnormal_a",
+                        "special:scattered_subnormal_b",
+                        "special:scattered_init",
+                        "special:scattered_hf32"}) {
     f.requiredBins.emplace_back(b);
   }
   // Every combination of the three init flags (spec 8: is_bias overrides the other two,

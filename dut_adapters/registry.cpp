@@ -117,6 +117,15 @@ const std::vector<Mutant>& mutants() {
       {"mmad-subnormal-inputs-flushed", "mmad", isa::ProfileId::A2,
        "bf16 and f32 subnormal inputs read as 0 (results and sums kept)",
        Fault::MmadSubnormalInputsFlushed},
+      {"mmad-b-subnormals-flushed", "mmad", isa::ProfileId::A2,
+       "subnormal elements of B read as 0, A's kept: a flush on one operand's path only",
+       Fault::MmadBSubnormalsFlushed},
+      {"mmad-b-infinities-as-zero", "mmad", isa::ProfileId::A2,
+       "infinite elements of B read as 0, A's kept", Fault::MmadBInfinitiesAsZero},
+      {"mmad-nan-products-dropped", "mmad", isa::ProfileId::A2,
+       "a NaN product (inf x 0) adds nothing, so a NaN result with a non-zero init gives the "
+       "init instead of 0",
+       Fault::MmadNanProductsDropped},
       {"mmad-flt-min-flushed", "mmad", isa::ProfileId::A2,
        "float results of magnitude FLT_MIN flushed to 0, subnormal ones kept: a flush "
        "threshold off by one",

@@ -164,6 +164,65 @@ void setSpecialRows(const MmadCase& c, MmadOperands& o) {
   put(7, 1, -0x1.8p127);
 }
 
+/// MmadValues::ScatteredSpecials over exact-regime operands (see its comment), from `g`.
+void scatterSpecials(const MmadCase& c, MmadOperands& o, SplitMix64& g) {
+  const Eigen::Index m = c.m, k = c.k, n = c.n;
+  if (m == 0 || k == 0 || n == 0) return;
+  // A subnormal of the type, times any exact-regime value (a multiple of 2^-2 up to 8), is an
+  // f32 without rounding, and so is the sum of two: f16 j 2^-24 (j < 2^10), bf16 j 2^-133
+  // (j < 2^7), f32 j 2^-147 (j < 2^18: the product stays below 2^23 units of 2^-149).
+  // HF32 rounds f32 inputs, and what it does to a subnormal is documented nowhere (a format of
+  // 11 fraction bits holds none below 2^-137; a reading relative to the leading bit keeps them):
+  // under HF32 the subnormal lines hold infinities too, so every reading agrees (OPEN-7).
+  const bool hf32 = c.hf32 && c.dtype == DType::F32;
+  const int unit = c.dtype == DType::F16 ? -24 : c.dtype == DType::BF16 ? -133 : -147;
+  const std::uint64_t most = c.dtype == DType::F16    ? 1023
+                             : c.dtype == DType::BF16 ? 127
+                                                      : (1u << 18) - 1;
+  auto subnormal = [&] {
+    const double v = std::ldexp(static_cast<double>(1 + g.below(most)), unit);
+    return (g.next() & 1) != 0 ? -v : v;
+  };
+  auto infinity = [&] { return (g.next() & 1) != 0 ? -kInf : kInf; };
+  const bool bias = c.init == MmadInit::BiasTable || c.init == MmadInit::BiasTensor;
+  // Row r of A (column r of B when `column`) zero but for one or two specials at random k.
+  auto line = [&](Eigen::Index r, bool column, bool subnormals) {
+    if (column) {
+      o.b.col(r).setZero();
+    } else {
+      o.a.row(r).setZero();
+    }
+    const std::uint64_t count = 1 + g.below(2);
+    for (std::uint64_t s = 0; s < count; ++s) {
+      const auto kk = static_cast<Eigen::Index>(g.below(static_cast<std::uint64_t>(k)));
+      (column ? o.b(kk, r) : o.a(r, kk)) = subnormals ? subnormal() : infinity();
+    }
+    if (!subnormals) return;
+    // Their C elements from zero: an init beside them would round their sum.
+    if (column) {
+      o.c0.col(r).setZero();
+      o.bias(0, r) = 0;
+    } else {
+      o.c0.row(r).setZero();
+    }
+  };
+  const auto rowInf = static_cast<Eigen::Index>(g.below(static_cast<std::uint64_t>(m)));
+  const auto colInf = static_cast<Eigen::Index>(g.below(static_cast<std::uint64_t>(n)));
+  line(rowInf, false, false);
+  line(colInf, true, false);
+  // A bias reaches every row: a row of subnormals is then a row of infinities too.
+  if (m > 1) {
+    const auto r = static_cast<Eigen::Index>(
+        (rowInf + 1 + static_cast<Eigen::Index>(g.below(static_cast<std::uint64_t>(m - 1)))) % m);
+    line(r, false, !bias && !hf32);
+  }
+  if (n > 1) {
+    const auto j = static_cast<Eigen::Index>(
+        (colInf + 1 + static_cast<Eigen::Index>(g.below(static_cast<std::uint64_t>(n - 1)))) % n);
+    line(j, true, !hf32);
+  }
+}
+
 }  // namespace
 
 oracle::ElemMatrix padded(const oracle::MatrixF& values, DType t, Eigen::Index rows,
@@ -210,6 +269,8 @@ std::string_view nameOf(MmadValues v) {
       return "rounding_probe";
     case MmadValues::ZeroSignProbe:
       return "zero_sign_probe";
+    case MmadValues::ScatteredSpecials:
+      return "scattered_specials";
   }
   return "?";
 }
@@ -449,6 +510,9 @@ MmadOperands operandsOf(const MmadCase& c) {
       break;
     case MmadValues::Special:
       setSpecialRows(c, o);
+      break;
+    case MmadValues::ScatteredSpecials:
+      scatterSpecials(c, o, g);
       break;
     case MmadValues::RoundingProbe:
       o.a.setConstant(0x3p-25);  // 0.75 ulp of 1 in f32
@@ -780,6 +844,17 @@ std::vector<std::string> tagsOf(const MmadCase& c) {
 
 std::vector<std::string> specialTags(const MmadCase& c) {
   std::vector<std::string> t;
+  if (c.values == MmadValues::ScatteredSpecials && c.m > 0 && c.k > 0 && c.n > 0) {
+    // Infinities on both sides always; subnormals on B's side always, on A's unless a bias
+    // (which reaches every row) is the init (see scatterSpecials).
+    t.emplace_back("special:scattered");
+    const bool bias = c.init == MmadInit::BiasTable || c.init == MmadInit::BiasTensor;
+    const bool hf32 = c.hf32 && c.dtype == DType::F32;
+    if (c.n > 1 && !hf32) t.emplace_back("special:scattered_subnormal_b");
+    if (c.m > 1 && !bias && !hf32) t.emplace_back("special:scattered_subnormal_a");
+    if (c.init != MmadInit::Zero) t.emplace_back("special:scattered_init");
+    if (hf32) t.emplace_back("special:scattered_hf32");
+  }
   if (c.values == MmadValues::Special && c.m > 0 && c.k > 0 && c.n > 0) {
     // What rows 0-7 hold (see setSpecialRows): each tag only when its row and columns exist.
     // Row 0's subnormal inputs meet B's ones in odd columns only (n > 1); there, two of them
@@ -886,9 +961,10 @@ rc::Gen<MmadCase> legalMmad(ProfileId id, MmadValues values, Sizes sizes) {
       if (c.dtype == DType::F16 && pick == 1) c.values = MmadValues::Subnormal;
       if (c.dtype == DType::F16 && pick == 2) c.values = MmadValues::MaxFinite;
     }
-    if (values == MmadValues::Exact && isa::accumulatorOf(c.dtype) == DType::F32 &&
-        *rc::gen::inRange(0, 10) == 0) {
-      c.values = MmadValues::Special;
+    if (values == MmadValues::Exact && isa::accumulatorOf(c.dtype) == DType::F32) {
+      const int pick = *rc::gen::inRange(0, 10);
+      if (pick == 0) c.values = MmadValues::Special;
+      if (pick == 1) c.values = MmadValues::ScatteredSpecials;
     }
     const bool special = c.values == MmadValues::Special;
     c.m = static_cast<std::uint16_t>(*sized(mmadLargest(id, c.dtype, 'm'), kSmallDim, sizes));

@@ -43,6 +43,15 @@ enum class MmadValues : std::uint8_t {
   /// init +0 and -0 if it starts from the first product; onto a bias tensor of -0, IEEE sign
   /// rules give -0 and a DUT that writes every zero as +0 gives +0.
   ZeroSignProbe,
+  /// f16/bf16/f32, exact otherwise, any init and (f32) HF32: special values at random places on
+  /// both sides. Two rows of A and two columns of B (one when the shape has only one) are zero but
+  /// for one or two elements at random k: one row and one column hold infinities (any signs),
+  /// the other row and column subnormals of the type (infinities too with HF32 on, whose
+  /// subnormals no source settles, OPEN-7; and for A's row with a bias init, which reaches every
+  /// row), whose C elements start from a zero init so that their small sums stay exact. C is then
+  /// exact in any accumulation order, and NaN results (inf x 0, inf - inf) are 0 whatever the init
+  /// (spec 8's saturation applies to the result).
+  ScatteredSpecials,
 };
 std::string_view nameOf(MmadValues v);
 

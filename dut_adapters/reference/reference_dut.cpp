@@ -1080,6 +1080,13 @@ std::optional<isa::Violation> execMmad(State& state, isa::ProfileId profile, con
     const float g = inputsFlushed ? flushed(f) : f;
     return hf32 ? toHf32(g, state.hf32Mode) : g;
   });
+  // The mutants that misread B alone: its subnormals as 0, its infinities as 0.
+  if (fault == Fault::MmadBSubnormalsFlushed || fault == Fault::MmadBInfinitiesAsZero) {
+    for (std::uint64_t i = 0; i < bF.size(); ++i) {
+      if (fault == Fault::MmadBSubnormalsFlushed) bF[i] = flushed(bF[i]);
+      if (fault == Fault::MmadBInfinitiesAsZero && std::isinf(bF[i])) bF[i] = 0.0f;
+    }
+  }
   auto store = [&](std::uint64_t row, std::uint64_t col, float v) {
     if (std::isnan(v)) v = 0.0f;
     // the mutant's flush threshold, off by one: FLT_MIN itself flushed (subnormal results kept)
@@ -1113,7 +1120,7 @@ std::optional<isa::Violation> execMmad(State& state, isa::ProfileId profile, con
   const bool narrow = fault == Fault::LowNarrowAccumulator && isa::bitsOf(x.dtype) == 8;
   if (fault == Fault::MmadPairwiseSum || fault == Fault::MmadAddsTowardZero ||
       fault == Fault::MmadSubnormalsFlushed || fault == Fault::MmadF16Accumulation ||
-      fault == Fault::MmadFltMinFlushed || narrow) {
+      fault == Fault::MmadFltMinFlushed || fault == Fault::MmadNanProductsDropped || narrow) {
     // The float readings and mutants, one C element at a time.
     for (std::uint64_t row = 0; row < x.m; ++row) {
       for (std::uint64_t col = 0; col < n; ++col) {
@@ -1131,6 +1138,9 @@ std::optional<isa::Violation> execMmad(State& state, isa::ProfileId profile, con
             acc = toSignificandBits(acc + av * bv, 17);
           } else if (fault == Fault::MmadFltMinFlushed) {
             acc += av * bv;
+          } else if (fault == Fault::MmadNanProductsDropped) {
+            const float p = av * bv;  // inf x 0 read as 0: the init survives a NaN result
+            acc += std::isnan(p) ? 0.0f : p;
           } else {
             acc = flushed(acc + flushed(flushed(av) * flushed(bv)));
           }
