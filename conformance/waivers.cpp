@@ -207,7 +207,11 @@ void WaiverSet::apply(const std::string& family, FamilyResult& into, PropertyRes
     property.waived.byOutcome[o] += 1;
     into.waived.byOutcome[o] += 1;
     into.waivedReasons[r.waiver.reason] += 1;
-    for (const std::string& t : tags) into.coverageWaived[t] += 1;
+    // A waived case fills its bins only when the DUT answered it (a known wrong answer): a
+    // declined, crashed or timed-out case exercised nothing, so its bins stay short.
+    if (failure.outcome == Outcome::Mismatch || failure.outcome == Outcome::Nondeterministic) {
+      for (const std::string& t : tags) into.coverageWaived[t] += 1;
+    }
     r.cases += 1;
     return;
   }
