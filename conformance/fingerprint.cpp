@@ -249,6 +249,11 @@ int minProductExponent(isa::DType t) {
 }
 
 /// "kept" when the probe gave `kept`, "flushed" when 0, otherwise what it gave.
+/// What a probe found with the special value in A and in B: one text when both agree.
+std::string bothSides(const std::string& onA, const std::string& onB) {
+  return onA == onB ? onA : "in A: " + onA + "; in B: " + onB;
+}
+
 std::string keptOrFlushed(double r, double kept) {
   if (r == kept) return "kept";
   if (r == 0) return "flushed";
@@ -358,9 +363,12 @@ DTypeFingerprint measure(Lab& lab, const std::string& name) {
   {
     const int sub = t == isa::DType::F16 ? -24 : t == isa::DType::BF16 ? -133 : -149;
     const int lift = t == isa::DType::F16 ? 10 : 100;
-    auto r = lab.dot({{std::ldexp(1.0, sub), std::ldexp(1.0, lift)}});
-    if (!r) return fail();
-    f.subnormalInputs = keptOrFlushed(*r, std::ldexp(1.0, sub + lift));
+    // On each side in turn: a DUT may flush one operand's path only.
+    auto onA = lab.dot({{std::ldexp(1.0, sub), std::ldexp(1.0, lift)}});
+    auto onB = lab.dot({{std::ldexp(1.0, lift), std::ldexp(1.0, sub)}});
+    if (!onA || !onB) return fail();
+    f.subnormalInputs = bothSides(keptOrFlushed(*onA, std::ldexp(1.0, sub + lift)),
+                                  keptOrFlushed(*onB, std::ldexp(1.0, sub + lift)));
   }
   // Subnormal results: 2^-70 x 2^-70 = 2^-140, below f32's normal range (f16 inputs cannot reach
   // it).
@@ -381,9 +389,16 @@ DTypeFingerprint measure(Lab& lab, const std::string& name) {
     // as 0 gives 1. NaN inputs are never drawn for conformance (they may raise an error, spec
     // 8); this probe only reports.
     auto d = lab.dot({{NAN, 1}, {1, 1}});
-    if (!a || !b || !c || !d) return fail();
-    f.specialValues = "inf -> " + describe(*a) + ", inf x 0 -> " + describe(*b) +
-                      ", inf - inf -> " + describe(*c) + ", NaN + 1 -> " + describe(*d);
+    // The infinities on B's side too.
+    auto aB = lab.dot({{1, inf}});
+    auto bB = lab.dot({{0, inf}});
+    auto cB = lab.dot({{1, inf}, {1, -inf}});
+    if (!a || !b || !c || !d || !aB || !bB || !cB) return fail();
+    const std::string onA = "inf -> " + describe(*a) + ", inf x 0 -> " + describe(*b) +
+                            ", inf - inf -> " + describe(*c);
+    const std::string onB = "inf -> " + describe(*aB) + ", inf x 0 -> " + describe(*bB) +
+                            ", inf - inf -> " + describe(*cB);
+    f.specialValues = bothSides(onA, onB) + ", NaN + 1 -> " + describe(*d);
   }
   return f;
 }

@@ -112,6 +112,18 @@ TEST(Fingerprint, IdentifiesEachFloatMutantByItsOwnFault) {
          EXPECT_EQ(d.subnormalInputs, "flushed");
          EXPECT_EQ(d.subnormalResults, "flushed");
        }},
+      // Red team (round 10): the probes held the special value in A only, so a DUT flushing B's
+      // subnormals, or reading B's infinities as 0, was fingerprinted as the reference.
+      {"mmad-b-subnormals-flushed",
+       {"subnormal_inputs"},
+       [](const DTypeFingerprint& d) {
+         EXPECT_EQ(d.subnormalInputs, "in A: kept; in B: flushed");
+       }},
+      {"mmad-b-infinities-as-zero",
+       {"special_values"},
+       [](const DTypeFingerprint& d) {
+         EXPECT_NE(d.specialValues.find("; in B: inf -> 0,"), std::string::npos) << d.specialValues;
+       }},
   };
   for (const Expect& e : expected) {
     SCOPED_TRACE(e.mutant);
