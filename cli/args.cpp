@@ -141,9 +141,18 @@ bool checkProperty(const std::string& property, const std::vector<std::string>& 
 }
 
 bool checkReadable(const std::string& option, const std::string& path, std::string& error) {
+  if (!checkNotDirectory(option, path, "give the file", error)) return false;
   std::ifstream in(path);
-  if (in && !std::filesystem::is_directory(path)) return true;
+  if (in) return true;
   error = option + " '" + path + "' cannot be read";
+  return false;
+}
+
+bool checkNotDirectory(const std::string& option, const std::string& path,
+                       const std::string& instead, std::string& error) {
+  std::error_code ec;
+  if (!std::filesystem::is_directory(path, ec)) return true;
+  error = option + " '" + dut::printable(path, 200) + "' is a directory, not a file: " + instead;
   return false;
 }
 

@@ -58,4 +58,11 @@ bool checkProperty(const std::string& property, const std::vector<std::string>& 
 /// A file that can be opened for reading.
 bool checkReadable(const std::string& option, const std::string& path, std::string& error);
 
+/// `path`, given where a file is read, is not a directory: a directory opens as a file and its
+/// first read throws, so it would end the run as an internal error. Else an error naming
+/// `option` (an option, or what a positional argument is) and the path, then `instead`: what to
+/// give in its place.
+bool checkNotDirectory(const std::string& option, const std::string& path,
+                       const std::string& instead, std::string& error);
+
 }  // namespace cubecheck::cli

@@ -270,6 +270,9 @@ bool resolve(const CommonOptions& c, conf::RunOptions& o, std::string& error) {
 /// no file: none.
 std::optional<std::vector<conf::Waiver>> loadWaivers(const std::string& file, std::string& error) {
   if (file.empty()) return std::vector<conf::Waiver>{};
+  if (!cli::checkNotDirectory("--waivers", file, "give the JSON file of waivers", error)) {
+    return std::nullopt;
+  }
   std::ifstream in(file);
   if (!in) {
     error = "--waivers " + file + ": cannot be read";
@@ -665,6 +668,20 @@ int replayVectors(dut::Dut& dut, const std::string& dutSpec, Replay in,
   return exitCodeOf(r);
 }
 
+/// The FILES named to `vectors check` or `vectors verify` are files: a directory named there is
+/// what --dir takes.
+bool checkVectorFiles(const std::vector<std::string>& files, std::string& error) {
+  for (const std::string& f : files) {
+    if (!cli::checkNotDirectory("vector file", f,
+                                "give it as --dir " + cli::shellWord(f) +
+                                    " to replay every .csv in it, or name its files",
+                                error)) {
+      return false;
+    }
+  }
+  return true;
+}
+
 std::vector<std::filesystem::path> filesOf(const std::string& dir,
                                            const std::vector<std::string>& files) {
   if (!files.empty()) return {files.begin(), files.end()};
@@ -836,6 +853,12 @@ int runMerge(const std::vector<std::string>& named, const std::string& out,
     const fs::path written = fs::path(reportDir) / "report.json";
     if (!reportDir.empty() && fs::exists(written, ec) && fs::equivalent(in, written, ec)) {
       return usageError("merge-reports", "--report-dir " + reportDir + " holds the input " + in);
+    }
+    if (fs::is_directory(in, ec)) {
+      return usageError("merge-reports",
+                        in + " is a directory holding no report.json, and none of its "
+                             "subdirectories holds one: name the shards' report.json files, or "
+                             "the directory holding them");
     }
     const std::optional<std::string> text = readWhole(in);
     if (!text) return usageError("merge-reports", "cannot read " + in);
@@ -1238,7 +1261,7 @@ int main(int argc, char** argv) {
       }
     }
     if (*check) {
-      if (!cli::checkExecProgram(dutSpec, error) ||
+      if (!checkVectorFiles(vecFiles, error) || !cli::checkExecProgram(dutSpec, error) ||
           !cli::checkWritableDir("--report-dir", reportDir, error)) {
         return usageError("vectors check", error);
       }
@@ -1269,6 +1292,7 @@ int main(int argc, char** argv) {
     if (*exportCmd) return cli::runExportInputs(vecDir, vecOut);
     if (*exportAscendc) return cli::runExportAscendc(ascendc);
     if (*verify) {
+      if (!checkVectorFiles(vecFiles, error)) return usageError("vectors verify", error);
       const auto files = filesOf(vecDir, vecFiles);
       if (files.empty()) return usageError("vectors verify", "no vector files in --dir " + vecDir);
       if (!cli::checkReadable("--results", resultsFile, error) ||

@@ -4,6 +4,7 @@
 #include <optional>
 #include <stdexcept>
 
+#include "cli/args.hpp"
 #include "cli/array_file.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/matrix_io.hpp"
@@ -80,6 +81,15 @@ int runSparseCheck(const SparseCheckArgs& a) {
     if (!shape) return usage("--shape '" + a.shape.substr(0, 40) + "' is not KxN");
   }
   if (a.dense.empty() != a.index.empty()) return usage("--dense and --index go together");
+  for (const auto& [option, path] : {std::pair<std::string, const std::string&>{"--b", a.b},
+                                     {"--dense", a.dense},
+                                     {"--index", a.index}}) {
+    std::string error;
+    if (!path.empty() &&
+        !checkNotDirectory(option, path, "give the matrix file (.csv, .bin or .npy)", error)) {
+      return usage(error);
+    }
+  }
   if (a.layout != "row-major" && a.layout != "zn") {
     return usage("--layout '" + a.layout.substr(0, 40) + "': use row-major or zn");
   }

@@ -703,6 +703,36 @@ TEST(Cli, HostileArgumentsAreUsageErrorsUpFront) {
   std::filesystem::remove_all(dir);
 }
 
+// A directory given where a file is read opened as a file, and its first read threw: the run
+// ended as an internal error (exit 3). Each is a usage error naming the argument and what to
+// give instead.
+TEST(Cli, ADirectoryGivenAsAFileIsAUsageError) {
+  const auto dir = tempDir("directory_as_file");
+  const fs::path a2 = dir / "a2";
+  std::filesystem::create_directories(a2);
+  writeFile(dir / "file", "x");
+  const std::string d = a2.string();
+  const std::string golden = " --dir " CUBECHECK_SOURCE_DIR "/vectors/golden";
+  const std::vector<BadArgs> rows{
+      {"vectors check --dut reference --report-dir '' " + d, "--dir " + d},
+      {"vectors verify --results " + (dir / "file").string() + " --report-dir '' " + d,
+       "--dir " + d},
+      {"vectors verify --results " + d + " --report-dir ''" + golden, "--results '" + d + "'"},
+      {"vectors check --waivers " + d + " --report-dir ''" + golden, "--waivers '" + d + "'"},
+      {"certify --level smoke --waivers " + d + " --report-dir ''", "--waivers '" + d + "'"},
+      {"fuzz --time 1 --waivers " + d + " --report-dir ''", "--waivers '" + d + "'"},
+      {"merge-reports --out " + (dir / "m.json").string() + " " + d, d + " is a directory"},
+      {"sparse-check --b " + d, "--b '" + d + "'"},
+      {"sparse-check --b " + (dir / "file").string() + " --dense " + d + " --index " + d,
+       "--dense '" + d + "'"},
+  };
+  expectRefusedUpFront(rows, (dir / "out").string(), "");
+  for (const BadArgs& row : rows) {
+    EXPECT_EQ(runCli(row.args).out.find("internal error"), std::string::npos) << row.args;
+  }
+  std::filesystem::remove_all(dir);
+}
+
 // A number its option's type cannot hold was clamped (CLI11 reads 99999999999999999999 as the
 // largest long long) and the run went on with that. Every integer option of every command, and
 // --time, refuses it as typed, as it refuses a non-number: exit 2 before anything runs, naming
