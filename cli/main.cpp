@@ -668,10 +668,17 @@ int replayVectors(dut::Dut& dut, const std::string& dutSpec, Replay in,
   return exitCodeOf(r);
 }
 
-/// The FILES named to `vectors check` or `vectors verify` are files: a directory named there is
-/// what --dir takes.
+/// The FILES named to `vectors check` or `vectors verify` are files that exist: a directory named
+/// there is what --dir takes.
 bool checkVectorFiles(const std::vector<std::string>& files, std::string& error) {
   for (const std::string& f : files) {
+    std::error_code ec;
+    if (!std::filesystem::exists(f, ec)) {
+      error = "vector file '" + dut::printable(f, 200) +
+              "' does not exist: name files that exist, or give --dir DIR to replay every .csv "
+              "of a directory";
+      return false;
+    }
     if (!cli::checkNotDirectory("vector file", f,
                                 "give it as --dir " + cli::shellWord(f) +
                                     " to replay every .csv in it, or name its files",

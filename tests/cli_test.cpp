@@ -733,6 +733,24 @@ TEST(Cli, ADirectoryGivenAsAFileIsAUsageError) {
   std::filesystem::remove_all(dir);
 }
 
+// A named vector file that does not exist was replayed as a partial run, counted as one more
+// file of the set ("1 of 19 files" of a set of 18) and called "not part of the set (remove it)".
+// It is a usage error naming the file.
+TEST(Cli, ANamedVectorFileThatDoesNotExistIsAUsageError) {
+  const auto dir = tempDir("absent_vector_file");
+  std::filesystem::create_directories(dir);
+  writeFile(dir / "results.csv", "case_id,status,observed\n");
+  const std::string absent = CUBECHECK_SOURCE_DIR "/vectors/golden/absent.a2.csv";
+  const std::string says = "vector file '" + absent + "' does not exist";
+  const std::vector<BadArgs> rows{
+      {"vectors check --dut reference --report-dir '' " + absent, says},
+      {"vectors verify --results " + (dir / "results.csv").string() + " --report-dir '' " + absent,
+       says},
+  };
+  expectRefusedUpFront(rows, (dir / "out").string(), "");
+  std::filesystem::remove_all(dir);
+}
+
 // A number its option's type cannot hold was clamped (CLI11 reads 99999999999999999999 as the
 // largest long long) and the run went on with that. Every integer option of every command, and
 // --time, refuses it as typed, as it refuses a non-number: exit 2 before anything runs, naming

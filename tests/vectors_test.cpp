@@ -717,6 +717,14 @@ TEST(VectorSet, WithoutAManifestOrWithPartOfASetTheRunIsPartial) {
   EXPECT_TRUE(some.errors.empty());
   ASSERT_EQ(some.partial.size(), 1u);
   EXPECT_NE(some.partial[0].find("1 of 2 files of the set"), std::string::npos) << some.partial[0];
+  // A file the manifest does not list is no file of the set: it is not counted as one.
+  const fs::path stray = d / "stray.a2.csv";
+  fs::copy_file(files[0], stray);
+  const SetCheck withStray = checkSet({files[0], stray}, false);
+  ASSERT_EQ(withStray.partial.size(), 1u);
+  EXPECT_NE(withStray.partial[0].find("1 of 2 files of the set"), std::string::npos)
+      << withStray.partial[0];
+  fs::remove(stray);
   fs::remove(d / kManifestName);
   const Reports r = replay("vectors check --dut reference --dir " + d.string(), d / "report");
   EXPECT_EQ(r.run.status, 0) << r.run.out;

@@ -945,8 +945,9 @@ void checkDir(const fs::path& dir, const std::vector<fs::path>& files, bool whol
   std::set<std::string> seen;
   for (const fs::path& f : files) {
     const std::string name = f.filename().string();
-    seen.insert(name);
     const auto it = listed.find(name);
+    // Counted only when listed: "K of N files of the set" counts the set's files.
+    if (it != listed.end()) seen.insert(name);
     if (it == listed.end()) {
       out.errors.push_back(f.string() + ": not listed in " + mname +
                            ": not part of the set (remove it, or regenerate the set)");
