@@ -84,6 +84,32 @@ bool checkWritableDir(const std::string& option, const std::string& dir, std::st
   return ok;
 }
 
+bool checkEmptyOutDir(const std::string& option, const std::string& dir, std::string& error) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) return true;  // new, or not a directory: checkWritableDir says
+  std::vector<std::string> held;
+  for (const auto& e : fs::directory_iterator(dir, ec)) {
+    held.push_back(e.path().filename().string() + (e.is_directory(ec) ? "/" : ""));
+  }
+  if (held.empty()) return true;
+  std::sort(held.begin(), held.end());
+  constexpr std::size_t kNamed = 5;
+  std::string names;
+  for (std::size_t i = 0; i < held.size() && i < kNamed; ++i) {
+    names += (i > 0 ? ", " : "") + dut::printable(held[i], 60);
+  }
+  if (held.size() > kNamed) names += " and " + std::to_string(held.size() - kNamed) + " more";
+  error = option + " " + dut::printable(dir, 200) + " already holds " + names +
+          ": an earlier export's files would lie beside the new ones and be read with them. "
+          "Choose a new or empty directory, or remove this one first";
+  if (std::find(held.begin(), held.end(), "out/") != held.end()) {
+    error += " (its out/ may hold a board's results worth keeping: move them aside)";
+  }
+  error += "; nothing written";
+  return false;
+}
+
 bool checkExecProgram(const std::string& dutSpec, std::string& error) {
   if (dutSpec.rfind("exec:", 0) != 0) return true;
   std::istringstream words(dutSpec.substr(5));

@@ -43,6 +43,12 @@ inline constexpr long long kMaxRegenRandom = 10000;
 /// written and removed. Checked before running, so a long run never ends in "cannot write".
 bool checkWritableDir(const std::string& option, const std::string& dir, std::string& error);
 
+/// The directory an export writes its whole tree into (`option`, --out) is new or empty: files an
+/// earlier export left there (vector files, manifests, cases, a board's results) would lie beside
+/// the new ones and be read with them. Else an error naming some of what it holds; nothing is
+/// removed.
+bool checkEmptyOutDir(const std::string& option, const std::string& dir, std::string& error);
+
 /// For an `exec:PROGRAM ARGS` spec: PROGRAM exists and is executable (as execvp would find it,
 /// through PATH when it has no '/'). Other specs pass.
 bool checkExecProgram(const std::string& dutSpec, std::string& error);

@@ -19,7 +19,7 @@ CLI::App* addExportAscendc(CLI::App& vectors, ExportAscendcArgs& args) {
       "export-ascendc",
       "write an Ascend C kernel project that runs the vector cases on a board and writes the "
       "results `vectors verify` reads (docs/hardware.md)");
-  cmd->add_option("--out", args.out, "the project directory")->required();
+  cmd->add_option("--out", args.out, "the project directory: new or empty")->required();
   cmd->add_option("--dir", args.dir, "directory of vector files")->capture_default_str();
   cmd->add_option("--family", args.families, "only these families (repeatable)");
   cmd->add_option("--profile", args.profiles, "only these profiles: a2, 950 (repeatable)");
@@ -38,6 +38,7 @@ int runExportAscendc(const ExportAscendcArgs& args) {
       return usage("--profile " + p + ": the export targets a2 (dav-2201) and 950 (dav-3510)");
     }
   }
+  if (std::string error; !checkEmptyOutDir("--out", args.out, error)) return usage(error);
   vec::SourceSet source = vec::readSet(args.dir);
   if (source.files.empty()) return usage("no vector files in --dir " + args.dir);
   if (!source.errors.empty())

@@ -28,6 +28,7 @@ int runExportInputs(const std::string& dir, const std::string& out) {
     std::cerr << "cubecheck " << command << ": " << error << '\n';
     return kExitUsage;
   };
+  if (std::string error; !checkEmptyOutDir("--out", out, error)) return usage(error);
   vec::SourceSet source = vec::readSet(dir);
   if (source.files.empty()) return usage("no vector files in --dir " + dir);
   if (!source.errors.empty()) return refuseSource(command, dir, source.errors);
@@ -49,8 +50,7 @@ int runExportInputs(const std::string& dir, const std::string& out) {
   }
   const fs::path manifest = fs::path(out) / vec::kManifestName;
   if (source.digest.empty()) {
-    // Unverified: no manifest (an earlier export's is removed), so nothing says it is whole.
-    fs::remove(manifest);
+    // Unverified: no manifest, so nothing says it is whole.
     std::cout << "source: UNVERIFIED: " << dir
               << " has no vectors.manifest, so nothing says its files are a published set; the "
                  "export gets no manifest either\n";

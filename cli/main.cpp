@@ -1066,7 +1066,7 @@ int main(int argc, char** argv) {
   CLI::App* exportCmd = vectors->add_subcommand(
       "export", "write the inputs a board harness needs (programs without expectations)");
   exportCmd->add_option("--dir", vecDir, "directory of vector files")->capture_default_str();
-  exportCmd->add_option("--out", vecOut, "output directory")->required();
+  exportCmd->add_option("--out", vecOut, "output directory: new or empty")->required();
   CLI::App* verify = vectors->add_subcommand(
       "verify", "compare results a board harness wrote back (case_id,status,observed)");
   verify->add_option("--dir", vecDir, "directory of vector files")->capture_default_str();

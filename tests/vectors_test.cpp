@@ -7,6 +7,7 @@
 #include <cctype>
 #include <cstdio>
 #include <functional>
+#include <map>
 #include <random>
 #include <set>
 
@@ -1063,7 +1064,7 @@ TEST(VectorSet, ExportsRefuseASourceThatIsNotThePublishedSet) {
 // H1: an export names the digest of the set it read and of the set it wrote, and carries the
 // source's into its manifest (and the board project's README), so a signer compares it with the
 // published one. A source without a manifest is exported as UNVERIFIED and its export gets no
-// manifest, not even one an earlier export left in --out: a replay of it is partial.
+// manifest: a replay of it is partial.
 TEST(VectorSet, AnExportCarriesItsSourceDigestAndAnUnverifiedOneStaysPartial) {
   const fs::path d = fresh("export_digest");
   smallSet(d);
@@ -1099,8 +1100,10 @@ TEST(VectorSet, AnExportCarriesItsSourceDigestAndAnUnverifiedOneStaysPartial) {
             std::string::npos)
       << r.out;
 
-  // The same files, their manifest gone; exported over the earlier exports.
+  // The same files, their manifest gone; exported anew (an --out in use is refused).
   fs::remove(d / kManifestName);
+  fs::remove_all(board);
+  fs::remove_all(inputs);
   r = runBinary("vectors export-ascendc --dir " + d.string() + " --out " + board.string());
   ASSERT_EQ(r.status, 0) << r.out;
   EXPECT_NE(r.out.find("UNVERIFIED"), std::string::npos) << r.out;
@@ -1116,6 +1119,39 @@ TEST(VectorSet, AnExportCarriesItsSourceDigestAndAnUnverifiedOneStaysPartial) {
   ASSERT_EQ(r.status, 0) << r.out;
   EXPECT_NE(r.out.find("UNVERIFIED"), std::string::npos) << r.out;
   EXPECT_FALSE(fs::exists(inputs / kManifestName));
+}
+
+// Review: an export into the --out of an earlier one left that one's files beside the new ones
+// (vector files and manifests of other profiles, cases/, a board's results in out/), and a verify
+// of the project then failed in ways that named none of it. An --out that holds anything is
+// refused, naming what it holds, and nothing in it is touched; an empty one is used.
+TEST(VectorSet, AnExportIntoADirectoryInUseIsRefusedAndTouchesNothing) {
+  const fs::path d = fresh("export_reuse");
+  smallSet(d);
+  for (const std::string command : {"vectors export", "vectors export-ascendc"}) {
+    const fs::path out = d / "out-dir";
+    fs::remove_all(out);
+    fs::create_directories(out);  // empty: used
+    CliRun r = runBinary(command + " --dir " + d.string() + " --out " + out.string());
+    ASSERT_EQ(r.status, 0) << command << "\n" << r.out;
+    std::map<fs::path, std::string> before;
+    fs::create_directories(out / "out");
+    spit(out / "out" / "results-a2.csv", "case_id,status,observed\n");
+    for (const auto& e : fs::recursive_directory_iterator(out)) {
+      if (e.is_regular_file()) before[e.path()] = slurp(e.path());
+    }
+    r = runBinary(command + " --dir " + d.string() + " --out " + out.string());
+    EXPECT_EQ(r.status, 2) << command << "\n" << r.out;
+    EXPECT_NE(r.out.find("--out " + out.string() + " already holds"), std::string::npos)
+        << command << "\n"
+        << r.out;
+    EXPECT_NE(r.out.find("out/ may hold a board's results"), std::string::npos) << r.out;
+    std::map<fs::path, std::string> after;
+    for (const auto& e : fs::recursive_directory_iterator(out)) {
+      if (e.is_regular_file()) after[e.path()] = slurp(e.path());
+    }
+    EXPECT_EQ(after, before) << command << ": a refused export changed its --out";
+  }
 }
 
 // Red team (round 8): a board export leaves cases out (SKIPPED.md), yet `vectors verify` on it
