@@ -100,11 +100,15 @@ std::string row(std::string_view a, std::string_view b, const Counts& c, int wid
   return os.str();
 }
 
-/// " (e.g. FULL REASON)" when the grouped reason `key` hides numbers, else "".
-std::string exampleOf(const FamilyResult& f, const std::string& key) {
+/// The text shown for `n` not-supported cases grouped under `key` (reasonKey): a reason a case
+/// gave, the group's first, never the key, whose numbers read N ("exist on N only"). When the
+/// key hides numbers and the group has more than one case, it says the others may differ in them.
+/// A report without examples (an older report.json) has only the key.
+std::string notSupportedText(const FamilyResult& f, const std::string& key, std::size_t n) {
   const auto it = f.notSupportedExamples.find(key);
-  return it == f.notSupportedExamples.end() || it->second == key ? ""
-                                                                 : " (e.g. " + it->second + ")";
+  if (it == f.notSupportedExamples.end()) return key;
+  if (it->second == key || n < 2) return it->second;
+  return it->second + " (the first; the others may differ in numbers)";
 }
 
 /// Text for Markdown prose and table cells: the characters that open emphasis, code, links,
@@ -739,7 +743,7 @@ std::vector<Section> familySections(const CertifyResult& r) {
     for (const std::string& line : indirectLines(f)) s.blocks.push_back(note("Observed", line));
     for (const auto& [why, n] : f.notSupportedReasons) {
       s.blocks.push_back(
-          note("Not supported", std::to_string(n) + " case(s): " + why + exampleOf(f, why)));
+          note("Not supported", std::to_string(n) + " case(s): " + notSupportedText(f, why, n)));
     }
     if (!f.coverage.empty()) {
       Block b;

@@ -118,6 +118,35 @@ TEST(ReportText, SaysVerdictAndReproduce) {
   EXPECT_NE(os.str().find("reproduce: cubecheck certify"), std::string::npos);
 }
 
+// Not-supported reasons that differ only in numbers are counted together under a key with the
+// numbers replaced by N. The report showed that key ("exist on N only", where the reason said
+// "exist on 950 only"); it shows a reason a case gave, never the key.
+TEST(ReportText, ANotSupportedGroupShowsAReasonACaseGaveNotItsKey) {
+  auto dut = dut::makeDut("reference");
+  RunOptions o;
+  o.level = Level::Smoke;
+  o.seed = 3;
+  o.dutSpec = "reference";
+  o.profile = isa::ProfileId::A2;
+  o.families = {"mmad_lowprec"};  // 950 only: every case not supported on a2
+  const CertifyResult r = certify(*dut, o);
+  ASSERT_EQ(r.families.size(), 1u);
+  const FamilyResult& f = r.families[0];
+  std::ostringstream os;
+  printReport(os, r);
+  const std::string text = os.str() + toMarkdown(r) + toHtml(r);
+  std::size_t hidden = 0;
+  for (const auto& [key, n] : f.notSupportedReasons) {
+    const std::string& example = f.notSupportedExamples.at(key);
+    EXPECT_NE(os.str().find(std::to_string(n) + " case(s): " + example), std::string::npos)
+        << os.str();
+    if (key == example) continue;
+    ++hidden;
+    EXPECT_EQ(text.find(key), std::string::npos) << key;
+  }
+  EXPECT_GT(hidden, 0u) << "no reason here holds a number: the test shows nothing";
+}
+
 // ---- the certificate: Markdown and HTML from one model -----------------------------------------
 
 /// The section headings and block labels of a certificate, in order: "## h" / "<h2>h</h2>",
