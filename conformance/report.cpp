@@ -11,6 +11,7 @@
 #include <ostream>
 #include <sstream>
 #include <stdexcept>
+#include <utility>
 
 namespace cubecheck::conf {
 namespace {
@@ -109,6 +110,20 @@ std::string notSupportedText(const FamilyResult& f, const std::string& key, std:
   if (it == f.notSupportedExamples.end()) return key;
   if (it->second == key || n < 2) return it->second;
   return it->second + " (the first; the others may differ in numbers)";
+}
+
+/// A note of `f.probes` ("PROPERTY: what the cases showed", `n` cases) as the report lists it:
+/// under "Probe" when the property's passes are probe cases, the ones counted apart; else under
+/// "Note", as passed cases (BoundedError's worst error in ULP: its passes certify and are counted
+/// among the passed).
+std::pair<std::string, std::string> probeNote(const FamilyResult& f, const std::string& what,
+                                              std::size_t n) {
+  const std::string property = what.substr(0, what.find(": "));
+  const bool probes = std::any_of(f.properties.begin(), f.properties.end(), [&](const auto& p) {
+    return p.name == property && p.counts.probePasses > 0;
+  });
+  if (probes) return {"Probe", std::to_string(n) + " case(s): " + what};
+  return {"Note", std::to_string(n) + " passed case(s): " + what};
 }
 
 /// Text for Markdown prose and table cells: the characters that open emphasis, code, links,
@@ -738,7 +753,8 @@ std::vector<Section> familySections(const CertifyResult& r) {
           specLink(id)));
     }
     for (const auto& [what, n] : f.probes) {
-      s.blocks.push_back(note("Probe", std::to_string(n) + " case(s): " + what));
+      auto [label, text] = probeNote(f, what, n);
+      s.blocks.push_back(note(std::move(label), std::move(text)));
     }
     for (const std::string& line : indirectLines(f)) s.blocks.push_back(note("Observed", line));
     for (const auto& [why, n] : f.notSupportedReasons) {

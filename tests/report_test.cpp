@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -145,6 +146,39 @@ TEST(ReportText, ANotSupportedGroupShowsAReasonACaseGaveNotItsKey) {
     EXPECT_EQ(text.find(key), std::string::npos) << key;
   }
   EXPECT_GT(hidden, 0u) << "no reason here holds a number: the test shows nothing";
+}
+
+// The notes of BoundedError's passes (the worst error in ULP) were listed as "probe: N case(s)"
+// though those cases count as passed, not as probe cases. A note is listed under "probe" only
+// when its property's passes are the probe cases counted apart; else as passed cases.
+TEST(ReportText, OnlyProbeCasesAreListedAsProbes) {
+  auto dut = dut::makeDut("reference");
+  RunOptions o;
+  o.level = Level::Smoke;
+  o.seed = 3;
+  o.dutSpec = "reference";
+  o.families = {"mmad"};
+  const CertifyResult r = certify(*dut, o);
+  ASSERT_EQ(r.families.size(), 1u);
+  const FamilyResult& f = r.families[0];
+  std::ostringstream os;
+  printReport(os, r);
+  std::size_t probes = 0, passes = 0;
+  for (const auto& [what, n] : f.probes) {
+    const std::string property = what.substr(0, what.find(": "));
+    const auto p = std::find_if(f.properties.begin(), f.properties.end(),
+                                [&](const PropertyResult& x) { return x.name == property; });
+    ASSERT_NE(p, f.properties.end()) << what;
+    const std::string asProbe = "mmad probe: " + std::to_string(n) + " case(s): " + what;
+    const std::string asPass = "mmad note: " + std::to_string(n) + " passed case(s): " + what;
+    const bool probe = p->counts.probePasses > 0;
+    (probe ? probes : passes) += 1;
+    EXPECT_NE(os.str().find(probe ? asProbe : asPass), std::string::npos) << what << "\n"
+                                                                          << os.str();
+    EXPECT_EQ(os.str().find(probe ? asPass : asProbe), std::string::npos) << what;
+  }
+  EXPECT_GT(probes, 0u) << "no probe note: the test shows nothing";
+  EXPECT_GT(passes, 0u) << "no note of passed cases: the test shows nothing";
 }
 
 // ---- the certificate: Markdown and HTML from one model -----------------------------------------
