@@ -780,7 +780,7 @@ int runFuzz(const std::string& dutSpec, const conf::RunOptions& base, double sec
   if (!quiet) printRates(r);
   if (!reportDir.empty()) {
     conf::writeReports(reportDir, r);
-    std::cout << "reports: " << reportDir << "/report.{json,md,html}, junit.xml\n";
+    printReportPaths(reportDir, r);
   }
   if (!dir.empty() && !corpus.empty()) std::cout << "regression vectors: " << dir << '\n';
   return exitCodeOf(r);
@@ -938,6 +938,15 @@ int main(int argc, char** argv) {
   CommonOptions common;
   std::string dutSpec = "reference";
   std::string reportDir = "cubecheck-report";
+  // Every file certify, fuzz, vectors check and verify write there (cli::kReportFiles).
+  std::string reportDirHelp = "where ";
+  for (std::size_t i = 0; i < cli::kReportFiles.size(); ++i) {
+    reportDirHelp += (i == 0                             ? ""
+                      : i + 1 < cli::kReportFiles.size() ? ", "
+                                                         : " and ") +
+                     cli::kReportFiles[i];
+  }
+  reportDirHelp += " go; '' to write none";
   std::vector<std::string> families;
   std::string property;
   long long caseIndex = -1;
@@ -978,10 +987,7 @@ int main(int argc, char** argv) {
       ->check(seedGiven);
   certify->add_option("--sizes", common.sizes,
                       "size draws: small | mixed (default) | large (default at nightly)");
-  certify
-      ->add_option("--report-dir", reportDir,
-                   "where report.json and junit.xml go; empty to write none")
-      ->capture_default_str();
+  certify->add_option("--report-dir", reportDir, reportDirHelp)->capture_default_str();
   certify->add_option("--family", families, "only these families (repeatable)");
   certify->add_option("--property", property, "only this property (e.g. MatchesOracle)");
   addInteger(certify, "--case", caseIndex, "only this case index (as a reproduce line gives it)");
@@ -1059,8 +1065,7 @@ int main(int argc, char** argv) {
   check->add_option("--dir", vecDir, "directory of vector files")->capture_default_str();
   check->add_option("files", vecFiles, "vector files (default: every .csv of --dir)");
   check->add_option("--case", caseId, "only the case with this case_id");
-  check->add_option("--report-dir", reportDir, "report.json and junit.xml here; '' for none")
-      ->capture_default_str();
+  check->add_option("--report-dir", reportDir, reportDirHelp)->capture_default_str();
   addInteger(check, "--timeout-ms", timeoutMs, "per-program limit for exec: and plugin: DUTs");
   check->add_option("--waivers", waiversFile, waiversHelp);
   CLI::App* exportCmd = vectors->add_subcommand(
@@ -1073,8 +1078,7 @@ int main(int argc, char** argv) {
   verify->add_option("--results", resultsFile, "the harness's results CSV")->required();
   verify->add_option("files", vecFiles, "vector files (default: every .csv of --dir)");
   verify->add_option("--case", caseId, "only the case with this case_id");
-  verify->add_option("--report-dir", reportDir, "report.json and junit.xml here; '' for none")
-      ->capture_default_str();
+  verify->add_option("--report-dir", reportDir, reportDirHelp)->capture_default_str();
   cli::ExportAscendcArgs ascendc;
   CLI::App* exportAscendc = cli::addExportAscendc(*vectors, ascendc);
 
@@ -1114,8 +1118,7 @@ int main(int argc, char** argv) {
   addInteger(fuzzCmd, "--shard-count", shardCount,
              "N shards in all, for a Kubernetes indexed job (JOB_COMPLETION_INDEX)")
       ->check(CLI::PositiveNumber);
-  fuzzCmd->add_option("--report-dir", reportDir, "report.json, .md, .html, junit.xml")
-      ->capture_default_str();
+  fuzzCmd->add_option("--report-dir", reportDir, reportDirHelp)->capture_default_str();
   fuzzCmd->add_option("--regression-dir", fuzzRegressions,
                       "where distinct failures go as vector rows (default REPORT_DIR/regressions)");
   addInteger(fuzzCmd, "--timeout-ms", timeoutMs, "per-program limit for exec: and plugin: DUTs");
@@ -1135,9 +1138,11 @@ int main(int argc, char** argv) {
   std::string mergeReportDir;
   CLI::App* merge = app.add_subcommand(
       "merge-reports", "combine the report.json files of shards into the whole run's reports");
-  merge->add_option("--out", mergeOut, "write the merged report.json here");
+  merge->add_option("--out", mergeOut,
+                    "write the merged report.json here (give --out, --report-dir or both)");
   merge->add_option("--report-dir", mergeReportDir,
-                    "write the merged report.json, junit.xml, report.md and report.html here");
+                    "write the merged report.json, report.md, report.html and junit.xml here "
+                    "(give --out, --report-dir or both)");
   merge
       ->add_option("reports", mergeInputs,
                    "report.json files of the shards, or directories holding them (DIR/report.json "

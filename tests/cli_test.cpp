@@ -277,6 +277,40 @@ TEST(Cli, HelpExitsZero) {
   EXPECT_NE(r.out.find("--profile"), std::string::npos);
 }
 
+// The help of certify and of vectors check/verify said --report-dir holds "report.json and
+// junit.xml", and fuzz printed "junit.xml" without its directory: each names every file a run
+// writes there, the files taken from what a fuzz run wrote.
+TEST(Cli, EveryReportDirHelpAndPathLineNamesEveryFileWritten) {
+  const auto dir = tempDir("report_files");
+  const CliRun fuzz = runCli(
+      "fuzz --dut reference --family load2d --cases 2 --seed 1 --quiet "
+      "--report-dir " +
+      dir.string());
+  ASSERT_EQ(fuzz.status, 0) << fuzz.out;
+  std::vector<std::string> written;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) {
+    const std::string name = e.path().filename().string();
+    if (e.is_regular_file() && name[0] != '.') written.push_back(name);  // not .cubecheck.lock
+  }
+  ASSERT_GE(written.size(), 4u) << "report.json, junit.xml, report.md, report.html";
+  for (const std::string& file : written) {
+    EXPECT_NE(fuzz.out.find((dir / file).string()), std::string::npos) << file << "\n" << fuzz.out;
+    for (const char* command : {"certify", "fuzz", "vectors check", "vectors verify"}) {
+      const CliRun help = runCli(std::string(command) + " --help");
+      const std::size_t at = help.out.find("--report-dir");
+      ASSERT_NE(at, std::string::npos) << command;
+      const std::string line = help.out.substr(at, help.out.find("\n  -", at) - at);
+      EXPECT_NE(line.find(file), std::string::npos) << command << ": " << line;
+    }
+  }
+  // merge-reports needs --out or --report-dir: its help says so.
+  const CliRun merge = runCli("merge-reports --help");
+  const std::size_t out = merge.out.find("--out");
+  ASSERT_NE(out, std::string::npos) << merge.out;
+  EXPECT_NE(merge.out.find("--report-dir or both", out), std::string::npos) << merge.out;
+  std::filesystem::remove_all(dir);
+}
+
 }  // namespace
 
 // merge-reports as a user runs it: the exit status comes from the merged verdict (0/1), every
