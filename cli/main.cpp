@@ -663,7 +663,7 @@ int replayVectors(dut::Dut& dut, const std::string& dutSpec, Replay in,
   conf::printReport(std::cout, r);
   if (!in.reportDir.empty()) {
     conf::writeReports(in.reportDir, r);
-    std::cout << "reports: " << in.reportDir << "/report.json, " << in.reportDir << "/junit.xml\n";
+    printReportPaths(in.reportDir, r);
   }
   return exitCodeOf(r);
 }
