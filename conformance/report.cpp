@@ -950,10 +950,18 @@ std::vector<std::pair<std::string, std::string>> facts(const CertifyResult& r) {
                                        " (listed below): the rows they hold were not replayed "
                                        "as published, so this is no certificate"});
   }
-  out.push_back({"Determinism",
-                 std::to_string(r.reruns) + " case(s) run twice more and compared (one pass in " +
-                     std::to_string(kRerunEvery) + " and every mismatch or declined case); " +
-                     std::to_string(r.rerunsDiffering) + " answered differently"});
+  if (r.vectorSet) {
+    // A replay runs each row once: nothing was run again, so nothing is claimed.
+    out.push_back({"Determinism",
+                   r.command == "vectors verify"
+                       ? "not checked: the results file holds one answer per case"
+                       : "not checked: a replay runs each row once (certify runs cases again)"});
+  } else {
+    out.push_back({"Determinism",
+                   std::to_string(r.reruns) + " case(s) run twice more and compared (one pass in " +
+                       std::to_string(kRerunEvery) + " and every mismatch or declined case); " +
+                       std::to_string(r.rerunsDiffering) + " answered differently"});
+  }
   out.push_back(
       {"Semantics",
        "docs/spec.md of cubecheck " + r.toolVersion +

@@ -834,9 +834,15 @@ TEST(VectorSet, VerifySaysItsExpectationsArePublished) {
     EXPECT_NE(text.find(says), std::string::npos) << text.substr(0, 2000);
     EXPECT_NE(text.find(restsOn), std::string::npos) << text.substr(0, 2000);
   }
+  // New user (round 10): "Determinism: 0 case(s) run twice more and compared ... 0 answered
+  // differently" read as a check that passed, where a replay runs nothing again.
+  EXPECT_NE(r.md.find("not checked: the results file holds one answer per case"),
+            std::string::npos);
+  EXPECT_EQ(r.md.find("run twice more"), std::string::npos);
   // A replay says it is none in its own words, not this certificate's.
   const Reports c = replay("vectors check --dut reference --dir " + d.string(), res / "c");
   EXPECT_FALSE(c.json["vector_set"].contains("expectations")) << c.json["vector_set"];
+  EXPECT_NE(c.md.find("not checked: a replay runs each row once"), std::string::npos);
 }
 
 // A results file is read as a vector file is: a line that is no row (a NUL byte, a quote not
