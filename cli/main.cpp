@@ -1333,7 +1333,11 @@ int main(int argc, char** argv) {
       }
       for (const auto& [id, regions] : sizes) notReplayed.erase(id);
       vec::ResultsRead results = vec::readResults(resultsFile, sizes, notReplayed);
-      vec::RecordedDut d(std::move(results.byCase), resultsFile);
+      // The certificate names the results by their bytes, not only their path.
+      const std::optional<std::string> resultsText = readWhole(resultsFile);
+      vec::RecordedDut d(
+          std::move(results.byCase), resultsFile,
+          resultsText ? "results file SHA-256 " + conf::sha256Hex(*resultsText) : std::string("-"));
       Replay in{files,
                 vecFiles.empty(),
                 caseId,

@@ -19,6 +19,7 @@
 
 #include "conformance/families.hpp"
 #include "conformance/indirect.hpp"
+#include "conformance/sha256.hpp"
 #include "dut_adapters/registry.hpp"
 #include "isa/profile.hpp"
 #include "process.hpp"
@@ -838,6 +839,9 @@ TEST(VectorSet, VerifySaysItsExpectationsArePublished) {
   // differently" read as a check that passed, where a replay runs nothing again.
   EXPECT_NE(r.md.find("not checked: the results file holds one answer per case"),
             std::string::npos);
+  // ... and the certificate names the results file by its bytes, not only its path.
+  EXPECT_EQ(r.json["dut_capabilities"]["version"],
+            "results file SHA-256 " + conf::sha256Hex(slurp(res / "good.csv")));
   EXPECT_EQ(r.md.find("run twice more"), std::string::npos);
   // A replay says it is none in its own words, not this certificate's.
   const Reports c = replay("vectors check --dut reference --dir " + d.string(), res / "c");

@@ -154,10 +154,11 @@ void writeResults(const fs::path& file,
   std::ofstream(file) << os.str();
 }
 
-RecordedDut::RecordedDut(std::map<std::string, Recorded> results, std::string source)
+RecordedDut::RecordedDut(std::map<std::string, Recorded> results, std::string source,
+                         std::string version)
     : results_(std::move(results)) {
   caps_.name = "recorded results " + source;
-  caps_.version = "-";
+  caps_.version = std::move(version);
   // The results file says what the board answered, not what it supports: every case the vector
   // rows hold is replayed against it, and no envelope is claimed.
   caps_.notDeclared = "results of a board run (" + dut::printable(source, 200) +

@@ -114,7 +114,9 @@ void writeResults(const std::filesystem::path& file,
 /// hardware that cannot run an adapter is certified (`cubecheck vectors verify`).
 class RecordedDut final : public dut::Dut {
  public:
-  explicit RecordedDut(std::map<std::string, Recorded> results, std::string source);
+  /// `version`: what names these results beyond their path (the CLI gives the file's SHA-256).
+  explicit RecordedDut(std::map<std::string, Recorded> results, std::string source,
+                       std::string version = "-");
   const dut::Capabilities& capabilities() const override { return caps_; }
   dut::RunResult run(const isa::Program& program) override;
 
