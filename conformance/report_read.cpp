@@ -664,8 +664,21 @@ class Reader {
     for (const FamilyResult& f : r.families) got.push_back(f.name);
     sameNames(at(root, "families"), got, want, prefix, r);
     sameNames(at(root, "not_implemented"), r.notImplemented, wantMissing, prefix, r);
-    if (fuzz) return;  // fuzz checks no coverage
     const std::vector<Field> families = elements(root, "families");
+    // The open points a family's verdict rests on follow from the family, the profile and the
+    // cases that ran (openPointsThatRan, as the run applies it): derived again, not read.
+    for (std::size_t i = 0; i < r.families.size(); ++i) {
+      const FamilyResult& f = r.families[i];
+      const std::vector<std::string> rests =
+          openPointsThatRan(*makeFamily(f.name, r.profile, *sizes), f);
+      if (f.openPoints != rests) {
+        fail(at(families[i], "open_points").name,
+             "is [" + commaList(f.openPoints) + "] where the cases of " + f.name + " that ran on " +
+                 std::string(isa::profile(r.profile).name) + " rest on [" + commaList(rests) +
+                 "]: a certificate names every open point its verdict rests on");
+      }
+    }
+    if (fuzz) return;  // fuzz checks no coverage
     for (std::size_t i = 0; i < r.families.size(); ++i) {
       const FamilyResult& f = r.families[i];
       RequiredCoverage required;

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "conformance/families.hpp"
 #include "conformance/sha256.hpp"
 #include "process.hpp"
 #include "scratch.hpp"
@@ -430,7 +431,17 @@ TEST_F(MergeReports, ExitStatusComesFromTheMergedVerdictAndBadInputsAreNamed) {
       {"another level", [](Json&, Json& b) { b["level"] = "smoke"; }, 2, "{B}: from another run"},
       {"another DUT", [](Json&, Json& b) { b["dut"] = "mutant:writes-nothing"; }, 2,
        "{B}: from another run"},
-      {"another profile", [](Json&, Json& b) { b["profile"] = "950"; }, 2, "{B}: from another run"},
+      // As a run on 950 writes it: the open points are those the family rests on there.
+      {"another profile",
+       [&](Json&, Json& b) {
+         b["profile"] = "950";
+         family(b)["open_points"] =
+             cubecheck::conf::makeFamily(family(b)["name"].get<std::string>(),
+                                         cubecheck::isa::ProfileId::Ascend950,
+                                         cubecheck::gen::Sizes::Mixed)
+                 ->openPoints;
+       },
+       2, "{B}: from another run"},
       {"another cubecheck version", [](Json&, Json& b) { b["tool_version"] = "0.0.9"; }, 2,
        ": tool_version 0.0.9 instead of "},
       {"another spec", [](Json&, Json& b) { b["spec_sha256"] = std::string(64, '0'); }, 2,

@@ -786,5 +786,42 @@ TEST(ReadReport, CertifyCoverageIsWhatTheRunRequires) {
       << refusal(gapless);
 }
 
+// The open points a family's verdict rests on follow from the family, the profile and the cases
+// that ran (openPointsThatRan): a list emptied or cut would read as a certificate resting on no
+// open point, and is refused, naming the family's field and the list the run gives.
+TEST(ReadReport, OpenPointsAreTheOnesTheCasesThatRanRestOn) {
+  const Json& cert = smokeCertificate();
+  ASSERT_EQ(refusal(cert), "(accepted)");
+  std::size_t checked = 0;
+  for (std::size_t i = 0; i < cert["families"].size(); ++i) {
+    const Json& open = cert["families"][i]["open_points"];
+    if (open.empty()) continue;
+    std::string rests;
+    for (const Json& id : open) rests += (rests.empty() ? "" : ", ") + id.get<std::string>();
+    const std::string field = "families[" + std::to_string(i) + "].open_points";
+    Json emptied = cert;
+    emptied["families"][i]["open_points"] = Json::array();
+    EXPECT_EQ(refusal(emptied).rfind(refusedField(field) + "is [] where the cases of " +
+                                         cert["families"][i]["name"].get<std::string>() +
+                                         " that ran on a2 rest on [" + rests + "]",
+                                     0),
+              0u)
+        << refusal(emptied);
+    Json cut = cert;
+    cut["families"][i]["open_points"].erase(open.size() - 1);
+    EXPECT_EQ(refusal(cut).rfind(refusedField(field), 0), 0u) << refusal(cut);
+    ++checked;
+  }
+  EXPECT_GT(checked, 0u) << "no family of the smoke certificate names an open point";
+
+  // A fuzz report is read the same way.
+  Json fuzzed = Json::parse(toJson(fuzzShard("reference", 0, 1, 2, {"mmad"})));
+  ASSERT_EQ(refusal(fuzzed), "(accepted)");
+  ASSERT_FALSE(fuzzed["families"][0]["open_points"].empty());
+  fuzzed["families"][0]["open_points"] = Json::array();
+  EXPECT_EQ(refusal(fuzzed).rfind(refusedField("families[0].open_points") + "is [] where ", 0), 0u)
+      << refusal(fuzzed);
+}
+
 }  // namespace
 }  // namespace cubecheck::conf
