@@ -136,6 +136,14 @@ bool checkExecProgram(const std::string& dutSpec, std::string& error) {
 }
 
 bool checkFamilies(const std::vector<std::string>& families, std::string& error) {
+  for (auto it = families.begin(); it != families.end(); ++it) {
+    // Run twice, a family's cases would count twice in one report: a certify of one family
+    // would read as twice the cases it drew.
+    if (std::find(families.begin(), it, *it) != it) {
+      error = "--family " + *it + " is given twice; give each family once";
+      return false;
+    }
+  }
   for (const std::string& f : families) {
     const bool known = std::find(conf::kFamilyNames.begin(), conf::kFamilyNames.end(), f) !=
                        conf::kFamilyNames.end();

@@ -53,8 +53,8 @@ bool checkEmptyOutDir(const std::string& option, const std::string& dir, std::st
 /// through PATH when it has no '/'). Other specs pass.
 bool checkExecProgram(const std::string& dutSpec, std::string& error);
 
-/// Every name in `families` is a family of this version (conf::kFamilyNames); otherwise the
-/// error names the unknown one and lists the families.
+/// Every name in `families` is a family of this version (conf::kFamilyNames), each given once;
+/// otherwise the error names the one given twice, or the unknown one and lists the families.
 bool checkFamilies(const std::vector<std::string>& families, std::string& error);
 /// `property` is the name of a property of one of `families` (every implemented family when
 /// empty) on `profile`; else an error listing the names there are.

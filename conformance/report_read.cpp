@@ -628,6 +628,10 @@ class Reader {
     for (std::size_t i = 0; i < filters.size(); ++i) {
       const std::string& f = r.scope.filters[i];
       if (f.rfind("--family ", 0) == 0) {
+        // No run takes a family twice (cli::checkFamilies): its cases would count twice.
+        if (std::find(named.begin(), named.end(), f.substr(9)) != named.end()) {
+          fail(filters[i].name, "is '" + f + "' a second time: no run takes a family twice");
+        }
         named.push_back(f.substr(9));
       } else if (!fuzz && (f.rfind("--property ", 0) == 0 || f.rfind("--case ", 0) == 0)) {
         whole = false;

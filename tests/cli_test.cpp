@@ -730,6 +730,11 @@ TEST(Cli, HostileArgumentsAreUsageErrorsUpFront) {
       {"fuzz --dut 'exec:no-such-program-on-path' --report-dir ''", "'no-such-program-on-path'"},
       {"certify --family nope --report-dir ''", "unknown family 'nope'; families are load2d"},
       {"fuzz --family nope --report-dir ''", "unknown family 'nope'; families are load2d"},
+      // Run twice, its cases would count twice in one report.
+      {"certify --family mmad --family load2d --family mmad --report-dir ''",
+       "--family mmad is given twice; give each family once"},
+      {"fuzz --family load2d --family load2d --report-dir ''",
+       "--family load2d is given twice; give each family once"},
       {"certify --property Bogus --report-dir ''", "MatchesOracle"},
       {"certify --family load2d --property Bogus --report-dir ''", "TransposeInvolution"},
       {"vectors export --dir /no/such/dir --out ", "no vector files in --dir /no/such/dir"},

@@ -823,5 +823,23 @@ TEST(ReadReport, OpenPointsAreTheOnesTheCasesThatRanRestOn) {
       << refusal(fuzzed);
 }
 
+// A family named twice ran twice (546 + 546 cases of mmad as two entries), and a merge summed
+// both into one family of twice the cases it drew. The CLI refuses the repeat; a report of such
+// a run, as an earlier version wrote it, is refused when read, naming the filter.
+TEST(ReadReport, AFamilyRunTwiceIsRefused) {
+  auto dut = dut::makeDut("reference");
+  RunOptions o;
+  o.level = Level::Smoke;
+  o.families = {"load2d", "load2d"};
+  const Json twice = Json::parse(toJson(certify(*dut, o)));
+  ASSERT_EQ(twice["families"].size(), 2u);
+  EXPECT_EQ(refusal(twice), refusedField("scope.filters[1]") +
+                                "is '--family load2d' a second time: no run takes a family twice")
+      << refusal(twice);
+  o.families = {"load2d"};
+  const Json once = Json::parse(toJson(certify(*dut, o)));
+  EXPECT_EQ(refusal(once), "(accepted)");
+}
+
 }  // namespace
 }  // namespace cubecheck::conf
