@@ -13,6 +13,7 @@
 #include "conformance/byte_order_mark.hpp"
 #include "conformance/families.hpp"
 #include "conformance/json_unique.hpp"
+#include "conformance/outcome.hpp"
 #include "isa/dtype.hpp"
 #include "isa/fields.hpp"
 #include "isa/memory.hpp"
@@ -580,6 +581,7 @@ class Reader {
       for (const Field& w : elements(root, "waivers")) r.waivers.push_back(waiver(w));
     }
     r.seconds = number(root, "seconds");
+    checkEnvelope(root, r);
     checkRun(root, r);
     checkVerdict(at(root, "verdict"), r.verdict());
     // Written since report_kind was added; an older report has none.
@@ -591,6 +593,104 @@ class Reader {
       throw MergeError(path_ + ": not a cubecheck report.json: field '" + *casesDiffer_);
     }
     return r;
+  }
+
+  /// The envelope is what the report's own reasons say of it: each NotSupported reason that
+  /// blames the envelope (a key of not_supported_reasons, its example) names what the
+  /// capabilities lack, a limit clause envelope.limits declares, and the envelope's text is the
+  /// one they give. A capability widened or a limit deleted would make a certificate read as
+  /// certified within more than the run let in.
+  void checkEnvelope(const Field& root, const CertifyResult& r) const {
+    const dut::Capabilities& caps = r.capabilities;
+    const Field envelope = at(root, "envelope");
+    if (has(envelope, "certified_within") &&
+        text(envelope, "certified_within") != caps.envelopeText()) {
+      fail(envelope.name + ".certified_within",
+           "says '" + text(envelope, "certified_within") +
+               "' where dut_capabilities and envelope.limits give '" + caps.envelopeText() + "'");
+    }
+    const std::vector<Field> families = elements(root, "families");
+    for (std::size_t i = 0; i < r.families.size(); ++i) {
+      const FamilyResult& f = r.families[i];
+      const Field reasons = at(families[i], "not_supported_reasons");
+      for (const auto& [key, n] : f.notSupportedReasons) {
+        if (const std::string why = contradicts(key, caps); !why.empty()) {
+          fail(reasons.name + "." + key, why);
+        }
+      }
+      const Field examples = at(families[i], "not_supported_examples");
+      for (const auto& [key, example] : f.notSupportedExamples) {
+        if (const std::string why = contradicts(example, caps); !why.empty()) {
+          fail(examples.name + "." + key, why);
+        }
+      }
+    }
+  }
+
+  /// Why a NotSupported reason (or its reasonKey) that blames the DUT's envelope contradicts
+  /// `caps`, or empty: it names something they declare, or a limit clause they do not.
+  static std::string contradicts(const std::string& reason, const dut::Capabilities& caps) {
+    // The name after `kind` in `rest`: up to a space or comma (a reason the suite adds to goes
+    // on with ", which the suite needs to ...").
+    const auto nameAfter = [](std::string_view rest, std::string_view kind) {
+      if (!rest.starts_with(kind)) return std::optional<std::string>();
+      rest.remove_prefix(kind.size());
+      return std::optional<std::string>(rest.substr(0, rest.find_first_of(" ,")));
+    };
+    const auto lists = [](const std::string& what, const std::string& name, const char* field) {
+      return "says the DUT " + what + " " + name + ", which dut_capabilities." + field + " lists";
+    };
+    const std::string_view text = reason;
+    if (text.starts_with(kOutsideLimits)) {
+      std::string clauses;
+      for (const dut::FieldLimit& l : caps.limits) {
+        const std::string full = std::string(kOutsideLimits) + l.text;
+        for (const std::string& said : {full, reasonKey(full)}) {
+          if (text == said || text.starts_with(said + ",")) return {};
+        }
+        clauses += (clauses.empty() ? "" : ", ") + l.text;
+      }
+      const std::string_view rest = text.substr(kOutsideLimits.size());
+      return "says the case is outside the declared clause '" +
+             std::string(rest.substr(0, rest.find(','))) +
+             "', which envelope.limits does not declare (it declares " +
+             (clauses.empty() ? std::string("none") : clauses) + ")";
+    }
+    if (text.starts_with(kNotValidated)) {
+      return caps.rejectsIllegal ? "says the DUT does not validate programs, where "
+                                   "dut_capabilities.rejects_illegal is true"
+                                 : std::string();
+    }
+    if (text.starts_with(kNotDeclared)) {
+      const std::string_view rest = text.substr(kNotDeclared.size());
+      if (const auto p = nameAfter(rest, "profile ")) {
+        const auto id = isa::parseProfile(*p);
+        if (id && caps.hasProfile(*id)) return lists("does not declare profile", *p, "profiles");
+      } else if (const auto i = nameAfter(rest, "instruction ")) {
+        if (caps.hasInstruction(*i)) {
+          return lists("does not declare instruction", *i, "instructions");
+        }
+      } else if (const auto t = nameAfter(rest, "data type ")) {
+        const auto dt = isa::parseDType(*t);
+        if (dt && caps.hasDType(*dt)) return lists("does not declare data type", *t, "dtypes");
+      }
+      return {};
+    }
+    if (text.starts_with(kCannot)) {
+      const std::string_view rest = text.substr(kCannot.size());
+      if (const auto m = nameAfter(rest, "observe ")) {
+        const auto mem = isa::parseMemory(*m);
+        if (mem && caps.canObserve(*mem)) return lists("cannot observe", *m, "observable");
+      } else if (const auto g = nameAfter(rest, "be given an image of ")) {
+        const auto mem = isa::parseMemory(*g);
+        if (mem && caps.canBeGiven(*mem)) {
+          return lists(
+              "cannot be given an image of", *g,
+              caps.given.empty() ? "observable (what it may be given, no given list)" : "given");
+        }
+      }
+    }
+    return {};
   }
 
   /// What the report's command, profile, level, sizes, scope and finish state decide is as this

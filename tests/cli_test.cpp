@@ -453,9 +453,15 @@ TEST_F(MergeReports, ExitStatusComesFromTheMergedVerdictAndBadInputsAreNamed) {
       {"another DUT version, named",
        [](Json&, Json& b) { b["dut_capabilities"]["version"] = "0.9"; }, 2,
        ": dut_capabilities.version 0.9 instead of "},
+      // As that build's run writes it: its envelope text names only load2d.
       {"a narrower envelope",
-       [](Json&, Json& b) { b["dut_capabilities"]["instructions"] = Json::array({"load2d"}); }, 2,
-       ": dut_capabilities.instructions load2d instead of "},
+       [](Json&, Json& b) {
+         b["dut_capabilities"]["instructions"] = Json::array({"load2d"});
+         std::string& within = b["envelope"]["certified_within"].get_ref<std::string&>();
+         within = std::regex_replace(within, std::regex("; instructions [^;]*;"),
+                                     "; instructions load2d;");
+       },
+       2, ": dut_capabilities.instructions load2d instead of "},
       {"other sizes", [](Json&, Json& b) { b["draws"]["sizes"] = "small"; }, 2,
        ": draws.sizes small instead of mixed"},
       {"another case budget", [](Json&, Json& b) { b["draws"]["case_budget"] = 400; }, 2,

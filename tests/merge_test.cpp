@@ -841,5 +841,91 @@ TEST(ReadReport, AFamilyRunTwiceIsRefused) {
   EXPECT_EQ(refusal(once), "(accepted)");
 }
 
+// A report's envelope is what its own NotSupported reasons say of it: a limit clause deleted from
+// envelope.limits, or a data type, instruction or memory added to dut_capabilities, would read as
+// certified within more than the run let in, while the reasons still blame that clause or that
+// name. Each is refused, naming the field, as is an envelope text the capabilities do not give.
+TEST(ReadReport, AnEnvelopeItsOwnReasonsContradictIsRefused) {
+  const auto run = [](const std::string& mode, std::vector<std::string> families) {
+    auto dut = dut::makeDut(std::string("exec:") + ENVELOPE_DUT + " " + mode);
+    RunOptions o;
+    o.level = Level::Smoke;
+    o.seed = 1;
+    o.families = std::move(families);
+    return Json::parse(toJson(certify(*dut, o)));
+  };
+  // The key of `j`'s first family's reasons that begins with `start`, and the rest of it.
+  const auto reasonFrom = [](const Json& j, std::string_view start) {
+    for (const auto& [key, n] : j["families"][0]["not_supported_reasons"].items()) {
+      if (key.starts_with(start)) return std::pair{key, key.substr(start.size())};
+    }
+    ADD_FAILURE() << "no reason begins '" << start << "'";
+    return std::pair{std::string(), std::string()};
+  };
+  const std::string reasons = "families[0].not_supported_reasons.";
+
+  // A declared limit: load2d cases past it are NotSupported, blaming the clause.
+  const Json limited = run("limit100-declared", {"load2d", "mmad"});
+  ASSERT_EQ(refusal(limited), "(accepted)");
+  ASSERT_EQ(limited["envelope"]["limits"].size(), 1u);
+  const auto [clauseKey, clause] = reasonFrom(limited, kOutsideLimits);
+  EXPECT_EQ(clause, reasonKey(limited["envelope"]["limits"][0].get<std::string>()));
+  Json unlimited = limited;
+  unlimited["envelope"]["limits"] = Json::array();
+  EXPECT_EQ(refusal(unlimited).rfind(refusedField("envelope.certified_within") + "says '", 0), 0u)
+      << refusal(unlimited);
+  unlimited["envelope"].erase("certified_within");  // not needed: the text is derived
+  EXPECT_EQ(refusal(unlimited), refusedField(reasons + clauseKey) +
+                                    "says the case is outside the declared clause '" + clause +
+                                    "', which envelope.limits does not declare (it declares none)");
+
+  // An instruction the run did not have declared.
+  const std::size_t mmad = familyIndex(limited, "mmad");
+  std::string instruction;
+  for (const auto& [key, n] : limited["families"][mmad]["not_supported_reasons"].items()) {
+    if (key.starts_with(std::string(kNotDeclared) + "instruction ")) {
+      instruction = key.substr(kNotDeclared.size() + 12);
+      break;
+    }
+  }
+  ASSERT_FALSE(instruction.empty());
+  Json more = limited;
+  more["dut_capabilities"]["instructions"].push_back(instruction);
+  more["envelope"].erase("certified_within");
+  EXPECT_EQ(refusal(more),
+            refusedField("families[" + std::to_string(mmad) + "].not_supported_reasons." +
+                         std::string(kNotDeclared) + "instruction " + instruction) +
+                "says the DUT does not declare instruction " + instruction +
+                ", which dut_capabilities.instructions lists");
+
+  // Programs not validated, and rejects_illegal turned true.
+  Json validates = limited;
+  validates["dut_capabilities"]["rejects_illegal"] = true;
+  validates["envelope"].erase("certified_within");
+  EXPECT_NE(refusal(validates).find("says the DUT does not validate programs, where "
+                                    "dut_capabilities.rejects_illegal is true"),
+            std::string::npos)
+      << refusal(validates);
+
+  // A DUT of one data type and a narrow view: the others and L0A blamed on it.
+  const Json narrow = run("s4-only", {"load2d"});
+  ASSERT_EQ(refusal(narrow), "(accepted)");
+  const auto [dtypeKey, dtype] = reasonFrom(narrow, std::string(kNotDeclared) + "data type ");
+  Json wider = narrow;
+  wider["dut_capabilities"]["dtypes"].push_back(dtype);
+  EXPECT_EQ(refusal(wider).rfind(refusedField("envelope.certified_within"), 0), 0u)
+      << refusal(wider);
+  wider["envelope"].erase("certified_within");
+  EXPECT_EQ(refusal(wider), refusedField(reasons + dtypeKey) +
+                                "says the DUT does not declare data type " + dtype +
+                                ", which dut_capabilities.dtypes lists");
+  const auto [observeKey, memory] = reasonFrom(narrow, std::string(kCannot) + "observe ");
+  Json sees = narrow;
+  sees["dut_capabilities"]["observable"].push_back(memory);
+  sees["envelope"].erase("certified_within");
+  EXPECT_EQ(refusal(sees), refusedField(reasons + observeKey) + "says the DUT cannot observe " +
+                               memory + ", which dut_capabilities.observable lists");
+}
+
 }  // namespace
 }  // namespace cubecheck::conf
