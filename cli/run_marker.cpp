@@ -69,43 +69,70 @@ std::string setAsideRegressions(const fs::path& dir, const std::vector<fs::path>
   return "an earlier run's " + old.string() + " moved to " + to.string();
 }
 
-/// An earlier certificate in DIR (report.json's report_kind "certificate") moved into
-/// DIR/certificate.earlier-<its report.json's last change, UTC>, every report file of it, when the
-/// run about to start would replace it with something else: a partial run, or another command's
-/// report. Returns a line saying what moved where; empty when nothing moved.
-std::string setAsideCertificate(const fs::path& dir, const std::string& command, bool partial) {
-  const fs::path json = dir / "report.json";
-  std::ifstream in(json, std::ios::binary);
-  if (!in) return {};
-  const nlohmann::json earlier = nlohmann::json::parse(in, nullptr, false);
-  if (!earlier.is_object() || earlier.value("report_kind", "") != "certificate") return {};
-  const std::string itsCommand = earlier.value("command", "");
-  if (!partial && itsCommand == command) return {};  // a run of the same kind replaces it
+/// An earlier run's report files in DIR (kReportFiles) moved, whole, into DIR/<kind>.earlier-<the
+/// last change of its report.json (or of the first of them there), UTC> when the run about to
+/// start would leave them describing another run: a certificate (report.json's report_kind
+/// "certificate") the run would replace with something else (a partial run, another command's
+/// report), moved to certificate.earlier-...; or report files the run does not write (`files`
+/// lacks them: mutants and merge-reports --out write report.json only) beside the report.json it
+/// writes, moved to report.earlier-... `reportCommand` is the command the run's report will
+/// name (a merge's names its shards'). Returns a line saying what moved where; empty when nothing
+/// moved.
+std::string setAsideEarlier(const fs::path& dir, const std::string& command,
+                            const std::string& reportCommand, bool partial,
+                            const std::vector<std::string>& files) {
   std::error_code ec;
-  const auto changed = std::chrono::file_clock::to_sys(fs::last_write_time(json, ec));
-  const std::string stem =
-      "certificate.earlier-" + (ec ? std::string("run") : utc(changed, "%Y%m%dT%H%M%SZ"));
+  const fs::path json = dir / "report.json";
+  nlohmann::json earlier;
+  if (std::ifstream in(json, std::ios::binary); in) {
+    earlier = nlohmann::json::parse(in, nullptr, false);
+  }
+  const bool certificate = earlier.is_object() && earlier.value("report_kind", "") == "certificate";
+  const std::string itsCommand = earlier.is_object() ? earlier.value("command", "") : "";
+  // A run of the same kind, whole, replaces a certificate.
+  const bool replacesCertificate = certificate && (partial || itsCommand != reportCommand);
+  std::vector<std::string> left;  // the earlier files the run would leave beside its own
+  for (const std::string& name : kReportFiles) {
+    if (std::find(files.begin(), files.end(), name) == files.end() && fs::exists(dir / name, ec)) {
+      left.push_back(name);
+    }
+  }
+  if (!replacesCertificate && left.empty()) return {};
+  std::vector<std::string> names;  // report.json last: until it goes, the earlier run is whole
+  for (const std::string& name : kReportFiles) {
+    if (name != "report.json" && fs::exists(dir / name, ec)) names.push_back(name);
+  }
+  if (fs::exists(json, ec)) names.push_back("report.json");
+  const auto changed = std::chrono::file_clock::to_sys(fs::last_write_time(dir / names.back(), ec));
+  const std::string stem = std::string(certificate ? "certificate" : "report") + ".earlier-" +
+                           (ec ? std::string("run") : utc(changed, "%Y%m%dT%H%M%SZ"));
   fs::path to = dir / stem;
   for (int n = 2; fs::exists(to, ec); ++n) to = dir / (stem + "-" + std::to_string(n));
   fs::create_directories(to, ec);
   if (ec) throw std::runtime_error("cannot create " + to.string() + ": " + ec.message());
-  // report.json last: until it goes, the directory still holds the whole earlier certificate.
-  std::vector<std::string> names = kReportFiles;
-  std::stable_partition(names.begin(), names.end(),
-                        [](const std::string& n) { return n != "report.json"; });
   for (const std::string& name : names) {
-    if (!fs::exists(dir / name, ec)) continue;
     fs::rename(dir / name, to / name, ec);
     if (ec) {
       throw std::runtime_error("cannot move " + (dir / name).string() + " aside: " + ec.message());
     }
   }
-  const std::string headline = dut::printable(earlier.value("headline", ""), 160);
-  return "the earlier certificate in " + dir.string() + " (" + headline + ") moved to " +
-         to.string() + ": " +
-         (partial ? "a partial run does not replace a certificate"
-                  : "a " + command + " report does not replace a " +
-                        dut::printable(itsCommand, 40) + " certificate");
+  const std::string headline =
+      earlier.is_object() ? dut::printable(earlier.value("headline", ""), 160) : std::string();
+  const std::string what =
+      std::string(certificate ? "the earlier certificate" : "an earlier run's reports") + " in " +
+      dir.string() + (headline.empty() ? "" : " (" + headline + ")") + " moved to " + to.string() +
+      ": ";
+  if (replacesCertificate) {
+    return what + (partial ? "a partial run does not replace a certificate"
+                           : "a " + reportCommand + " report does not replace a " +
+                                 dut::printable(itsCommand, 40) + " certificate");
+  }
+  std::string leftList;
+  for (const std::string& name : left) leftList += (leftList.empty() ? "" : ", ") + name;
+  std::string written;
+  for (const std::string& name : files) written += (written.empty() ? "" : ", ") + name;
+  return what + "a " + command + " run writes only " + written + " there, and the earlier " +
+         leftList + " would have gone on describing another run";
 }
 
 }  // namespace
@@ -227,7 +254,8 @@ std::string startReportDir(const fs::path& dir, const std::string& command,
   // report.json alone (fingerprint) leaves its regressions alone too: they are still its.
   const bool verdict = std::find(files.begin(), files.end(), "report.json") != files.end();
   std::string moved =
-      verdict ? setAsideCertificate(dir, reportCommand.empty() ? command : reportCommand, partial)
+      verdict ? setAsideEarlier(dir, command, reportCommand.empty() ? command : reportCommand,
+                                partial, files)
               : std::string();
   if (const std::string r = verdict ? setAsideRegressions(dir, inputs) : std::string(); !r.empty())
     moved += (moved.empty() ? "" : "\n") + r;

@@ -33,7 +33,11 @@ inline const std::vector<std::string> kReportFiles{"report.json", "junit.xml", "
 /// `partial` (filtered: --family, --property, --case, named files) or another command, is moved
 /// whole to certificate.earlier-<its last change, UTC>: a run of the same command and whole scope
 /// replaces it (`reportCommand`, when given, is the command the run's report will name, as a
-/// merge's names its shards'). Returns lines saying what moved where; empty when nothing moved.
+/// merge's names its shards'). Likewise an earlier run's report files that `files` lacks
+/// (report.md, report.html, junit.xml beside the report.json of mutants or merge-reports --out)
+/// would go on describing that run: they move, with its report.json, to
+/// report.earlier-<its last change, UTC> (certificate.earlier-... for a certificate). Returns
+/// lines saying what moved where; empty when nothing moved.
 /// First of all, the command holds DIR (holdDirectory): while another cubecheck run holds it,
 /// throws ReportDirInUse naming that run, and nothing in the directory is touched.
 /// Throws std::runtime_error naming the file that could not be written or moved.

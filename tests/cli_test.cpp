@@ -971,6 +971,78 @@ TEST(Cli, APartialRunOrAnotherCommandDoesNotReplaceACertificate) {
   fs::remove_all(cwd);
 }
 
+// mutants and merge-reports --out write report.json alone. Into a directory holding another
+// run's report.md, report.html and junit.xml they left those describing that run beside the new
+// report.json (a certificate's report.md still said CONFORMANT). The earlier run's files move,
+// whole, to report.earlier-TIME/ (certificate.earlier-TIME/ for a certificate); a report.json
+// with no such files beside it is written as before.
+TEST(Cli, AReportJsonAloneNeverSitsBesideAnotherRunsReports) {
+  const auto text = [](const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  };
+  const auto dir = tempDir("report_json_alone");
+  fs::remove_all(dir);
+  const std::vector<std::string> others{"report.md", "report.html", "junit.xml"};
+  // The directories in `d` whose names begin with `stem`.
+  const auto aside = [](const fs::path& d, const std::string& stem) {
+    std::vector<fs::path> out;
+    for (const auto& e : fs::directory_iterator(d)) {
+      if (e.is_directory() && e.path().filename().string().starts_with(stem)) out.push_back(e);
+    }
+    return out;
+  };
+  const auto expectMoved = [&](const fs::path& d, const std::string& stem,
+                               const std::string& earlierJson, const CliRun& r) {
+    const std::vector<fs::path> moved = aside(d, stem);
+    ASSERT_EQ(moved.size(), 1u) << r.out;
+    EXPECT_EQ(text(moved[0] / "report.json"), earlierJson) << "not the earlier run's, whole";
+    for (const std::string& f : others) {
+      EXPECT_FALSE(fs::exists(d / f)) << f << " left beside the new report.json";
+      EXPECT_TRUE(fs::exists(moved[0] / f)) << f;
+    }
+    EXPECT_NE(r.out.find("moved to " + moved[0].string()), std::string::npos) << r.out;
+  };
+
+  // mutants into a partial certify run's directory (no certificate: nothing moved it before).
+  const fs::path m = dir / "mutants";
+  ASSERT_EQ(
+      runCli("certify --family load2d --level smoke --seed 3 --quiet --report-dir " + m.string())
+          .status,
+      0);
+  const std::string partial = text(m / "report.json");
+  ASSERT_EQ(readJson(m / "report.json")["report_kind"], "partial_run");
+  CliRun r = runCli("mutants --seed 3 --report-dir " + m.string());
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_TRUE(readJson(m / "report.json").contains("mutants"));
+  expectMoved(m, "report.earlier-", partial, r);
+  EXPECT_NE(r.out.find("a mutants run writes only report.json there"), std::string::npos) << r.out;
+
+  // merge-reports --out DIR/report.json into a copy of a certificate's directory.
+  const fs::path cert = dir / "certificate", copy = dir / "copy";
+  ASSERT_EQ(runCli("certify --level smoke --seed 3 --quiet --report-dir " + cert.string()).status,
+            0);
+  ASSERT_EQ(readJson(cert / "report.json")["report_kind"], "certificate");
+  fs::copy(cert, copy, fs::copy_options::recursive);
+  const std::string certificate = text(copy / "report.json");
+  r = runCli("merge-reports --out " + (copy / "report.json").string() + " " +
+             (cert / "report.json").string());
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_TRUE(readJson(copy / "report.json").contains("merged_from"));
+  expectMoved(copy, "certificate.earlier-", certificate, r);
+
+  // --out report.json with no other report file beside it: written, nothing else touched.
+  const fs::path plain = dir / "plain";
+  fs::create_directories(plain);
+  r = runCli("merge-reports --out " + (plain / "report.json").string() + " " +
+             (cert / "report.json").string());
+  ASSERT_EQ(r.status, 0) << r.out;
+  std::vector<std::string> names;
+  for (const auto& e : fs::directory_iterator(plain)) names.push_back(e.path().filename());
+  EXPECT_EQ(names, std::vector<std::string>{"report.json"});
+  fs::remove_all(dir);
+}
+
 // Random draws of a property with few distinct programs repeat earlier cases (load3d_v1's
 // illegal programs do within four draws): regen leaves the repeats out and says so, instead of
 // refusing to write anything, and no file holds a case twice.
