@@ -333,6 +333,12 @@ void setCount(Json& family, const char* key, long long value) {
   }
 }
 
+/// A file's bytes ("" when it cannot be read).
+std::string text(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
 Json readJson(const fs::path& p) {
   std::ifstream in(p);
   return Json::parse(in);
@@ -575,10 +581,6 @@ TEST_F(MergeReports, NamesItsInputsByTheirSha256) {
   const CliRun r = runCli("merge-reports --report-dir " + reports.string() + " " + a.string() +
                           " " + b.string());
   ASSERT_EQ(r.status, 0) << r.out;
-  const auto text = [](const fs::path& p) {
-    std::ifstream in(p);
-    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  };
   const Json m = readJson(reports / "report.json");
   ASSERT_EQ(m["merged_from"].size(), 2u) << m.dump(1);
   const std::string md = text(reports / "report.md"), html = text(reports / "report.html");
@@ -624,10 +626,6 @@ TEST_F(MergeReports, ReportDirHoldsEveryFormatOfTheMergedRun) {
   for (const char* file : {"report.json", "junit.xml", "report.md", "report.html"}) {
     EXPECT_TRUE(fs::exists(reports / file)) << file;
   }
-  const auto text = [](const fs::path& p) {
-    std::ifstream in(p);
-    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  };
   EXPECT_EQ(text(reports / "report.json"), text(out));
   // The certificate is the last thing printed, as certify prints it.
   // The shards are --family load2d fuzz runs: the merge is no certificate.
@@ -862,10 +860,6 @@ TEST(Cli, AKilledRunLeavesNoEarlierVerdictBehind) {
   const CliRun first =
       runCli("certify --dut reference --level smoke --seed 1 --quiet --report-dir " + dir.string());
   ASSERT_EQ(first.status, 0) << first.out;
-  const auto text = [](const fs::path& p) {
-    std::ifstream in(p);
-    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  };
   ASSERT_EQ(readJson(dir / "report.json")["verdict"], "conformant");
   fs::create_directories(dir / "regressions");
   writeFile(dir / "regressions" / "load2d.a2.csv", "# fuzz regressions of an earlier run\n");
@@ -911,10 +905,6 @@ TEST(Cli, AKilledRunLeavesNoEarlierVerdictBehind) {
 // certificate aside, whole, and says where; a run of the same command and whole scope replaces
 // it as before. A replay's reproduce line (--case) writes no report unless --report-dir is given.
 TEST(Cli, APartialRunOrAnotherCommandDoesNotReplaceACertificate) {
-  const auto text = [](const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), {});
-  };
   const auto dir = tempDir("certificate_aside");
   fs::remove_all(dir);
   const std::string into = " --report-dir " + dir.string();
@@ -977,10 +967,6 @@ TEST(Cli, APartialRunOrAnotherCommandDoesNotReplaceACertificate) {
 // whole, to report.earlier-TIME/ (certificate.earlier-TIME/ for a certificate); a report.json
 // with no such files beside it is written as before.
 TEST(Cli, AReportJsonAloneNeverSitsBesideAnotherRunsReports) {
-  const auto text = [](const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), {});
-  };
   const auto dir = tempDir("report_json_alone");
   fs::remove_all(dir);
   const std::vector<std::string> others{"report.md", "report.html", "junit.xml"};
@@ -1129,10 +1115,6 @@ CliRun killedOnceInProgress(const std::string& args, const fs::path& watched) {
 // report.json, which is larger than the limit; its in-progress reports are not.
 TEST(Cli, EveryCommandWritingAReportDirMarksItFirst) {
   const auto dir = tempDir("killed_others");
-  const auto text = [](const fs::path& p) {
-    std::ifstream in(p);
-    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  };
   auto expectInProgress = [](const Json& j, const std::string& command) {
     EXPECT_EQ(j["verdict"], "in progress") << j.dump(2);
     EXPECT_EQ(j["command"], command);
