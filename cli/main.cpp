@@ -181,6 +181,15 @@ void startReports(const std::string& reportDir, const std::string& command, bool
   if (!moved.empty()) std::cerr << "cubecheck " << command << ": " << moved << '\n';
 }
 
+/// Once a run's reports are written: an earlier certificate set aside until the run had its own
+/// is dropped when it has one, and kept (saying where) when it does not (cli::settleEarlier...).
+void settleReports(const std::string& reportDir, const std::string& command,
+                   const conf::CertifyResult& r) {
+  const std::string kept =
+      cli::settleEarlierCertificate(reportDir, r.reportKind() == "certificate");
+  if (!kept.empty()) std::cerr << "cubecheck " << command << ": " << kept << '\n';
+}
+
 std::atomic<bool> gStop{false};
 extern "C" void onStopSignal(int sig) {
   gStop.store(true);
@@ -372,6 +381,7 @@ int runCertify(const std::string& dutSpec, conf::RunOptions o, const std::string
   if (!quiet) printRates(r);
   if (!reportDir.empty()) {
     conf::writeReports(reportDir, r);
+    settleReports(reportDir, "certify", r);
     // The certificate people read comes last, where the eye lands.
     printReportPaths(reportDir, r);
   }
@@ -466,6 +476,12 @@ constexpr const char* kBoardKernelLine =
 constexpr const char* kOwnHarnessLine =
     "answered by a harness cubecheck did not write (the results of a vectors export), which "
     "stages and reads back each memory with instructions not known here";
+
+/// ... and of a set without a manifest: nothing says whose harness wrote its results.
+constexpr const char* kUnnamedHarnessLine =
+    "answered by a harness the set does not name (it has no manifest, so not even whether "
+    "cubecheck's exported kernel ran it), which stages and reads back each memory with "
+    "instructions not known here";
 
 /// What a replay reads and how it reports.
 struct Replay {
@@ -570,6 +586,9 @@ int replayVectors(dut::Dut& dut, const std::string& dutSpec, Replay in,
     const std::optional<vec::ExportSource> exported =
         in.recorded ? vec::exportSourceOf(file.parent_path()) : std::nullopt;
     const bool boardKernel = exported && exported->kind == "export-ascendc";
+    std::error_code noManifest;
+    const bool setHasManifest =
+        std::filesystem::exists(file.parent_path() / vec::kManifestName, noManifest);
     vec::ReadResult rr = vec::readFile(file);
     r.inputErrors.insert(r.inputErrors.end(), rr.errors.begin(), rr.errors.end());
     conf::FamilyResult fr;
@@ -600,7 +619,9 @@ int replayVectors(dut::Dut& dut, const std::string& dutSpec, Replay in,
         v = conf::checkVector(dut, row.c);
         if (in.recorded && v.outcome != conf::Outcome::NotSupported) {
           if (!boardKernel) {
-            ++fr.indirect[kOwnHarnessLine];
+            // No export note: a published set (a harness of the user's), or a set without a
+            // manifest, which names nothing (an unverified export among them).
+            ++fr.indirect[setHasManifest ? kOwnHarnessLine : kUnnamedHarnessLine];
           } else {
             ++fr.indirect[kBoardKernelLine];
             for (const std::string& line : vec::planForBoard(row.c.program).restsOn) {
@@ -663,6 +684,7 @@ int replayVectors(dut::Dut& dut, const std::string& dutSpec, Replay in,
   conf::printReport(std::cout, r);
   if (!in.reportDir.empty()) {
     conf::writeReports(in.reportDir, r);
+    settleReports(in.reportDir, r.command, r);
     printReportPaths(in.reportDir, r);
   }
   return exitCodeOf(r);
@@ -919,6 +941,11 @@ int runMerge(const std::vector<std::string>& named, const std::string& out,
     } catch (const std::exception& e) {
       return usageError("merge-reports", std::string("--report-dir: ") + e.what());
     }
+    settleReports(reportDir, "merge-reports", merged);
+  }
+  if (!out.empty()) {
+    settleReports(fs::path(out).has_parent_path() ? fs::path(out).parent_path().string() : ".",
+                  "merge-reports", merged);
   }
   conf::printReport(std::cout, merged);
   // The merged report's own headline: a partial merge says PARTIAL RUN, a fuzz merge what it

@@ -69,6 +69,21 @@ std::string setAsideRegressions(const fs::path& dir, const std::vector<fs::path>
   return "an earlier run's " + old.string() + " moved to " + to.string();
 }
 
+/// Report directory -> where its earlier certificate was set aside provisionally, by a whole run
+/// of the same command that has not yet written its own.
+std::map<fs::path, fs::path>& provisionalAside() {
+  static std::map<fs::path, fs::path> aside;
+  return aside;
+}
+
+/// `j[key]` when `j` is an object whose `key` is a string, else "" (a damaged earlier report must
+/// not stop the run that replaces it).
+std::string stringField(const nlohmann::json& j, const char* key) {
+  if (!j.is_object()) return {};
+  const auto it = j.find(key);
+  return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
 /// An earlier run's report files in DIR (kReportFiles) moved, whole, into DIR/<kind>.earlier-<the
 /// last change of its report.json (or of the first of them there), UTC> when the run about to
 /// start would leave them describing another run: a certificate (report.json's report_kind
@@ -87,9 +102,11 @@ std::string setAsideEarlier(const fs::path& dir, const std::string& command,
   if (std::ifstream in(json, std::ios::binary); in) {
     earlier = nlohmann::json::parse(in, nullptr, false);
   }
-  const bool certificate = earlier.is_object() && earlier.value("report_kind", "") == "certificate";
-  const std::string itsCommand = earlier.is_object() ? earlier.value("command", "") : "";
-  // A run of the same kind, whole, replaces a certificate.
+  const bool certificate =
+      earlier.is_object() && stringField(earlier, "report_kind") == "certificate";
+  const std::string itsCommand = earlier.is_object() ? stringField(earlier, "command") : "";
+  // A run of the same kind, whole, replaces a certificate, but only once it has written one: until
+  // then the certificate is set aside provisionally (settleEarlierCertificate).
   const bool replacesCertificate = certificate && (partial || itsCommand != reportCommand);
   std::vector<std::string> left;  // the earlier files the run would leave beside its own
   for (const std::string& name : kReportFiles) {
@@ -97,7 +114,9 @@ std::string setAsideEarlier(const fs::path& dir, const std::string& command,
       left.push_back(name);
     }
   }
-  if (!replacesCertificate && left.empty()) return {};
+  // Provisional only when the run writes every file it would replace: else they move for good.
+  const bool provisional = certificate && !replacesCertificate && left.empty();
+  if (!replacesCertificate && !provisional && left.empty()) return {};
   std::vector<std::string> names;  // report.json last: until it goes, the earlier run is whole
   for (const std::string& name : kReportFiles) {
     if (name != "report.json" && fs::exists(dir / name, ec)) names.push_back(name);
@@ -116,8 +135,12 @@ std::string setAsideEarlier(const fs::path& dir, const std::string& command,
       throw std::runtime_error("cannot move " + (dir / name).string() + " aside: " + ec.message());
     }
   }
+  if (provisional) {
+    provisionalAside()[fs::weakly_canonical(dir, ec)] = to;
+    return {};  // said at the end only if it is kept
+  }
   const std::string headline =
-      earlier.is_object() ? dut::printable(earlier.value("headline", ""), 160) : std::string();
+      earlier.is_object() ? dut::printable(stringField(earlier, "headline"), 160) : std::string();
   const std::string what =
       std::string(certificate ? "the earlier certificate" : "an earlier run's reports") + " in " +
       dir.string() + (headline.empty() ? "" : " (" + headline + ")") + " moved to " + to.string() +
@@ -136,6 +159,20 @@ std::string setAsideEarlier(const fs::path& dir, const std::string& command,
 }
 
 }  // namespace
+
+std::string settleEarlierCertificate(const fs::path& dir, bool wroteCertificate) {
+  std::error_code ec;
+  const auto it = provisionalAside().find(fs::weakly_canonical(dir, ec));
+  if (it == provisionalAside().end()) return {};
+  const fs::path aside = it->second;
+  provisionalAside().erase(it);
+  if (wroteCertificate) {
+    fs::remove_all(aside, ec);  // replaced by the run's own certificate, as before
+    return {};
+  }
+  return "the earlier certificate in " + dir.string() + " is kept in " + aside.string() +
+         ": this run did not finish, and its report is no certificate";
+}
 
 void replaceFile(const fs::path& p, const std::string& text) {
   const fs::path tmp = p.string() + ".tmp";

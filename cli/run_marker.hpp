@@ -47,6 +47,13 @@ std::string startReportDir(const std::filesystem::path& dir, const std::string& 
                            const std::vector<std::string>& files = kReportFiles,
                            const std::string& reportCommand = {});
 
+/// After a run that started `dir` has written its reports: a certificate startReportDir set aside
+/// provisionally (a whole run of the same command replaces it once it has a certificate of its
+/// own) is removed when `wroteCertificate`, and otherwise kept, with a line saying where (a run
+/// that did not finish: interrupted, stopped, an internal error). A run killed before this keeps
+/// it too. Empty when there is nothing to say.
+std::string settleEarlierCertificate(const std::filesystem::path& dir, bool wroteCertificate);
+
 /// Another cubecheck run holds the report directory: a usage error (exit 2), never a second
 /// writer of one directory.
 class ReportDirInUse : public std::runtime_error {

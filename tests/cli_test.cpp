@@ -1107,6 +1107,34 @@ CliRun killedOnceInProgress(const std::string& args, const fs::path& watched) {
       " 2>/dev/null; do sleep 0.1; i=$((i+1)); done; kill -KILL -$pid; wait $pid; echo killed $?'");
 }
 
+// Review: whether a run would replace a certificate was decided when it started, from its
+// filters, so a whole run of the same command that then did not finish (killed, interrupted)
+// lost the certificate. It is now set aside until the run has written its own, and kept when the
+// run never does. A damaged earlier report.json does not stop a run either.
+TEST(Cli, AWholeRunThatDoesNotFinishKeepsTheCertificateItWouldReplace) {
+  const auto dir = tempDir("certificate_kept");
+  fs::remove_all(dir);
+  const std::string into = " --report-dir " + dir.string();
+  ASSERT_EQ(runCli("certify --level smoke --seed 3 --quiet" + into).status, 0);
+  const std::string certificate = text(dir / "report.json");
+  const CliRun killed =
+      killedOnceInProgress("certify --level full --seed 1 --quiet" + into, dir / "report.json");
+  EXPECT_NE(killed.out.find("killed 137"), std::string::npos) << killed.out;
+  std::vector<fs::path> aside;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    if (e.path().filename().string().starts_with("certificate.earlier-")) aside.push_back(e);
+  }
+  ASSERT_EQ(aside.size(), 1u);
+  EXPECT_TRUE(text(aside[0] / "report.json") == certificate) << "not the certificate, whole";
+  for (const std::string damaged : {"{\"report_kind\": 7, \"command\": null}", "[1, 2]",
+                                    "{\"report_kind\": \"certificate\","}) {
+    std::ofstream(dir / "report.json") << damaged;
+    const CliRun r = runCli("certify --level smoke --seed 3 --family load2d --quiet" + into);
+    EXPECT_EQ(r.status, 0) << damaged << "\n" << r.out;
+  }
+  fs::remove_all(dir);
+}
+
 // Every command that writes into a report directory marks what it will write "in progress"
 // before it starts, as certify does (above): mutants' report.json, fingerprint's
 // fingerprint.json (a certify's report.json beside it is still that run's verdict and stays), and
