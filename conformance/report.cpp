@@ -705,11 +705,10 @@ std::vector<Section> familySections(const CertifyResult& r) {
       const std::string ranOut =
           f.coverageGaps.empty()
               ? std::string()
-              : "; the bins still short were not reached within the " +
-                    std::to_string(kTopUpDraws) +
-                    " draws per property it looks through (a case outside the declared envelope "
-                    "fills no bin: the narrower the envelope, the fewer draws reach one; a higher "
-                    "level reaches more)";
+              : "; the bins still short were not filled within the " + std::to_string(kTopUpDraws) +
+                    " draws per property it looks through (only a pass, or a waived case the DUT "
+                    "answered, fills a bin: a failing case fills none, nor one outside the "
+                    "declared envelope, so the narrower the envelope, the fewer draws fill one)";
       s.blocks.push_back(note("Drawn to fill bins",
                               std::to_string(f.topUpCases) +
                                   " case(s) past the level's count, each in a required bin the "

@@ -219,7 +219,9 @@ std::vector<std::string> FamilyResult::binsShort() const {
   if (nothingInside()) return out;
   for (const auto& [bin, quota] : coverageRequired) {
     const auto ran = coverage.find(bin);
-    const std::size_t inside = ran == coverage.end() ? 0 : ran->second;
+    const auto unanswered = coverageUnanswered.find(bin);
+    const std::size_t inside = (ran == coverage.end() ? 0 : ran->second) -
+                               (unanswered == coverageUnanswered.end() ? 0 : unanswered->second);
     if (inside < quota && !binOutside(bin)) out.push_back(bin);
   }
   return out;

@@ -140,9 +140,13 @@ struct FamilyResult {
   /// The failing cases of `counts` a waiver waived (--waivers), by outcome, and by reason.
   Counts waived;
   std::map<std::string, std::size_t> waivedReasons;
-  /// tag -> waived failing cases: they count toward a bin's quota, as passes do (a known,
-  /// waived failure is not a hole in what the run tested).
+  /// tag -> waived failing cases the DUT answered (a mismatch, a differing rerun): they count
+  /// toward a bin's quota, as passes do (a known, waived failure is not a hole in what the run
+  /// tested).
   std::map<std::string, std::size_t> coverageWaived;
+  /// tag -> waived cases the DUT did not answer (declined, crashed, timed out): they ran but
+  /// exercised nothing, so the top-up (binsShort) draws on past them. Not written to reports.
+  std::map<std::string, std::size_t> coverageUnanswered;
   /// NotSupported cases whose reason is what the DUT declared (outsideDeclaredEnvelope): a
   /// certificate of the family covers only the cases inside that envelope.
   std::size_t outsideEnvelope() const;

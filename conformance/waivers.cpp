@@ -209,9 +209,10 @@ void WaiverSet::apply(const std::string& family, FamilyResult& into, PropertyRes
     into.waivedReasons[r.waiver.reason] += 1;
     // A waived case fills its bins only when the DUT answered it (a known wrong answer): a
     // declined, crashed or timed-out case exercised nothing, so its bins stay short.
-    if (failure.outcome == Outcome::Mismatch || failure.outcome == Outcome::Nondeterministic) {
-      for (const std::string& t : tags) into.coverageWaived[t] += 1;
-    }
+    const bool answered =
+        failure.outcome == Outcome::Mismatch || failure.outcome == Outcome::Nondeterministic;
+    for (const std::string& t : tags)
+      (answered ? into.coverageWaived : into.coverageUnanswered)[t] += 1;
     r.cases += 1;
     return;
   }

@@ -850,8 +850,10 @@ std::vector<std::string> specialTags(const MmadCase& c) {
     t.emplace_back("special:scattered");
     const bool bias = c.init == MmadInit::BiasTable || c.init == MmadInit::BiasTensor;
     const bool hf32 = c.hf32 && c.dtype == DType::F32;
-    if (c.n > 1 && !hf32) t.emplace_back("special:scattered_subnormal_b");
-    if (c.m > 1 && !bias && !hf32) t.emplace_back("special:scattered_subnormal_a");
+    // A side's subnormals meet plain values only where the other side has a line besides its two
+    // special ones: B's column in a third row of A, A's row in a third column of B.
+    if (c.n > 1 && c.m > 2 && !hf32) t.emplace_back("special:scattered_subnormal_b");
+    if (c.m > 1 && c.n > 2 && !bias && !hf32) t.emplace_back("special:scattered_subnormal_a");
     if (c.init != MmadInit::Zero) t.emplace_back("special:scattered_init");
     if (hf32) t.emplace_back("special:scattered_hf32");
   }

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 
 #include <bit>
 #include <cfloat>
@@ -396,6 +397,73 @@ TEST(MmadInitFlags, EveryCombinationIsSentByTableAndDrawsAndRequired) {
     const conf::Family f = conf::mmadFamily(id);
     for (const std::string& b : bins) EXPECT_TRUE(isRequired(f, b)) << b;
   }
+}
+
+// MmadValues::ScatteredSpecials (red team, round 10): infinities and subnormals at random places
+// on both sides, over any init and with HF32. Its C must not depend on the order a DUT adds in:
+// f32 sums in ascending and in descending k, each saturated at the end (NaN to 0, +-inf to
+// +-FLT_MAX), give the oracle's C bit for bit (a zero's sign aside, OPEN-15). And the operands
+// hold what the tags say: infinities on both sides, and subnormals where tagged.
+TEST(MmadScattered, EveryOrderOfAdditionGivesTheOraclesC) {
+  std::size_t subnormalA = 0, subnormalB = 0, infinities = 0;
+  for (std::uint64_t seed = 1; seed <= 300; ++seed) {
+    gen::MmadCase c;
+    c.profile = isa::ProfileId::A2;
+    c.values = gen::MmadValues::ScatteredSpecials;
+    c.dtype = std::array{DType::F16, DType::BF16, DType::F32}[seed % 3];
+    c.m = static_cast<std::uint16_t>(1 + seed % 7);
+    c.n = static_cast<std::uint16_t>(1 + (seed / 7) % 6);
+    c.k = static_cast<std::uint16_t>(1 + (seed * 5) % 23);
+    c.init = std::array{isa::MmadInit::Zero, isa::MmadInit::Accumulate, isa::MmadInit::BiasTable,
+                        isa::MmadInit::BiasTensor}[(seed / 3) % 4];
+    c.hf32 = c.dtype == DType::F32 && seed % 2 == 0;
+    c.contentSeed = seed;
+    SCOPED_TRACE(::testing::Message() << c);
+    const gen::MmadOperands o = gen::operandsOf(c);
+    const oracle::MatrixD init = o.init(c.init);
+    const oracle::ElemMatrix want = gen::expectedC(c, o);
+    auto saturated = [](float v) {
+      if (std::isnan(v)) return 0.0f;
+      return std::isinf(v) ? std::copysign(FLT_MAX, v) : v;
+    };
+    for (Eigen::Index i = 0; i < c.m; ++i) {
+      for (Eigen::Index j = 0; j < c.n; ++j) {
+        float up = static_cast<float>(init(i, j)), down = up;
+        for (Eigen::Index kk = 0; kk < c.k; ++kk) {
+          up += static_cast<float>(o.a(i, kk)) * static_cast<float>(o.b(kk, j));
+          down +=
+              static_cast<float>(o.a(i, c.k - 1 - kk)) * static_cast<float>(o.b(c.k - 1 - kk, j));
+        }
+        for (const float v : {saturated(up), saturated(down)}) {
+          const float w = std::bit_cast<float>(want(i, j));
+          EXPECT_TRUE(v == w) << "C(" << i << ", " << j << "): " << v << " against " << w;
+        }
+      }
+    }
+    const std::vector<std::string> tags = gen::tagsOf(c);
+    auto tagged = [&](const char* t) { return std::count(tags.begin(), tags.end(), t) == 1; };
+    auto holds = [](const auto& m, auto pred) {
+      return std::any_of(m.data(), m.data() + m.size(), pred);
+    };
+    const auto subnormal = [](double v) {
+      return std::fpclassify(static_cast<float>(v)) == FP_SUBNORMAL ||
+             (v != 0 && std::fabs(v) < 0x1p-14);
+    };
+    const auto infinite = [](double v) { return std::isinf(v); };
+    EXPECT_TRUE(tagged("special:scattered"));
+    EXPECT_TRUE(holds(o.a, infinite) && holds(o.b, infinite));
+    infinities += 1;
+    if (tagged("special:scattered_subnormal_a")) {
+      EXPECT_TRUE(holds(o.a, subnormal));
+      ++subnormalA;
+    }
+    if (tagged("special:scattered_subnormal_b")) {
+      EXPECT_TRUE(holds(o.b, subnormal));
+      ++subnormalB;
+    }
+  }
+  EXPECT_GT(subnormalA, 20u);
+  EXPECT_GT(subnormalB, 20u);
 }
 
 // Spec 8's saturation mode turns an infinite result into +-FLT_MAX, also when the operands are
