@@ -583,12 +583,10 @@ int replayVectors(dut::Dut& dut, const std::string& dutSpec, Replay in,
     if (r.interrupted || !r.stoppedEarly.empty() || !r.internalError.empty()) break;
     // Results of a board: through the exported kernel (an export-ascendc set, whose plan for
     // each case says what it rests on), or through a harness of the user's own (any other set).
-    const std::optional<vec::ExportSource> exported =
-        in.recorded ? vec::exportSourceOf(file.parent_path()) : std::nullopt;
-    const bool boardKernel = exported && exported->kind == "export-ascendc";
-    std::error_code noManifest;
-    const bool setHasManifest =
-        std::filesystem::exists(file.parent_path() / vec::kManifestName, noManifest);
+    // What checkSet read of the file's directory: whether it has a manifest, and its note.
+    const auto kind = set.exportKindOf.find(file.has_parent_path() ? file.parent_path() : ".");
+    const bool setHasManifest = kind != set.exportKindOf.end();
+    const bool boardKernel = in.recorded && setHasManifest && kind->second == "export-ascendc";
     vec::ReadResult rr = vec::readFile(file);
     r.inputErrors.insert(r.inputErrors.end(), rr.errors.begin(), rr.errors.end());
     conf::FamilyResult fr;

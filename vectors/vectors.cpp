@@ -863,15 +863,6 @@ std::optional<ExportSource> parseExportNote(const std::string& note) {
   return std::nullopt;
 }
 
-std::optional<ExportSource> exportSourceOf(const fs::path& dir) {
-  std::ifstream in(dir / kManifestName, std::ios::binary);
-  for (std::string line; std::getline(in, line);) {
-    if (!line.starts_with("# ")) continue;
-    if (std::optional<ExportSource> from = parseExportNote(line.substr(2))) return from;
-  }
-  return std::nullopt;
-}
-
 namespace {
 
 /// One directory's part of checkSet.
@@ -886,6 +877,7 @@ void checkDir(const fs::path& dir, const std::vector<fs::path>& files, bool whol
     return;
   }
   digests.push_back(contentHash(text.data(), text.size()));
+  out.exportKindOf[dir] = "";
   std::map<std::string, Entry> listed;
   std::istringstream in(text);
   std::size_t lineNo = 0;
@@ -900,6 +892,7 @@ void checkDir(const fs::path& dir, const std::vector<fs::path>& files, bool whol
     if (line.starts_with("# ")) {
       if (const std::optional<ExportSource> from = parseExportNote(line.substr(2))) {
         sources.push_back(from->digest);
+        out.exportKindOf[dir] = from->kind;
         const std::string what =
             dir.string() + " is an " + from->kind + " of the vector set of digest " + from->digest;
         if (from->kind == "inputs export") {

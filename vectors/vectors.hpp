@@ -157,8 +157,6 @@ std::string exportNote(const ExportSource& source);
 /// exportNote's line read back (without its "# "), or nullopt for a note that is none (no known
 /// kind, or no 16-hex-digit digest after it); `counted` false when K and N do not read.
 std::optional<ExportSource> parseExportNote(const std::string& note);
-/// The export note of the manifest in `dir`, or nullopt when it has none (or no manifest).
-std::optional<ExportSource> exportSourceOf(const std::filesystem::path& dir);
 /// What a board variant's `why` holds (vectors export-ascendc): " [board variant of ID: ...]".
 inline constexpr std::string_view kBoardVariantMark = " [board variant of ";
 
@@ -173,6 +171,9 @@ struct SetCheck {
   /// part of and how much, "; " between sets (a certificate of it claims those cases only, and
   /// says so); empty when every replayed set is whole
   std::string subset;
+  /// per directory of the files (".", for a file named without one) that has a manifest: the
+  /// kind of its export note (ExportSource::kind), or "" when it has none
+  std::map<std::filesystem::path, std::string> exportKindOf;
 };
 /// `wholeDir`: `files` are every vector file of their directory (--dir), so a file the manifest
 /// lists and that is absent is an error; otherwise (files named) it makes the replay partial.
