@@ -51,6 +51,14 @@ bool inside(const fs::path& file, const fs::path& dir) {
   return end == d.end();
 }
 
+/// DIR/<stem>, or DIR/<stem>-2, -3, ...: the first that does not exist yet.
+fs::path freeSibling(const fs::path& dir, const std::string& stem) {
+  std::error_code ec;
+  fs::path to = dir / stem;
+  for (int n = 2; fs::exists(to, ec); ++n) to = dir / (stem + "-" + std::to_string(n));
+  return to;
+}
+
 /// DIR/regressions moved to DIR/regressions.earlier-<its last change>: see startReportDir.
 std::string setAsideRegressions(const fs::path& dir, const std::vector<fs::path>& inputs) {
   const fs::path old = dir / "regressions";
@@ -62,8 +70,7 @@ std::string setAsideRegressions(const fs::path& dir, const std::vector<fs::path>
   const auto changed = std::chrono::file_clock::to_sys(fs::last_write_time(old, ec));
   const std::string stem =
       "regressions.earlier-" + (ec ? std::string("run") : utc(changed, "%Y%m%dT%H%M%SZ"));
-  fs::path to = dir / stem;
-  for (int n = 2; fs::exists(to, ec); ++n) to = dir / (stem + "-" + std::to_string(n));
+  const fs::path to = freeSibling(dir, stem);
   fs::rename(old, to, ec);
   if (ec) throw std::runtime_error("cannot move " + old.string() + " aside: " + ec.message());
   return "an earlier run's " + old.string() + " moved to " + to.string();
@@ -102,9 +109,8 @@ std::string setAsideEarlier(const fs::path& dir, const std::string& command,
   if (std::ifstream in(json, std::ios::binary); in) {
     earlier = nlohmann::json::parse(in, nullptr, false);
   }
-  const bool certificate =
-      earlier.is_object() && stringField(earlier, "report_kind") == "certificate";
-  const std::string itsCommand = earlier.is_object() ? stringField(earlier, "command") : "";
+  const bool certificate = stringField(earlier, "report_kind") == "certificate";
+  const std::string itsCommand = stringField(earlier, "command");
   // A run of the same kind, whole, replaces a certificate, but only once it has written one: until
   // then the certificate is set aside provisionally (settleEarlierCertificate).
   const bool replacesCertificate = certificate && (partial || itsCommand != reportCommand);
@@ -125,8 +131,7 @@ std::string setAsideEarlier(const fs::path& dir, const std::string& command,
   const auto changed = std::chrono::file_clock::to_sys(fs::last_write_time(dir / names.back(), ec));
   const std::string stem = std::string(certificate ? "certificate" : "report") + ".earlier-" +
                            (ec ? std::string("run") : utc(changed, "%Y%m%dT%H%M%SZ"));
-  fs::path to = dir / stem;
-  for (int n = 2; fs::exists(to, ec); ++n) to = dir / (stem + "-" + std::to_string(n));
+  const fs::path to = freeSibling(dir, stem);
   fs::create_directories(to, ec);
   if (ec) throw std::runtime_error("cannot create " + to.string() + ": " + ec.message());
   for (const std::string& name : names) {
@@ -139,8 +144,7 @@ std::string setAsideEarlier(const fs::path& dir, const std::string& command,
     provisionalAside()[fs::weakly_canonical(dir, ec)] = to;
     return {};  // said at the end only if it is kept
   }
-  const std::string headline =
-      earlier.is_object() ? dut::printable(stringField(earlier, "headline"), 160) : std::string();
+  const std::string headline = dut::printable(stringField(earlier, "headline"), 160);
   const std::string what =
       std::string(certificate ? "the earlier certificate" : "an earlier run's reports") + " in " +
       dir.string() + (headline.empty() ? "" : " (" + headline + ")") + " moved to " + to.string() +
