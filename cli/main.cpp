@@ -494,6 +494,9 @@ struct Replay {
   /// Why the replay is narrower than its input, beside --case and the set's own (a results
   /// file's results for cases not replayed, set aside): part of the run's scope.
   std::vector<std::string> narrowed = {};
+  /// --expect-digest: the digest the replayed set must have (the one published with it), or
+  /// empty. Any other digest, or none (no manifest), is an input error.
+  std::string expectDigest = {};
   /// The DUT answers from results recorded earlier (`vectors verify`): nothing runs, so every
   /// row is compared however many errors it holds in a row; only a live DUT (`vectors check`)
   /// is given up on after conf::FailureStreak's consecutive timeouts or adapter errors.
@@ -570,6 +573,17 @@ int replayVectors(dut::Dut& dut, const std::string& dutSpec, Replay in,
   r.vectorSet = conf::CertifyResult::VectorSet{set.digest, {}, set.sourceDigest, set.subset};
   r.inputErrors = std::move(in.inputErrors);
   r.inputErrors.insert(r.inputErrors.end(), set.errors.begin(), set.errors.end());
+  std::string expected = in.expectDigest;  // hex digits in either case
+  std::transform(expected.begin(), expected.end(), expected.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  if (!expected.empty() && set.digest != expected) {
+    r.inputErrors.push_back(
+        "--expect-digest " + dut::printable(in.expectDigest, 40) + ": " +
+        (set.digest.empty() ? std::string("the files replayed have no manifest, so no digest")
+                            : "the set replayed has digest " + set.digest) +
+        ": it is not the set published with that digest (a file or row added, removed or "
+        "edited, or the manifest deleted)");
+  }
   if (!in.caseFilter.empty()) r.scope.filters.push_back("--case " + in.caseFilter);
   r.scope.filters.insert(r.scope.filters.end(), set.partial.begin(), set.partial.end());
   r.scope.filters.insert(r.scope.filters.end(), in.narrowed.begin(), in.narrowed.end());
@@ -1088,7 +1102,10 @@ int main(int argc, char** argv) {
   CLI::App* vectors = app.add_subcommand(
       "vectors", "golden vector files: regen, check, export, export-ascendc, verify");
   vectors->require_subcommand(1);
-  std::string vecDir = "vectors/golden", vecOut, resultsFile, caseId;
+  std::string vecDir = "vectors/golden", vecOut, resultsFile, caseId, expectDigest;
+  const char* expectDigestHelp =
+      "the set's published digest (regen and export print it): another digest, or no manifest, "
+      "is an input error (exit 1), so a CI gate fails on a set that is not the published one";
   std::vector<std::string> vecFiles;
   int randomPerProperty = 3;
   std::string vecSeed = "1";
@@ -1103,6 +1120,7 @@ int main(int argc, char** argv) {
   check->add_option("--dir", vecDir, "directory of vector files")->capture_default_str();
   check->add_option("files", vecFiles, "vector files (default: every .csv of --dir)");
   check->add_option("--case", caseId, "only the case with this case_id");
+  check->add_option("--expect-digest", expectDigest, expectDigestHelp);
   check->add_option("--report-dir", reportDir, reportDirHelp)->capture_default_str();
   addInteger(check, "--timeout-ms", timeoutMs, "per-program limit for exec: and plugin: DUTs");
   check->add_option("--waivers", waiversFile, waiversHelp);
@@ -1116,6 +1134,7 @@ int main(int argc, char** argv) {
   verify->add_option("--results", resultsFile, "the harness's results CSV")->required();
   verify->add_option("files", vecFiles, "vector files (default: every .csv of --dir)");
   verify->add_option("--case", caseId, "only the case with this case_id");
+  verify->add_option("--expect-digest", expectDigest, expectDigestHelp);
   verify->add_option("--report-dir", reportDir, reportDirHelp)->capture_default_str();
   cli::ExportAscendcArgs ascendc;
   CLI::App* exportAscendc = cli::addExportAscendc(*vectors, ascendc);
@@ -1327,17 +1346,16 @@ int main(int argc, char** argv) {
         std::cerr << "cubecheck vectors check: no vector files in " << vecDir << '\n';
         return kExitUsage;
       }
-      return replayVectors(
-          *d, dutSpec,
-          {files,
-           vecFiles.empty(),
-           caseId,
-           reportDir,
-           "cubecheck vectors check --dut " + cli::shellWord(dutSpec) +
-               (check->count("--timeout-ms") > 0 ? " --timeout-ms " + std::to_string(timeoutMs)
-                                                 : std::string()),
-           {}},
-          std::move(waivers));
+      Replay in{files,
+                vecFiles.empty(),
+                caseId,
+                reportDir,
+                "cubecheck vectors check --dut " + cli::shellWord(dutSpec) +
+                    (check->count("--timeout-ms") > 0 ? " --timeout-ms " + std::to_string(timeoutMs)
+                                                      : std::string()),
+                {}};
+      in.expectDigest = expectDigest;
+      return replayVectors(*d, dutSpec, std::move(in), std::move(waivers));
     }
     if (*exportCmd) return cli::runExportInputs(vecDir, vecOut);
     if (*exportAscendc) return cli::runExportAscendc(ascendc);
@@ -1383,6 +1401,7 @@ int main(int argc, char** argv) {
                 "cubecheck vectors verify --results " + cli::shellWord(resultsFile),
                 std::move(results.errors)};
       in.recorded = true;
+      in.expectDigest = expectDigest;
       if (results.setAside > 0) {
         in.narrowed.push_back(std::to_string(results.setAside) +
                               " result(s) of cases of the set not replayed, set aside unread");

@@ -739,6 +739,31 @@ TEST(VectorSet, WithoutAManifestOrWithPartOfASetTheRunIsPartial) {
   EXPECT_EQ(r.md.find("cubecheck certificate"), std::string::npos);
 }
 
+// A CI gate that passes the published digest fails when the set replayed is not that set: a
+// file and the manifest deleted together (a partial run, which alone exits 0), or a manifest
+// rewritten over an edited set. The published set itself passes, its digest in either case.
+TEST(VectorSet, ExpectDigestFailsOnAnyOtherSet) {
+  const fs::path d = fresh("set_expect_digest");
+  const std::vector<fs::path> files = smallSet(d);
+  const std::string manifest = slurp(d / kManifestName);
+  const std::string digest = contentHash(manifest.data(), manifest.size());
+  std::string upper = digest;
+  for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  const std::string check = "vectors check --dut reference --dir " + d.string();
+  Reports r = replay(check + " --expect-digest " + upper, d / "r1");
+  EXPECT_EQ(r.run.status, 0) << r.run.out;
+  EXPECT_EQ(r.json["verdict"], "conformant") << r.json["headline"];
+  fs::remove(files[0]);
+  writeManifest(d, vectorFiles(d));  // a consistent set, but another one
+  r = replay(check + " --expect-digest " + digest, d / "r2");
+  expectInputError(r, "--expect-digest " + digest + ": the set replayed has digest");
+  fs::remove(d / kManifestName);
+  r = replay(check, d / "r3");
+  EXPECT_EQ(r.run.status, 0) << "without the option a partial run exits by what ran";
+  r = replay(check + " --expect-digest " + digest, d / "r4");
+  expectInputError(r, "no manifest, so no digest");
+}
+
 // F2: a whole set's report names its digest and every profile, the same in every format, and no
 // level or seed (a replay has neither).
 TEST(VectorSet, AReportNamesTheDigestAndEveryProfileAlike) {
