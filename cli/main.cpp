@@ -918,6 +918,38 @@ int runMerge(const std::vector<std::string>& named, const std::string& out,
   }
   // Not run here: every format names the files it was made from, by their SHA-256.
   merged.mergedFrom = std::move(mergedFrom);
+  // The shards' regression vectors (each fuzz shard keeps its own in REPORT_DIR/regressions):
+  // read now, so a damaged set refuses the merge before anything is written, and written into
+  // --report-dir's regressions below, one row per case, so that a night leaves one set to replay.
+  std::map<std::pair<std::string, std::string>, std::map<std::string, vec::Row>> regressionRows;
+  std::vector<std::string> regressionSources;
+  if (!reportDir.empty()) {
+    for (const std::string& in : inputs) {
+      std::error_code ec;
+      const fs::path dir =
+          (fs::path(in).has_parent_path() ? fs::path(in).parent_path() : fs::path(".")) /
+          "regressions";
+      if (!fs::is_directory(dir, ec)) continue;
+      const std::vector<fs::path> files = vec::vectorFiles(dir);
+      if (files.empty()) continue;
+      std::vector<std::string> errors = vec::checkSet(files, true).errors;
+      for (const fs::path& file : files) {
+        vec::ReadResult rr = vec::readFile(file);
+        errors.insert(errors.end(), rr.errors.begin(), rr.errors.end());
+        for (vec::Row& row : rr.rows) {
+          regressionRows[{row.family, row.profile}].emplace(row.caseId, std::move(row));
+        }
+      }
+      if (!errors.empty()) {
+        return usageError("merge-reports",
+                          "the regression vectors beside " + in + " do not read (" +
+                              std::to_string(errors.size()) + " error(s)), the first: " +
+                              errors.front() + "; replay them with vectors check --dir " +
+                              dir.string() + " to see every one, or move them away");
+      }
+      regressionSources.push_back(dir.string());
+    }
+  }
   // Created only now: a bad input leaves no directory behind.
   if (!cli::checkWritableDir("--report-dir", reportDir, error)) {
     return usageError("merge-reports", error);
@@ -954,6 +986,22 @@ int runMerge(const std::vector<std::string>& named, const std::string& out,
       return usageError("merge-reports", std::string("--report-dir: ") + e.what());
     }
     settleReports(reportDir, "merge-reports", merged);
+    std::set<fs::path> written;
+    std::size_t rows = 0;
+    for (const auto& [key, byCase] : regressionRows) {
+      std::vector<vec::Row> list;
+      for (const auto& [id, row] : byCase) list.push_back(row);
+      rows += list.size();
+      writeCorpusFile(fs::path(reportDir) / "regressions", key.first, key.second, list,
+                      "regressions of " + std::to_string(regressionSources.size()) +
+                          " merged report(s), one row per case",
+                      written);
+    }
+    if (rows > 0) {
+      std::cout << "regression vectors: " << rows << " case(s) from " << regressionSources.size()
+                << " shard(s)' regressions in " << (fs::path(reportDir) / "regressions").string()
+                << '\n';
+    }
   }
   if (!out.empty()) {
     settleReports(fs::path(out).has_parent_path() ? fs::path(out).parent_path().string() : ".",

@@ -657,6 +657,53 @@ TEST_F(MergeReports, ReportDirHoldsEveryFormatOfTheMergedRun) {
   EXPECT_FALSE(fs::exists(reports));
 }
 
+// Each fuzz shard keeps its own regression vectors: the merge combines them into one set with
+// its own manifest, one row per case, and a shard whose set does not read refuses the merge.
+TEST(MergeRegressions, TheShardsRegressionVectorsBecomeOneSet) {
+  const fs::path d =
+      fs::temp_directory_path() / ("cubecheck_merge_regressions_" + std::to_string(::getpid()));
+  fs::remove_all(d);
+  std::set<std::string> ids;
+  for (int i = 0; i < 2; ++i) {
+    const fs::path shard = d / ("shard" + std::to_string(i));
+    const CliRun r = runCli(
+        "fuzz --dut mutant:load2d-last-repeat-dropped --family load2d --cases 4 --seed 3 --quiet "
+        "--shard " +
+        std::to_string(i) + "/2 --report-dir " + shard.string());
+    ASSERT_EQ(r.status, 1) << r.out;
+    for (const fs::path& f : cubecheck::vec::vectorFiles(shard / "regressions")) {
+      for (const auto& row : cubecheck::vec::readFile(f).rows) ids.insert(row.caseId);
+    }
+  }
+  ASSERT_FALSE(ids.empty());
+  const std::string inputs =
+      " " + (d / "shard0" / "report.json").string() + " " + (d / "shard1" / "report.json").string();
+  const fs::path merged = d / "merged";
+  const CliRun r = runCli("merge-reports --report-dir " + merged.string() + inputs);
+  EXPECT_EQ(r.status, 1) << r.out;
+  EXPECT_NE(r.out.find("regression vectors: " + std::to_string(ids.size()) + " case(s) from 2"),
+            std::string::npos)
+      << r.out;
+  const std::vector<fs::path> files = cubecheck::vec::vectorFiles(merged / "regressions");
+  EXPECT_TRUE(cubecheck::vec::checkSet(files, true).errors.empty());
+  std::set<std::string> mergedIds;
+  for (const fs::path& f : files) {
+    for (const auto& row : cubecheck::vec::readFile(f).rows) mergedIds.insert(row.caseId);
+  }
+  EXPECT_EQ(mergedIds, ids);
+  // A damaged set beside one shard: refused, naming it, and nothing written.
+  const fs::path damaged = cubecheck::vec::vectorFiles(d / "shard1" / "regressions").front();
+  std::ofstream(damaged, std::ios::app) << "not,a,row\n";
+  const CliRun bad = runCli("merge-reports --report-dir " + (d / "merged2").string() + inputs);
+  EXPECT_EQ(bad.status, 2) << bad.out;
+  EXPECT_NE(bad.out.find("the regression vectors beside " +
+                         (d / "shard1" / "report.json").string() + " do not read"),
+            std::string::npos)
+      << bad.out;
+  EXPECT_FALSE(fs::exists(d / "merged2"));
+  fs::remove_all(d);
+}
+
 TEST_F(MergeReports, AnUnwritableOutIsRefusedBeforeAnythingIsWritten) {
   const fs::path pa = dir_ / "a.json", pb = dir_ / "b.json";
   writeJson(pa, shard_[0]);
