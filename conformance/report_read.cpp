@@ -896,7 +896,7 @@ CertifyResult fromJson(const std::string& text, const std::string& path) {
                        "' is given twice in one object");
     }
     j = std::move(parsed.value);
-  } catch (const nlohmann::json::parse_error& e) {
+  } catch (const nlohmann::json::exception& e) {  // a syntax error, or a number out of range
     throw MergeError(path + ": not JSON: " + e.what());
   }
   if (!j.is_object()) throw MergeError(path + ": not a cubecheck report.json (not an object)");

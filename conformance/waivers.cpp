@@ -100,7 +100,7 @@ std::vector<Waiver> parseWaivers(const std::string& text, const std::string& pat
            "is given twice in one object (a reader sees the first value, the parser would keep "
            "the last)");
     j = std::move(parsed.value);
-  } catch (const Json::parse_error& e) {
+  } catch (const Json::exception& e) {  // a syntax error, or a number past double's range
     throw WaiverError(path + ": not JSON: " + e.what());
   }
   if (!j.is_object()) fail("(the document)", "is not an object {\"waivers\": [...]}");

@@ -397,6 +397,21 @@ TEST(ReadReport, AByteOrderMarkIsNamed) {
   }
 }
 
+// A number past double's range is JSON no reader can hold: named as the file's, not an internal
+// error (the parser throws it as out_of_range, not parse_error).
+TEST(ReadReport, ANumberOutOfRangeIsNamed) {
+  std::string text = toJson(fuzzShard("reference", 0, 1, 2));
+  const std::size_t seed = text.find("\"seed\":");
+  ASSERT_NE(seed, std::string::npos);
+  text.insert(seed, "\"x\": 1e400, ");
+  try {
+    (void)fromJson(text, "r.json");
+    ADD_FAILURE() << "accepted";
+  } catch (const MergeError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("r.json: not JSON: ", 0), 0u) << e.what();
+  }
+}
+
 TEST(ReadReport, MalformedFieldsAreNamed) {
   const Json good = Json::parse(toJson(fuzzShard("mutant:load2d-dst-gap-ignored", 0, 1, 4)));
   ASSERT_FALSE(good["families"][0]["failures"].empty());

@@ -283,6 +283,8 @@ TEST(Waivers, AMalformedFileIsRefusedNamingTheFileAndTheField) {
   EXPECT_EQ(parseWaivers(R"({"waivers": [)" + ok + "]}", "w.json").size(), 1u);
   const std::pair<std::string, std::string> bad[] = {
       {R"({"waivers": [)", "w.json: not JSON"},
+      {R"({"waivers": [{"dut": "*", "family": "load2d", "reason": "r", "until": 1e400}]})",
+       "w.json: not JSON"},
       {R"([])", "w.json: (the document): is not an object"},
       {R"({"waiver": []})", "w.json: waiver: unknown key"},
       {R"({})", "w.json: waivers: is missing"},
