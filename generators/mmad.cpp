@@ -63,7 +63,7 @@ void fillWords(Matrix& m, Eigen::Index r, Eigen::Index c, SplitMix64& g, auto dr
   Word words[kPerStep * kBlock];
   for (Eigen::Index i = 0; i < size;) {
     const Eigen::Index taken = std::min(kBlock, (size - i + kPerStep - 1) / kPerStep);
-    for (Eigen::Index s = 0; s < taken; ++s) steps[s] = g.next();
+    g.nextBlock(steps, static_cast<std::size_t>(taken));
     for (Eigen::Index s = 0; s < taken; ++s) {
       for (Eigen::Index j = 0; j < kPerStep; ++j) {
         words[kPerStep * s + j] = static_cast<Word>(steps[s] >> (8 * sizeof(Word) * j));
