@@ -1046,7 +1046,7 @@ int main(int argc, char** argv) {
                                                          : " and ") +
                      cli::kReportFiles[i];
   }
-  reportDirHelp += " go; '' to write none";
+  reportDirHelp += " go, with spec.md, the spec they cite; '' to write none";
   std::vector<std::string> families;
   std::string property;
   long long caseIndex = -1;

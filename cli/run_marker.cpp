@@ -127,6 +127,8 @@ std::string setAsideEarlier(const fs::path& dir, const std::string& command,
   for (const std::string& name : kReportFiles) {
     if (name != "report.json" && fs::exists(dir / name, ec)) names.push_back(name);
   }
+  // The spec the earlier reports link to (conf::writeReports) goes with them.
+  if (fs::exists(dir / "spec.md", ec)) names.push_back("spec.md");
   if (fs::exists(json, ec)) names.push_back("report.json");
   const auto changed = std::chrono::file_clock::to_sys(fs::last_write_time(dir / names.back(), ec));
   const std::string stem = std::string(certificate ? "certificate" : "report") + ".earlier-" +

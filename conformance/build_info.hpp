@@ -12,5 +12,7 @@ extern const std::string_view kToolVersion;
 /// Lower-case hex SHA-256 of docs/spec.md as built: what `sha256sum docs/spec.md` prints for the
 /// spec a certificate was issued against.
 extern const std::string_view kSpecSha256;
+/// docs/spec.md as built, byte for byte: what writeReports puts beside every report.
+extern const std::string_view kSpecText;
 
 }  // namespace cubecheck::conf

@@ -203,7 +203,7 @@ const OpenPoint* findOpenPoint(std::string_view id) {
   return nullptr;
 }
 
-std::string specLink(std::string_view citation) {
+std::string specLink(std::string_view citation, bool beside) {
   // GitHub-style anchors as docs/spec.md declares them: lower case, '.' and ' ' become '-'.
   std::string anchor;
   for (char c : citation) {
@@ -211,7 +211,7 @@ std::string specLink(std::string_view citation) {
                   ? '-'
                   : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   }
-  return "docs/spec.md#" + anchor;
+  return (beside ? "spec.md#" : "docs/spec.md#") + anchor;
 }
 
 }  // namespace cubecheck::conf

@@ -44,6 +44,7 @@ std::vector<UncheckedOpenPoint> openPointsNotChecked(
 
 /// Where a citation is explained in the project's spec page, as a relative link from the
 /// repository root: "spec 6.1" -> "docs/spec.md#spec-6-1", "OPEN-7" -> "docs/spec.md#open-7".
-std::string specLink(std::string_view citation);
+/// `beside`: from a report directory, which holds its own copy (writeReports): "spec.md#open-7".
+std::string specLink(std::string_view citation, bool beside = false);
 
 }  // namespace cubecheck::conf

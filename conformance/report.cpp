@@ -1,5 +1,6 @@
 #include "conformance/report.hpp"
 
+#include "conformance/build_info.hpp"
 #include "conformance/open_points.hpp"
 
 #include <algorithm>
@@ -15,6 +16,12 @@
 
 namespace cubecheck::conf {
 namespace {
+
+/// Whether this build holds the spec the run names (kSpecText), so that writeReports puts it
+/// beside the report and the report links into that copy.
+bool specBeside(const CertifyResult& r) {
+  return r.specSha256 == kSpecSha256;
+}
 
 constexpr std::size_t kFailuresPrinted = 5;  // the terminal shows a few; report.json has more
 
@@ -538,6 +545,15 @@ void writeReports(const std::filesystem::path& dir, const CertifyResult& r) {
   write(dir / "junit.xml", toJUnit(r));
   write(dir / "report.md", toMarkdown(r));
   write(dir / "report.html", toHtml(r));
+  // The spec the run certified against, beside the reports that cite it: a certificate handed
+  // on as its directory carries the semantics it rests on (the SHA-256 it names is this file's).
+  // A merge of shards another build ran names their spec, which this build may not hold: then
+  // none is written, and none left from an earlier run.
+  if (specBeside(r)) {
+    write(dir / "spec.md", std::string(kSpecText));
+  } else {
+    std::filesystem::remove(dir / "spec.md", ec);
+  }
 }
 
 namespace {
@@ -749,7 +765,7 @@ std::vector<Section> familySections(const CertifyResult& r) {
               (skipped != unchecked.end()
                    ? " Not checked here: " + skipped->why + "."
                    : " Certified on the default reading: " + std::string(p->defaultReading) + "."),
-          specLink(id)));
+          specLink(id, specBeside(r))));
     }
     for (const auto& [what, n] : f.probes) {
       auto [label, text] = probeNote(f, what, n);
@@ -963,12 +979,13 @@ std::vector<std::pair<std::string, std::string>> facts(const CertifyResult& r) {
   }
   out.push_back(
       {"Semantics",
-       "docs/spec.md of cubecheck " + r.toolVersion +
-           " (in its sources, or "
-           "share/cubecheck/docs/spec.md where it is installed), SHA-256 " +
-           r.specSha256 +
-           " (sha256sum docs/spec.md checks a copy); the spec links below are relative to that "
-           "folder's parent"});
+       specBeside(r)
+           ? "spec.md beside this report: docs/spec.md of cubecheck " + r.toolVersion +
+                 ", SHA-256 " + r.specSha256 +
+                 " (sha256sum spec.md checks the copy); the spec links below point into it"
+           : "docs/spec.md of cubecheck " + r.toolVersion + ", SHA-256 " + r.specSha256 +
+                 ", not the spec of the cubecheck that wrote this report, so no copy is beside "
+                 "it; the spec links below are relative to that spec's folder's parent"});
   return out;
 }
 

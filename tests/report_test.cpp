@@ -378,12 +378,47 @@ TEST(Certificate, ExplainsEachOpenPointWithALink) {
   for (const FamilyResult& f : r.families) {
     for (const std::string& id : f.openPoints) {
       EXPECT_NE(md.find("* *" + id + "*: "), std::string::npos) << id;
-      EXPECT_NE(md.find("(docs/spec.md#" + std::string(1, 'o') + "pen-" + id.substr(5) + ")"),
+      EXPECT_NE(md.find("(spec.md#" + std::string(1, 'o') + "pen-" + id.substr(5) + ")"),
                 std::string::npos)
           << id;
       EXPECT_NE(html.find("<b>" + id + ":</b>"), std::string::npos) << id;
     }
   }
+}
+
+// A report directory carries the spec its reports cite: spec.md, byte for byte the one whose
+// SHA-256 they name, and every spec link of report.md and report.html resolves to an anchor in
+// it. A report of another build's spec (a merge of its shards) gets none, and loses an earlier one.
+TEST(Certificate, CarriesTheSpecItCitesBesideIt) {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() /
+                                    ("cubecheck_spec_beside_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  CertifyResult r = run("reference");
+  writeReports(dir, r);
+  auto slurp = [](const std::filesystem::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  };
+  const std::string spec = slurp(dir / "spec.md");
+  EXPECT_EQ(sha256Hex(spec), r.specSha256);
+  std::size_t links = 0;
+  for (const char* file : {"report.md", "report.html"}) {
+    const std::string text = slurp(dir / file);
+    const std::regex link(R"re([("]spec\.md#([a-z0-9-]+)[)"])re");
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), link);
+         it != std::sregex_iterator(); ++it, ++links) {
+      EXPECT_NE(spec.find("<a id=\"" + (*it)[1].str() + "\">"), std::string::npos)
+          << file << ": " << (*it)[0];
+    }
+    EXPECT_EQ(text.find("docs/spec.md#"), std::string::npos) << file;
+  }
+  EXPECT_GT(links, 0u);
+  r.specSha256 = std::string(64, '0');
+  writeReports(dir, r);
+  EXPECT_FALSE(std::filesystem::exists(dir / "spec.md"));
+  EXPECT_NE(slurp(dir / "report.md").find("not the spec of the cubecheck that wrote this report"),
+            std::string::npos);
+  std::filesystem::remove_all(dir);
 }
 
 // ---- what the reports say is what the run backs -------------------------------------------------
