@@ -142,10 +142,9 @@ int usageError(std::string_view command, const std::string& error) {
 /// certificate only when they are one (a complete certify or replay run that finished).
 void printReportPaths(const std::string& dir, const conf::CertifyResult& r) {
   const bool certificate = r.reportKind() == "certificate";
-  // spec.md is there when this build holds the spec the run names (conf::writeReports).
-  const bool spec = r.specSha256 == conf::kSpecSha256;
   std::cout << "reports: " << dir << "/report.json, " << dir << "/junit.xml"
-            << (spec ? ", " + dir + "/spec.md (the spec they cite)" : std::string()) << '\n'
+            << (conf::specBeside(r) ? ", " + dir + "/spec.md (the spec they cite)" : std::string())
+            << '\n'
             << (certificate ? "certificate: " : "report for people (not a certificate): ") << dir
             << "/report.md, " << dir << "/report.html\n";
 }

@@ -17,12 +17,6 @@
 namespace cubecheck::conf {
 namespace {
 
-/// Whether this build holds the spec the run names (kSpecText), so that writeReports puts it
-/// beside the report and the report links into that copy.
-bool specBeside(const CertifyResult& r) {
-  return r.specSha256 == kSpecSha256;
-}
-
 constexpr std::size_t kFailuresPrinted = 5;  // the terminal shows a few; report.json has more
 
 // The order of the terminal table's columns after "passed" and "no-op".
@@ -523,6 +517,10 @@ std::string toJUnit(const CertifyResult& r) {
   }
   os << "</testsuites>\n";
   return os.str();
+}
+
+bool specBeside(const CertifyResult& r) {
+  return r.specSha256 == kSpecSha256;
 }
 
 void writeReports(const std::filesystem::path& dir, const CertifyResult& r) {

@@ -26,8 +26,11 @@ std::string toJUnit(const CertifyResult& r);
 std::string toMarkdown(const CertifyResult& r);
 std::string toHtml(const CertifyResult& r);
 
-/// Writes report.json, junit.xml, report.md and report.html into dir (created if missing); throws
-/// std::runtime_error naming the file on failure.
+/// Writes report.json, junit.xml, report.md, report.html and (specBeside) spec.md into dir
+/// (created if missing); throws std::runtime_error naming the file on failure.
 void writeReports(const std::filesystem::path& dir, const CertifyResult& r);
+/// Whether this build holds the spec the run names, so that writeReports puts it beside the
+/// reports as spec.md and they link into that copy.
+bool specBeside(const CertifyResult& r);
 
 }  // namespace cubecheck::conf
