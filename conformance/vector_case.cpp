@@ -6,8 +6,22 @@
 
 namespace cubecheck::conf {
 
+std::optional<Verdict> runBefore(dut::Dut& dut, const std::vector<isa::Program>& before) {
+  for (const isa::Program& p : before) {
+    isa::Observed ignored;
+    if (auto v = runLegal(dut, p, ignored)) {
+      if (v->outcome != Outcome::NotSupported) {
+        v->detail = "the legal program sent just before the case: " + v->detail;
+      }
+      return v;
+    }
+  }
+  return std::nullopt;
+}
+
 Verdict checkVector(dut::Dut& dut, const VectorCase& c) {
   if (c.uncertified) return {Outcome::NotSupported, *c.uncertified};
+  if (auto v = runBefore(dut, c.before)) return *v;
   if (c.rejection) return checkRejected(dut, c.program, *c.rejection);
   if (c.expected) return checkExpected(dut, c.program, *c.expected);
   isa::Observed observed;

@@ -17,6 +17,11 @@ namespace cubecheck::conf {
 
 struct VectorCase {
   isa::Program program;
+  /// Legal programs sent to the same DUT just before `program`, their results not compared: they
+  /// leave state (CTRL[45], HF32, the Load3D registers) that must not reach `program`, whose state
+  /// starts reset (dut-protocol.md, "State of a program"). Vector files do not store them, so
+  /// `vectors regen` skips a case that has any.
+  std::vector<isa::Program> before;
   /// What the observed regions must hold (Exact, with don't-care masks). Unset for rejections.
   std::optional<oracle::Expected> expected;
   /// The program breaks this rule and must be rejected.
@@ -37,6 +42,10 @@ struct VectorCase {
   /// Unset where alternatives only spare a certified case an open point's bytes (OPEN-10).
   bool probe = false;
 };
+
+/// Runs `before` (VectorCase::before) on the DUT, results not compared: nullopt when each ran,
+/// else the verdict of the first that did not (NotSupported, or its failure, named as such).
+std::optional<Verdict> runBefore(dut::Dut& dut, const std::vector<isa::Program>& before);
 
 /// The verdict of one vector case against a DUT.
 Verdict checkVector(dut::Dut& dut, const VectorCase& c);
