@@ -9,6 +9,7 @@
 
 #include "conformance/checks.hpp"
 #include "conformance/families.hpp"
+#include "conformance/vector_case.hpp"
 #include "generators/lowprec.hpp"
 #include "generators/mmad.hpp"
 #include "generators/mx.hpp"
@@ -27,7 +28,9 @@ VectorCase exactVector(const LowMmadCase& c) {
   isa::Program p = gen::buildProgram(c);
   const gen::LowOperands o = gen::lowOperandsOf(c);
   oracle::Expected e = oracle::expectC(p, 0, gen::expectedC(c, o), c.cAddr);
-  return expectationVector(std::move(p), std::move(e));
+  VectorCase v = expectationVector(std::move(p), std::move(e));
+  v.before = gen::programsBefore(c);
+  return v;
 }
 
 /// OPEN-13: subnormal codes honoured (the default) or flushed; either passes, the note names it.
@@ -179,6 +182,7 @@ Verdict boundedVerdict(const isa::Program& p, const isa::Observed& observed, std
 Verdict checkBoundedLow(dut::Dut& d, const LowMmadCase& c) {
   const isa::Program p = gen::buildProgram(c);
   isa::Observed observed;
+  if (auto v = runBefore(d, gen::programsBefore(c))) return *v;
   if (auto v = runLegal(d, p, observed)) return *v;
   const gen::LowOperands o = gen::lowOperandsOf(c);
   return boundedVerdict(p, observed, c.cAddr, o.init(c.init), o.a, o.b);
@@ -303,10 +307,11 @@ Family mmadLowPrecisionFamily(isa::ProfileId profile, gen::Sizes sizes) {
     f.requiredBinsOnce.push_back(std::string("decode:") + t + ":b");
   }
   for (const char* b :
-       {"ctrl45:hif8", "ctrl45:other_pair", "ctrl45:turned_on", "ctrl45:turned_off", "init:zero",
-        "init:accumulate", "init:bias_table", "init:bias_tensor", "gemv", "m:partial_fractal",
-        "n:partial_fractal", "k:partial_fractal", "values:exact", "values:bounded",
-        "window:subnormal", "window:max_binade", "illegal:DTypeUnsupported"}) {
+       {"ctrl45:hif8", "ctrl45:other_pair", "ctrl45:turned_on", "ctrl45:turned_off",
+        "ctrl45:reset_value", "ctrl45:after_program_left_on", "init:zero", "init:accumulate",
+        "init:bias_table", "init:bias_tensor", "gemv", "m:partial_fractal", "n:partial_fractal",
+        "k:partial_fractal", "values:exact", "values:bounded", "window:subnormal",
+        "window:max_binade", "illegal:DTypeUnsupported"}) {
     f.requiredBins.emplace_back(b);
   }
   for (const std::string& b : gen::initFlagsBins()) f.requiredBins.push_back(b);

@@ -116,8 +116,9 @@ constexpr std::array<OpenPoint, 20> kOpenPoints{{
     {"OPEN-16", "how far CTRL[45] reaches",
      "CTRL[45] is documented only for plain fp8_e4m3fn x fp8_e4m3fn; whether hif8 x hif8 or "
      "MmadMx depends on it is not.",
-     "it changes plain fp8_e4m3fn x fp8_e4m3fn only (not MmadMx); every case sets it "
-     "explicitly, and hif8 x hif8 is certified with it off",
+     "it changes plain fp8_e4m3fn x fp8_e4m3fn only (not MmadMx); cases set it explicitly "
+     "(some e4m3fn x e4m3fn ones rely on its reset value, off), and hif8 x hif8 is certified "
+     "with it off",
      "hif8 x hif8, the other fp8 pairs, or MmadMx e4m3fn x e4m3fn depending on it",
      "the fp8 pairs are drawn with CTRL[45] on and off (bins ctrl45:hif8 and "
      "ctrl45:other_pair), so a DUT whose other fp8 pairs depend on it fails mmad_lowprec; "

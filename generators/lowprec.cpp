@@ -180,6 +180,10 @@ DType effectiveB(const LowMmadCase& c) {
 
 std::ostream& operator<<(std::ostream& os, const LowMmadCase& c) {
   std::string what = isa::describe(lowMmadOf(c)) + " ctrl45=" + std::to_string(c.hif8Mode) +
+                     (ctrl45StartOf(c) == Ctrl45Start::Reset     ? " (not written: reset value)"
+                      : ctrl45StartOf(c) == Ctrl45Start::AfterOn ? " (not written, after a program "
+                                                                   "that left it 1)"
+                                                                 : "") +
                      " values=" + std::string(nameOf(c.values));
   if (c.values == LowValues::DecodeProbe) {
     what += std::string(" probe_side=") + (c.probeA ? "a" : "b");
@@ -363,6 +367,22 @@ bool ctrl45Toggled(const LowMmadCase& c) {
 }
 }  // namespace
 
+Ctrl45Start ctrl45StartOf(const LowMmadCase& c) {
+  if (c.aType != DType::Fp8E4M3FN || c.bType != DType::Fp8E4M3FN || c.hif8Mode ||
+      (c.values != LowValues::Exact && c.values != LowValues::Bounded) || c.contentSeed % 2 == 0) {
+    return Ctrl45Start::Set;
+  }
+  return c.contentSeed % 4 == 1 ? Ctrl45Start::Reset : Ctrl45Start::AfterOn;
+}
+
+std::vector<isa::Program> programsBefore(const LowMmadCase& c) {
+  if (ctrl45StartOf(c) != Ctrl45Start::AfterOn) return {};
+  LowMmadCase on = c;
+  on.hif8Mode = true;
+  ++on.contentSeed;  // even: Set, and written off first, then on
+  return {buildProgram(on)};
+}
+
 isa::Program buildProgram(const LowMmadCase& c) {
   const isa::Mmad x = lowMmadOf(c);
   const LowOperands o = lowOperandsOf(c);
@@ -398,10 +418,13 @@ isa::Program buildProgram(const LowMmadCase& c) {
                                         std::max<std::uint64_t>(isa::mmadCBytes(x), 1024),
                                         c.biasAddr, oracle::bitsOf(o.c0, DType::F32),
                                         oracle::bitsOf(o.bias, DType::F32), c.contentSeed);
-  // Spec 8.1.5: CTRL[45] is set explicitly in every case, 0 unless the case is about it; in
-  // half the e4m3fn x e4m3fn cases it is set the other way first (a mode turned off, or on).
-  if (ctrl45Toggled(c)) p.instructions.emplace_back(isa::SetHiF8Mode{!c.hif8Mode});
-  p.instructions.emplace_back(isa::SetHiF8Mode{c.hif8Mode});
+  // Spec 8.1.5: CTRL[45] is set explicitly, 0 unless the case is about it; in half the e4m3fn x
+  // e4m3fn cases it is set the other way first (a mode turned off, or on). The e4m3fn x e4m3fn
+  // cases of ctrl45StartOf Reset and AfterOn leave it at its reset value, off.
+  if (ctrl45StartOf(c) == Ctrl45Start::Set) {
+    if (ctrl45Toggled(c)) p.instructions.emplace_back(isa::SetHiF8Mode{!c.hif8Mode});
+    p.instructions.emplace_back(isa::SetHiF8Mode{c.hif8Mode});
+  }
   p.instructions.emplace_back(x);
   p.observe = {{Memory::L0C, lo, hi - lo}};
   return p;
@@ -432,6 +455,8 @@ std::vector<std::string> tagsOf(const LowMmadCase& c) {
                        : "ctrl45:other_pair");
   }
   if (ctrl45Toggled(c)) t.emplace_back(c.hif8Mode ? "ctrl45:turned_on" : "ctrl45:turned_off");
+  if (ctrl45StartOf(c) == Ctrl45Start::Reset) t.emplace_back("ctrl45:reset_value");
+  if (ctrl45StartOf(c) == Ctrl45Start::AfterOn) t.emplace_back("ctrl45:after_program_left_on");
   if (c.values == LowValues::DecodeProbe) {
     t.emplace_back("decode:" + std::string(isa::nameOf(c.probeA ? effectiveA(c) : effectiveB(c))) +
                    (c.probeA ? ":a" : ":b"));

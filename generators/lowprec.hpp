@@ -78,6 +78,17 @@ isa::Mmad lowMmadOf(const LowMmadCase& c);
 /// canary, L0C with a fractal of random bytes either side, the bias, CTRL[45] set as the case
 /// says (explicitly, also to 0), the Mmad; L0C observed.
 isa::Program buildProgram(const LowMmadCase& c);
+/// How the program finds CTRL[45] before its Mmad (dut-protocol.md: off at `program`). Set: the
+/// program writes it first. Reset: it writes nothing and relies on the mode being off. AfterOn: as
+/// Reset, and the case sends a program that left the mode on just before it (programsBefore).
+/// Derived from the content seed (no draw), for Exact and Bounded e4m3fn x e4m3fn cases without
+/// the mode (the one pair whose result it changes, spec 8.1.5) and an odd seed; every other case
+/// (and every probe) is Set.
+enum class Ctrl45Start : std::uint8_t { Set, Reset, AfterOn };
+Ctrl45Start ctrl45StartOf(const LowMmadCase& c);
+/// The legal programs sent to the same DUT just before the case's (VectorCase::before): for
+/// AfterOn, the same Mmad with CTRL[45] set to 1.
+std::vector<isa::Program> programsBefore(const LowMmadCase& c);
 std::vector<std::string> tagsOf(const LowMmadCase& c);
 
 /// C per the default readings (spec 8.1.5: the exact sum rounded once to f32). `flushSubnormals`
