@@ -11,6 +11,12 @@ using gen::IllegalLoad3DV1Case;
 using gen::Load3DCase;
 using gen::Load3DV1Case;
 
+VectorCase illegalVector(const IllegalLoad3DCase& c) {
+  VectorCase v = rejectionVector(gen::buildProgram(c), c.expected);
+  v.before = gen::programsBefore(c);
+  return v;
+}
+
 std::vector<std::string> illegalTags(isa::ViolationCode code) {
   return {"illegal:" + std::string(isa::nameOf(code))};
 }
@@ -26,12 +32,28 @@ std::vector<std::string> img2colBins(bool pro) {
   }
   std::sort(bins.begin(), bins.end());
   bins.erase(std::unique(bins.begin(), bins.end()), bins.end());
-  for (const char* b :
-       {"transpose", "kernel:1x1", "kernel:larger_than_input", "window:all_padding",
-        "stride:greater_than_kernel", "dilation:>1", "filter:256_extension", "pad:asymmetric",
-        "m:partial_fractal", "k:padding_not_written", "dst:ends_at_capacity", "noop",
-        "registers:preset", "registers:fmatrix_b", "registers:earlier_load", "illegal:Range",
-        "illegal:TransposeType", "illegal:DTypeUnsupported", "illegal:Capacity"}) {
+  for (const char* b : {"transpose",
+                        "kernel:1x1",
+                        "kernel:larger_than_input",
+                        "window:all_padding",
+                        "stride:greater_than_kernel",
+                        "dilation:>1",
+                        "filter:256_extension",
+                        "pad:asymmetric",
+                        "m:partial_fractal",
+                        "k:padding_not_written",
+                        "dst:ends_at_capacity",
+                        "noop",
+                        "registers:preset",
+                        "registers:fmatrix_b",
+                        "registers:earlier_load",
+                        "illegal:Range",
+                        "illegal:TransposeType",
+                        "illegal:DTypeUnsupported",
+                        "illegal:Capacity",
+                        "illegal:UndefinedMemory",
+                        "registers:unwritten",
+                        "registers:unwritten_after_writer"}) {
     bins.emplace_back(b);
   }
   if (!pro) {
@@ -78,9 +100,8 @@ Family load3dV2Family(isa::ProfileId profile) {
       "a load that breaks one rule (strides, dilation, k_start, dtype, transpose, "
       "alignment, capacity, a window larger than the padded map) is rejected with that "
       "rule's violation code instead of being executed",
-      std::vector<IllegalLoad3DCase>{}, gen::illegalLoad3D(gp, false), 120,
-      [](const IllegalLoad3DCase& c) { return rejectionVector(gen::buildProgram(c), c.expected); },
-      [](const IllegalLoad3DCase& c) { return illegalTags(c.expected); }));
+      std::vector<IllegalLoad3DCase>{}, gen::illegalLoad3D(gp, false), 120, illegalVector,
+      [](const IllegalLoad3DCase& c) { return gen::tagsOf(c); }));
   f.properties.push_back(noStrayWrites(
       gen::legalLoad3D(gp), 40, [](const Load3DCase& c) { return gen::buildProgram(c, false); }));
   return f;
@@ -121,9 +142,8 @@ Family load3dV2ProFamily(isa::ProfileId profile) {
       "an illegal en_small_k, non-zero unused filter_config bits, or unpacked fields "
       "that break a V2 rule get the load rejected with that rule's violation code "
       "instead of executed",
-      std::vector<IllegalLoad3DCase>{}, gen::illegalLoad3D(gp, true), 120,
-      [](const IllegalLoad3DCase& c) { return rejectionVector(gen::buildProgram(c), c.expected); },
-      [](const IllegalLoad3DCase& c) { return illegalTags(c.expected); }));
+      std::vector<IllegalLoad3DCase>{}, gen::illegalLoad3D(gp, true), 120, illegalVector,
+      [](const IllegalLoad3DCase& c) { return gen::tagsOf(c); }));
   f.properties.push_back(noStrayWrites(
       gen::legalLoad3D(gp), 40, [](const Load3DCase& c) { return gen::buildProgram(c, true); }));
   return f;

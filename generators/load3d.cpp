@@ -724,6 +724,8 @@ std::ostream& operator<<(std::ostream& os, const IllegalLoad3DCase& c) {
     os << " as V2Pro ext_config=0x" << std::hex << c.pro.extConfig << " filter_config=0x"
        << c.pro.filterConfig << std::dec << " small_k=" << c.pro.enSmallK;
   }
+  if (c.registerUnwritten) os << " registers_never_written";
+  if (c.afterWriter) os << " after_a_program_that_wrote_them";
   return os << " expected_rejection=" << isa::nameOf(c.expected);
 }
 
@@ -765,7 +767,27 @@ isa::Program buildProgram(const IllegalLoad3DCase& c) {
     last.params = c.pro;
     last.params.fMatrixCtrl = ctrl;
   }
+  if (c.registerUnwritten) {
+    std::erase_if(p.instructions, [](const isa::Instruction& i) {
+      return std::holds_alternative<isa::SetFmatrix>(i) ||
+             std::holds_alternative<isa::SetPadding>(i);
+    });
+  }
   return p;
+}
+
+std::vector<isa::Program> programsBefore(const IllegalLoad3DCase& c) {
+  if (!c.afterWriter) return {};
+  IllegalLoad3DCase writer = c;
+  writer.registerUnwritten = false;
+  return {buildProgram(writer)};
+}
+
+std::vector<std::string> tagsOf(const IllegalLoad3DCase& c) {
+  std::vector<std::string> t{"illegal:" + std::string(isa::nameOf(c.expected))};
+  if (c.registerUnwritten) t.emplace_back("registers:unwritten");
+  if (c.afterWriter) t.emplace_back("registers:unwritten_after_writer");
+  return t;
 }
 
 rc::Gen<IllegalLoad3DCase> illegalLoad3D(ProfileId id, bool asV2Pro) {
@@ -806,6 +828,17 @@ rc::Gen<IllegalLoad3DCase> illegalLoad3D(ProfileId id, bool asV2Pro) {
     };
     fit();
     ic.pro = isa::packV2Pro(p);
+    // A load that reads FMATRIX (or, for V2, FMATRIX_B) and PADDING the program never wrote: the
+    // registers are unset at `program` (dut-protocol.md), half the time right after a program
+    // that wrote them.
+    if (*rc::gen::weightedElement<int>({{9, 0}, {1, 1}}) == 1) {
+      ic.c.registers = !asV2Pro && *rc::gen::arbitrary<bool>() ? RegisterSource::FmatrixB
+                                                               : RegisterSource::Preset;
+      ic.registerUnwritten = true;
+      ic.afterWriter = *rc::gen::arbitrary<bool>();
+      ic.expected = V::UndefinedMemory;
+      return ic;
+    }
     const int kind = *rc::gen::inRange(0, asV2Pro ? 10 : 8);
     switch (kind) {
       case 0:  // transposed 8- or 4-bit into L0A

@@ -59,10 +59,19 @@ struct IllegalLoad3DCase {
   bool asV2Pro = false;
   isa::LoadData3DParamsV2Pro pro;  ///< the V2Pro words when asV2Pro (may carry illegal bits)
   isa::ViolationCode expected = isa::ViolationCode::Range;
+  /// The program drops its set_fmatrix/set_padding, so the load reads a register the program
+  /// never wrote (dut-protocol.md: unset at `program`; UndefinedMemory).
+  bool registerUnwritten = false;
+  /// With registerUnwritten: sent just after the same program with its writes (programsBefore),
+  /// so a DUT whose registers survive from one program to the next runs it.
+  bool afterWriter = false;
 };
 std::ostream& operator<<(std::ostream& os, const IllegalLoad3DCase& c);
 rc::Gen<IllegalLoad3DCase> illegalLoad3D(isa::ProfileId profile, bool asV2Pro);
 isa::Program buildProgram(const IllegalLoad3DCase& c);
+/// The legal programs sent to the same DUT just before the case's (VectorCase::before).
+std::vector<isa::Program> programsBefore(const IllegalLoad3DCase& c);
+std::vector<std::string> tagsOf(const IllegalLoad3DCase& c);
 
 /// V1 (legacy, provisional).
 struct Load3DV1Case {
