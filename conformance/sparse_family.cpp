@@ -157,9 +157,10 @@ Family mmadSparseFamily(isa::ProfileId profile, gen::Sizes sizes) {
   f.openPoints = {"OPEN-1", "OPEN-2", "OPEN-3", "OPEN-4", "OPEN-6", "OPEN-8"};
   // Every one of the 16 zero/non-zero masks, every init mode, the edges (spec 7).
   for (int mask = 0; mask < 16; ++mask) f.requiredBins.push_back("mask:" + gen::maskName(mask));
-  for (const char* bin : {"init:zero", "init:accumulate", "init:bias", "zero_dimension",
-                          "m:partial_fractal", "n:partial_fractal", "k:not_multiple_of_64",
-                          "saturation", "group:3+_nonzeros", "probe:OPEN-1", "illegal:Range"}) {
+  for (const char* bin :
+       {"init:zero", "init:accumulate", "init:bias", "zero_dimension", "m:partial_fractal",
+        "n:partial_fractal", "k:not_multiple_of_64", "saturation", "group:3+_nonzeros",
+        "probe:OPEN-1", "illegal:Range", "load_sparse:split"}) {
     f.requiredBins.emplace_back(bin);
   }
   if (!isa::hasSparse(profile)) f.unsupported = notOnProfile(profile);

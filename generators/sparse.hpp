@@ -126,6 +126,10 @@ SparseOperands operandsOf(const SparseMmadCase& c);
 
 /// Dense fractals of B in L0B for the case's dimensions: ceil(K/64) * ceil16(N).
 std::uint64_t denseFractals(const SparseMmadCase& c);
+/// How many LoadDataWithSparse calls load B' (at most denseFractals): 1, 2 or 3, from the
+/// content seed. Several calls split the fractals in order, to adjacent L0B addresses, each from
+/// its own start_index (spec 7.3: each call writes its fractals' indices; none clears another's).
+std::uint64_t sparseLoadCalls(const SparseMmadCase& c);
 
 /// The program: B densified by the case's compressor, dense and index fractals in L1, A in Zz
 /// in L0A, C (or canary) in Nz in L0C, the bias row at bias-table address 0 (OPEN-6); then

@@ -82,6 +82,10 @@ std::uint64_t denseFractals(const SparseMmadCase& c) {
   return isa::ceilDiv(c.k, 64) * isa::ceilDiv(c.n, 16);
 }
 
+std::uint64_t sparseLoadCalls(const SparseMmadCase& c) {
+  return c.contentSeed % 3 + 1;  // no draw: every other value of a case stays what it was
+}
+
 isa::MmadSparse mmadOf(const SparseMmadCase& c) {
   isa::MmadSparse x;
   x.cAddr = c.cAddr;
@@ -140,14 +144,19 @@ isa::Program buildProgram(const SparseMmadCase& c, const SparseOperands& o, cons
     for (Eigen::Index n = 0; n < c.n; ++n) storeS32(bt.bytes.data() + 4 * n, o.bias(0, n));
     p.segments.push_back(std::move(bt));
   }
-  if (d > 0) {
+  // B' in one LoadDataWithSparse, or split along K into sparseLoadCalls(c) calls to adjacent
+  // L0B fractals, each from its own start_index: the index buffer must keep every call's indices.
+  const std::uint64_t calls = std::min<std::uint64_t>(sparseLoadCalls(c), d);
+  for (std::uint64_t done = 0, call = 0; call < calls; ++call) {
+    const std::uint64_t count = (d - done) / (calls - call);
     isa::LoadSparse load;
     load.srcAddr = c.srcAddr;
     load.idxAddr = c.idxAddr;
-    load.dstAddr = c.bAddr;
-    load.params.startIndex = c.startIndex;
-    load.params.repeatTimes = static_cast<std::uint8_t>(d);
+    load.dstAddr = c.bAddr + done * isa::kFractalBytes;
+    load.params.startIndex = static_cast<std::uint16_t>(c.startIndex + done);
+    load.params.repeatTimes = static_cast<std::uint8_t>(count);
     p.instructions.emplace_back(load);
+    done += count;
   }
   p.instructions.emplace_back(mmadOf(c));
   p.observe = {{Memory::L0C, cLo, cHi - cLo}};
@@ -162,6 +171,9 @@ std::vector<std::string> tagsOf(const SparseMmadCase& c) {
     return t;
   }
   if (c.m == 2) t.emplace_back("m:2_smallest");
+  if (std::min(sparseLoadCalls(c), denseFractals(c)) > 1) {
+    t.emplace_back("load_sparse:split");
+  }
   t.push_back(sizeBin("m", c.m, sparseLargest(c.profile, 'm')));
   t.push_back(sizeBin("n", c.n, sparseLargest(c.profile, 'n')));
   t.push_back(sizeBin("k", c.k, sparseLargest(c.profile, 'k')));
