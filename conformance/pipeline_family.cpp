@@ -62,6 +62,7 @@ Family pipelineFamily(isa::ProfileId profile, gen::Sizes sizes) {
   if (a2) {
     f.requiredBins.emplace_back("dtype:s4");
     f.requiredBins.emplace_back("metamorphic:sparse_dense");
+    f.requiredBins.emplace_back("load_sparse:split");
   } else {
     f.requiredBins.emplace_back("l1_to_l0:load2d");
     f.requiredBins.emplace_back("metamorphic:load2d_v2");
@@ -83,8 +84,8 @@ Family pipelineFamily(isa::ProfileId profile, gen::Sizes sizes) {
       f.requiredBins.push_back("pair:" + std::string(isa::nameOf(a)) + "_x_" +
                                std::string(isa::nameOf(b)));
     }
-    for (const char* b : {"ctrl45:hif8", "lowprec:transposed_b", "lowprec:k_split",
-                          "lowprec:canary_past_k", "lowprec:window_subnormal"}) {
+    for (const char* b : {"ctrl45:hif8", "ctrl45:reset_value", "lowprec:transposed_b",
+                          "lowprec:k_split", "lowprec:canary_past_k", "lowprec:window_subnormal"}) {
       f.requiredBins.emplace_back(b);
     }
   }

@@ -375,8 +375,10 @@ isa::Program buildProgram(const PipelineCase& c, PipelineKind kind, bool load2dO
     return x;
   };
   auto& ins = p.instructions;
-  // Spec 8.1.5: CTRL[45] set explicitly in every low-precision program, 0 unless it is the case's.
-  if (c.low) ins.emplace_back(isa::SetHiF8Mode{c.low->hif8Mode});
+  // Spec 8.1.5: CTRL[45] set explicitly in low-precision programs, 0 unless it is the case's;
+  // e4m3fn x e4m3fn cases without the mode leave it unwritten for an odd content seed, relying on
+  // its reset value (off at `program`, dut-protocol.md).
+  if (c.low && !ctrl45Unwritten(c)) ins.emplace_back(isa::SetHiF8Mode{c.low->hif8Mode});
   // A: GM -> L1.
   if (kind == PipelineKind::ReversedL1) {
     // addr_mode 1: L1 fractal j is GM fractal gmAFr - 1 - j (spec 4, GM -> A1 only).
@@ -474,12 +476,20 @@ isa::Program buildProgram(const PipelineCase& c, PipelineKind kind, bool load2dO
       break;
     case PipelineKind::Sparse: {
       loadA(0, k1);
-      isa::LoadSparse ls;
-      ls.srcAddr = kL1B;
-      ls.idxAddr = kL1Idx;
-      ls.dstAddr = 0;
-      ls.params.repeatTimes = static_cast<std::uint8_t>(dFr);
-      ins.emplace_back(ls);
+      // B' in one LoadDataWithSparse, or in two (an odd content seed) to adjacent L0B fractals,
+      // the second from its own start_index: the index buffer keeps both calls' indices.
+      const std::uint64_t first = sparseSplit(c) ? dFr / 2 : dFr;
+      for (const auto& [from, count] :
+           {std::pair{std::uint64_t{0}, first}, std::pair{first, dFr - first}}) {
+        if (count == 0) continue;
+        isa::LoadSparse ls;
+        ls.srcAddr = kL1B;
+        ls.idxAddr = kL1Idx;
+        ls.dstAddr = from * isa::kFractalBytes;
+        ls.params.startIndex = static_cast<std::uint16_t>(from);
+        ls.params.repeatTimes = static_cast<std::uint8_t>(count);
+        ins.emplace_back(ls);
+      }
       isa::MmadSparse x;
       x.m = m;
       x.k = static_cast<std::uint16_t>(k);
@@ -530,6 +540,7 @@ std::vector<std::string> lowTagsOf(const PipelineCase& c) {
                        ? "ctrl45:hif8"
                        : "ctrl45:other_pair");
   }
+  if (ctrl45Unwritten(c)) t.emplace_back("ctrl45:reset_value");
   if (c.low->transposedB) t.emplace_back("lowprec:transposed_b");
   if (c.kind == PipelineKind::KSplit) t.emplace_back("lowprec:k_split");
   if (c.k % 32 != 0) t.emplace_back("lowprec:canary_past_k");
@@ -545,6 +556,16 @@ std::vector<std::string> lowTagsOf(const PipelineCase& c) {
 
 }  // namespace
 
+bool ctrl45Unwritten(const PipelineCase& c) {
+  return c.low && !c.low->hif8Mode && c.dtype == DType::Fp8E4M3FN &&
+         c.low->bType == DType::Fp8E4M3FN && c.contentSeed % 2 == 1;
+}
+
+bool sparseSplit(const PipelineCase& c) {
+  return c.kind == PipelineKind::Sparse && c.contentSeed % 2 == 1 && c.k > 0 && c.n > 0 &&
+         isa::ceilDiv(c.k, 64) * isa::ceilDiv(c.n, 16) >= 2;
+}
+
 std::vector<std::string> tagsOf(const PipelineCase& c) {
   if (c.low) return lowTagsOf(c);
   const auto [m, n] = cShape(c);
@@ -553,6 +574,7 @@ std::vector<std::string> tagsOf(const PipelineCase& c) {
                              "init:" + std::string(isa::nameOf(c.init))};
   if (m % 16 != 0 || n % 16 != 0) t.emplace_back("partial_fractal");
   if (c.load2dOn950) t.emplace_back("l1_to_l0:load2d");
+  if (sparseSplit(c)) t.emplace_back("load_sparse:split");
   const std::vector<std::string> more = sizeAndSpecialTags(c);
   t.insert(t.end(), more.begin(), more.end());
   return t;

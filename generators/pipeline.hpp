@@ -82,6 +82,12 @@ oracle::ElemMatrix expectedC(const PipelineCase& c, const PipelineOperands& o);
 /// (m, n) of C: for Conv, m = Ho*Wo.
 std::pair<std::uint16_t, std::uint16_t> cShape(const PipelineCase& c);
 std::vector<std::string> tagsOf(const PipelineCase& c);
+/// An e4m3fn x e4m3fn case without the mode whose program leaves CTRL[45] at its reset value
+/// (an odd content seed; no draw).
+bool ctrl45Unwritten(const PipelineCase& c);
+/// A sparse case whose B' is loaded by two LoadDataWithSparse calls (an odd content seed, two or
+/// more dense fractals; no draw).
+bool sparseSplit(const PipelineCase& c);
 /// The size bins (Direct and KSplit) and special-value tags of the case: part of tagsOf.
 std::vector<std::string> sizeAndSpecialTags(const PipelineCase& c);
 
