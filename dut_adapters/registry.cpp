@@ -151,6 +151,20 @@ const std::vector<Mutant>& mutants() {
        Fault::MmadInitValOverBias},
       {"lowprec-hif8-mode-ignored", "mmad_lowprec", isa::ProfileId::Ascend950,
        "CTRL[45] ignored: e4m3fn x e4m3fn is never read as HiF8", Fault::LowHiF8ModeIgnored},
+      {"lowprec-hif8-mode-on-at-reset", "mmad_lowprec", isa::ProfileId::Ascend950,
+       "CTRL[45] is 1 at the start of every program instead of 0", Fault::LowHiF8ModeOnAtReset},
+      {"lowprec-hif8-mode-leaks", "mmad_lowprec", isa::ProfileId::Ascend950,
+       "CTRL[45] starts each program as the previous program left it instead of 0",
+       Fault::LowHiF8ModeLeaks},
+      {"load3d-registers-leak", "load3d_v2", isa::ProfileId::A2,
+       "FMATRIX, FMATRIX_B and PADDING start each program as the previous program left them "
+       "instead of unset, so a read before the program writes them runs instead of being "
+       "rejected",
+       Fault::Load3DRegistersLeak},
+      {"sparse-index-latest-load-only", "mmad_sparse", isa::ProfileId::A2,
+       "each LoadDataWithSparse clears the indices the program's earlier ones wrote: the index "
+       "buffer keeps only the latest load's",
+       Fault::SparseIndexLatestLoadOnly},
       {"mx-scale-per-16", "mmad_mx", isa::ProfileId::Ascend950,
        "MX scales applied per 16 K elements instead of per 32", Fault::MxScalePer16},
       {"mx-e1m2-bias-0", "mmad_mx", isa::ProfileId::Ascend950,

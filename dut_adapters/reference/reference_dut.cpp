@@ -82,6 +82,9 @@ class State {
   bool hif8Mode = false;
   /// Mmad calls run so far in this program (for a mutant that loses accumulation across calls).
   int mmadsRun = 0;
+  /// The index bytes this program's LoadDataWithSparse calls wrote (for a mutant whose index
+  /// buffer keeps only the latest call's).
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> indexWritten;
 
  private:
   const std::vector<isa::Segment>& source_;
@@ -173,6 +176,13 @@ std::uint64_t indexByteOf(std::uint64_t l0bAddr, Fault fault) {
 
 /// Spec 7.3: dense fractal start+i to dst + i*512, index fractal start+i to the index buffer.
 std::optional<isa::Violation> execLoadSparse(State& state, const isa::LoadSparse& l, Fault fault) {
+  if (fault == Fault::SparseIndexLatestLoadOnly) {
+    // The mutant: each call first clears the index bytes the earlier calls wrote.
+    for (auto [at, len] : state.indexWritten) {
+      if (std::uint8_t* p = state.write(Memory::SparseIndex, at, len)) std::memset(p, 0, len);
+    }
+    state.indexWritten.clear();
+  }
   for (unsigned i = 0; i < l.params.repeatTimes; ++i) {
     const std::uint64_t first = fault == Fault::SparseLoadStartIgnored ? 0 : l.params.startIndex;
     const std::uint64_t step =
@@ -192,6 +202,7 @@ std::optional<isa::Violation> execLoadSparse(State& state, const isa::LoadSparse
     std::uint8_t* toIdx = state.write(Memory::SparseIndex, at, 128);
     if (toIdx == nullptr) return undefined(Memory::SparseIndex, at, 128, "writes");
     std::memcpy(toIdx, idx, 128);
+    state.indexWritten.emplace_back(at, 128);
   }
   return std::nullopt;
 }
@@ -1361,6 +1372,24 @@ RunResult ReferenceDut::runObserving(const isa::Program& program,
       if (auto v = checkLegal(prof, ins, fault_)) return RunResult::rejected(*v);
     }
     State state(program.segments);
+    // The mutants that do not reset the program state (dut-protocol.md: off or unset at
+    // `program`): CTRL[45] on at every start, or CTRL[45] or the Load3D registers as the previous
+    // program left them.
+    if (fault_ == Fault::LowHiF8ModeOnAtReset) state.hif8Mode = true;
+    if (fault_ == Fault::LowHiF8ModeLeaks) state.hif8Mode = leftHif8Mode_;
+    if (fault_ == Fault::Load3DRegistersLeak) {
+      state.fmatrix = leftFmatrix_;
+      state.padding = leftPadding_;
+    }
+    struct KeepLeft {
+      ReferenceDut& dut;
+      const State& state;
+      ~KeepLeft() {
+        dut.leftHif8Mode_ = state.hif8Mode;
+        dut.leftFmatrix_ = state.fmatrix;
+        dut.leftPadding_ = state.padding;
+      }
+    } keepLeft{*this, state};
     for (const isa::Instruction& ins : program.instructions) {
       if (fault_ == Fault::WritesNothing) break;
       auto v = std::visit(

@@ -3,7 +3,9 @@
 // the one rule).
 #pragma once
 
+#include <array>
 #include <cstdint>
+#include <optional>
 
 #include "dut_adapters/dut.hpp"
 
@@ -84,6 +86,10 @@ enum class Fault : std::uint8_t {
   MxNibblesSwapped,
   MxScaleLoadToOtherBuffer,
   MmadInitValOverBias,
+  LowHiF8ModeOnAtReset,
+  LowHiF8ModeLeaks,
+  Load3DRegistersLeak,
+  SparseIndexLatestLoadOnly,
   Count,  ///< not a fault: the number of enumerators, for the table test
 };
 
@@ -99,6 +105,11 @@ class ReferenceDut final : public Dut {
  private:
   Fault fault_;
   Capabilities caps_;
+  /// The state the last program left, read only by the mutants that carry it into the next one
+  /// (LowHiF8ModeLeaks, Load3DRegistersLeak); the reference starts every program reset.
+  bool leftHif8Mode_ = false;
+  std::array<std::optional<std::uint64_t>, 2> leftFmatrix_{};
+  std::optional<std::uint32_t> leftPadding_;
 };
 
 }  // namespace cubecheck::dut
