@@ -17,10 +17,12 @@
 #include <cmath>
 #include <cstdlib>
 #include <memory>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 #include "conformance/families.hpp"
@@ -550,6 +552,118 @@ TEST(GeneratorSelfTest, EveryFamilyOfTheTableIsCovered) {
       "load_sparse", "mmad",      "mmad_lowprec",   "mmad_mx",   "mmad_sparse", "pipeline"};
   const std::set<std::string_view> table(conf::kFamilyNames.begin(), conf::kFamilyNames.end());
   EXPECT_EQ(covered, table);
+}
+
+// Red team round 11 (F2, F3, F5): program state is no longer always written just before it is
+// read. The new shapes run on the reference as their plain twins do, and each of the four
+// state mutants answers them differently (a split sparse load nearly always: where the cleared
+// indices were 0 already, or met only zeros, the mutant's answer is the same).
+template <class T>
+T drawn(const rc::Gen<T>& g, std::uint64_t s) {
+  return g(rc::Random(s), static_cast<int>(s % 101)).value();
+}
+bool sameRun(const dut::RunResult& a, const dut::RunResult& b) {
+  return a.status == b.status && a.observed == b.observed;
+}
+
+/// The program with its LoadDataWithSparse calls merged into one, where the first was.
+isa::Program oneSparseLoad(const isa::Program& p) {
+  isa::Program one = p;
+  std::optional<isa::LoadSparse> first;
+  std::uint64_t fractals = 0;
+  std::ptrdiff_t at = 0;
+  for (std::size_t i = 0; i < p.instructions.size(); ++i) {
+    if (const auto* l = std::get_if<isa::LoadSparse>(&p.instructions[i])) {
+      if (!first) at = static_cast<std::ptrdiff_t>(i), first = *l;
+      fractals += l->params.repeatTimes;
+    }
+  }
+  std::erase_if(one.instructions, [](const isa::Instruction& i) {
+    return std::holds_alternative<isa::LoadSparse>(i);
+  });
+  first->params.repeatTimes = static_cast<std::uint8_t>(fractals);
+  one.instructions.insert(one.instructions.begin() + at, *first);
+  return one;
+}
+
+TEST(GeneratorSelfTest, SplitSparseLoadsEqualOneLoadAndKillTheLatestOnlyIndexBuffer) {
+  int split = 0, killed = 0;
+  for (std::uint64_t s = 1; s <= 150; ++s) {
+    const SparseMmadCase c = drawn(legalSparseMmad(ProfileId::A2, true), s);
+    const PipelineCase pc = drawn(pipelineFor(ProfileId::A2, PipelineKind::Sparse), s);
+    std::vector<isa::Program> programs;
+    if (std::min(sparseLoadCalls(c), denseFractals(c)) > 1) programs.push_back(buildProgram(c));
+    if (sparseSplit(pc)) programs.push_back(buildProgram(pc));
+    for (const isa::Program& p : programs) {
+      ++split;
+      auto ref = dut::makeDut("reference");
+      auto mutant = dut::makeDut("mutant:sparse-index-latest-load-only");
+      const dut::RunResult r = ref->run(p);
+      ASSERT_EQ(r.status, dut::RunStatus::Ok) << "seed " << s;
+      EXPECT_TRUE(sameRun(r, ref->run(oneSparseLoad(p)))) << "seed " << s;
+      killed += sameRun(r, mutant->run(p)) ? 0 : 1;
+    }
+  }
+  EXPECT_GT(split, 50);
+  EXPECT_GE(killed * 10, split * 9) << killed << " of " << split;
+}
+
+TEST(GeneratorSelfTest, Ctrl45LeftAtResetKillsTheModeOnAtResetAndTheLeak) {
+  int reset = 0, afterOn = 0;
+  for (std::uint64_t s = 1; s <= 400; ++s) {
+    const LowMmadCase c = drawn(legalLowMmad(LowValues::Exact), s);
+    const Ctrl45Start start = ctrl45StartOf(c);
+    if (start == Ctrl45Start::Set || c.m == 0 || c.k == 0 || c.n == 0) continue;
+    (start == Ctrl45Start::Reset ? reset : afterOn) += 1;
+    auto ref = dut::makeDut("reference");
+    auto on = dut::makeDut("mutant:lowprec-hif8-mode-on-at-reset");
+    auto leak = dut::makeDut("mutant:lowprec-hif8-mode-leaks");
+    const std::vector<isa::Program> before = programsBefore(c);
+    EXPECT_EQ(before.size(), start == Ctrl45Start::AfterOn ? 1u : 0u) << c;
+    for (const isa::Program& q : before) {
+      ASSERT_EQ(ref->run(q).status, dut::RunStatus::Ok) << c;
+      ASSERT_EQ(leak->run(q).status, dut::RunStatus::Ok) << c;
+    }
+    const isa::Program p = buildProgram(c);
+    isa::Program set = p;  // the same program writing CTRL[45] = 0 first
+    set.instructions.insert(set.instructions.begin(), isa::SetHiF8Mode{false});
+    const dut::RunResult r = ref->run(p);
+    ASSERT_EQ(r.status, dut::RunStatus::Ok) << c;
+    EXPECT_TRUE(sameRun(r, ref->run(set))) << c;
+    EXPECT_FALSE(sameRun(r, on->run(p))) << c;
+    if (start == Ctrl45Start::AfterOn) {
+      EXPECT_FALSE(sameRun(r, leak->run(p))) << c;
+    }
+  }
+  EXPECT_GT(reset, 10);
+  EXPECT_GT(afterOn, 10);
+}
+
+TEST(GeneratorSelfTest, UnwrittenLoad3DRegistersAreRejectedAndKillTheLeak) {
+  for (bool pro : {false, true}) {
+    int unwritten = 0, afterWriter = 0;
+    for (std::uint64_t s = 1; s <= 300; ++s) {
+      const IllegalLoad3DCase c = drawn(illegalLoad3D(ProfileId::A2, pro), s);
+      if (!c.registerUnwritten) continue;
+      ++unwritten;
+      auto ref = dut::makeDut("reference");
+      auto leak = dut::makeDut("mutant:load3d-registers-leak");
+      for (const isa::Program& q : programsBefore(c)) {
+        ASSERT_EQ(ref->run(q).status, dut::RunStatus::Ok) << c;
+        ASSERT_EQ(leak->run(q).status, dut::RunStatus::Ok) << c;
+      }
+      const isa::Program p = buildProgram(c);
+      const dut::RunResult r = ref->run(p);
+      ASSERT_EQ(r.status, dut::RunStatus::Rejected) << c;
+      EXPECT_EQ(r.violation->code, ViolationCode::UndefinedMemory) << c;
+      if (c.afterWriter) {
+        ++afterWriter;
+        EXPECT_EQ(leak->run(p).status, dut::RunStatus::Ok) << c;
+      }
+    }
+    EXPECT_GT(unwritten, 10);
+    EXPECT_GT(afterWriter, 5);
+  }
 }
 
 }  // namespace
