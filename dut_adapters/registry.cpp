@@ -130,6 +130,20 @@ const std::vector<Mutant>& mutants() {
        "float results of magnitude FLT_MIN flushed to 0, subnormal ones kept: a flush "
        "threshold off by one",
        Fault::MmadFltMinFlushed},
+      // Red team (round 11, F1): operands and inits outside the exact regime's narrow band.
+      {"mmad-large-inputs-saturated", "mmad", isa::ProfileId::A2,
+       "bf16 and f32 operands of magnitude 2^20 or more read as +-inf (a narrow exponent path)",
+       Fault::MmadLargeInputsSaturated},
+      {"mmad-tiny-inputs-flushed", "mmad", isa::ProfileId::A2,
+       "bf16 and f32 normal operands below 2^-80 read as 0 (a flush threshold in the wrong "
+       "place)",
+       Fault::MmadTinyInputsFlushed},
+      {"mmad-subnormal-bias-flushed", "mmad", isa::ProfileId::A2,
+       "subnormal f32 bias values read as 0 (a flush on the bias path only)",
+       Fault::MmadSubnormalBiasFlushed},
+      {"mmad-large-inits-dropped", "mmad", isa::ProfileId::A2,
+       "float inits (L0C or bias) of magnitude in [2^22, 2^100) read as 0",
+       Fault::MmadLargeInitsDropped},
       {"mmad-hf32-sticky", "mmad", isa::ProfileId::A2,
        "HF32, once on, stays on: set_hf32 with enable 0 is ignored", Fault::MmadHf32Sticky},
       {"mmad-hf32-first-mmad-only", "mmad", isa::ProfileId::A2,

@@ -1086,8 +1086,16 @@ std::optional<isa::Violation> execMmad(State& state, isa::ProfileId profile, con
   }
   Scratch<float> aF, bF;
   const bool inputsFlushed = fault == Fault::MmadSubnormalInputsFlushed;
+  // The mutants that misread bf16 and f32 operands by magnitude (red team, round 11).
+  const bool wide = x.dtype == isa::DType::BF16 || x.dtype == isa::DType::F32;
+  const bool largeSaturated = wide && fault == Fault::MmadLargeInputsSaturated;
+  const bool tinyFlushed = wide && fault == Fault::MmadTinyInputsFlushed;
   decodeOperands(aF, bF, [&](double v) {
-    const auto f = static_cast<float>(v);
+    auto f = static_cast<float>(v);
+    if (largeSaturated && std::isfinite(f) && std::fabs(f) >= 0x1p20f) {
+      f = std::copysign(INFINITY, f);
+    }
+    if (tinyFlushed && std::isnormal(f) && std::fabs(f) < 0x1p-80f) f = std::copysign(0.0f, f);
     const float g = inputsFlushed ? flushed(f) : f;
     return hf32 ? toHf32(g, state.hf32Mode) : g;
   });
@@ -1123,6 +1131,13 @@ std::optional<isa::Violation> execMmad(State& state, isa::ProfileId profile, con
       for (std::uint64_t j = 0; j < width; ++j) std::memcpy(s + j, bias + 4 * row, 4);
     } else if (bias != nullptr) {
       copyRun(s, bias + 4 * first, width);
+    }
+    for (std::uint64_t j = 0; j < width; ++j) {
+      if (fault == Fault::MmadSubnormalBiasFlushed && bias != nullptr) s[j] = flushed(s[j]);
+      if (fault == Fault::MmadLargeInitsDropped && std::fabs(s[j]) >= 0x1p22f &&
+          std::fabs(s[j]) < 0x1p100f) {
+        s[j] = 0.0f;
+      }
     }
   };
   auto storeRun = [&](std::uint64_t row, std::uint64_t first, std::uint64_t width, const float* s) {

@@ -90,6 +90,10 @@ enum class Fault : std::uint8_t {
   LowHiF8ModeLeaks,
   Load3DRegistersLeak,
   SparseIndexLatestLoadOnly,
+  MmadLargeInputsSaturated,
+  MmadTinyInputsFlushed,
+  MmadSubnormalBiasFlushed,
+  MmadLargeInitsDropped,
   Count,  ///< not a fault: the number of enumerators, for the table test
 };
 
