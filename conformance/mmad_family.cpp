@@ -254,7 +254,19 @@ Family mmadFamily(isa::ProfileId profile, gen::Sizes sizes) {
                         "special:scattered_subnormal_a",
                         "special:scattered_subnormal_b",
                         "special:scattered_init",
-                        "special:scattered_hf32"}) {
+                        "special:scattered_hf32",
+                        "values:scaled",
+                        "scaled",
+                        "scaled:a_large",
+                        "scaled:b_large",
+                        "scaled:a_tiny",
+                        "scaled:b_tiny",
+                        "scaled:f16_a_large",
+                        "scaled:f16_b_large",
+                        "scaled:l0c_subnormal",
+                        "scaled:l0c_large",
+                        "scaled:bias_subnormal",
+                        "scaled:bias_large"}) {
     f.requiredBins.emplace_back(b);
   }
   // Every combination of the three init flags (spec 8: is_bias overrides the other two,

@@ -67,9 +67,12 @@ Family pipelineFamily(isa::ProfileId profile, gen::Sizes sizes) {
     f.requiredBins.emplace_back("l1_to_l0:load2d");
     f.requiredBins.emplace_back("metamorphic:load2d_v2");
   }
-  for (const char* b : {"special:subnormal_input", "special:smallest_normal",
-                        "special:inf_times_zero", "special:inf_minus_inf", "special:inf",
-                        "special:signed_zero", "special:subnormal_result"}) {
+  for (const char* b :
+       {"special:subnormal_input", "special:smallest_normal", "special:inf_times_zero",
+        "special:inf_minus_inf", "special:inf", "special:signed_zero", "special:subnormal_result",
+        // MmadValues::Scaled: wide magnitudes, through GM and K tiles
+        "scaled", "scaled:a_large", "scaled:b_tiny", "scaled:l0c_large", "scaled:l0c_subnormal",
+        "scaled:bias_subnormal"}) {
     f.requiredBins.emplace_back(b);
   }
   if (profile == isa::ProfileId::Ascend950) {

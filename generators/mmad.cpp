@@ -107,6 +107,7 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr std::uint64_t kSmallDim = 128;  // m and n classes Sizes::Small keeps
 constexpr std::uint64_t kSmallK = 256;
 constexpr std::uint16_t kSpecialRows = 8;  // the rows of A MmadValues::Special sets
+constexpr int kScaledSpread = 4;  // MmadValues::Scaled: rows and columns scaled down this much
 
 /// The special rows of MmadValues::Special over exact-regime operands. B's rows 0 and 1 are
 /// 1 in odd columns and 0 in even ones, row 2 is 2^-60 (bf16, f32) or 0 (f16); the other rows
@@ -223,7 +224,103 @@ void scatterSpecials(const MmadCase& c, MmadOperands& o, SplitMix64& g) {
   }
 }
 
+/// MmadValues::Scaled's operands (see scaledExponents for the case-wide exponents), from `g`.
+/// A(i, kk) = alpha 2^ra(i), B(kk, j) = beta 2^rb(j), alpha and beta non-zero integers up to 32
+/// (16 to 32 in row 0 of A and column 0 of B, positive, so that C(0, 0) moves), ra(0) = a - 2,
+/// rb(0) = b - 2, the other rows and columns up to kScaledSpread places lower (rows all alike
+/// under a bias init, which one column shares over every row). Every product of C(i, j) is then
+/// an integer below 2^10 times u = 2^(ra(i) + rb(j)), its init an integer below 2^22 times u, so
+/// every partial sum, in any order and grouping, is an integer below 2^23 times u. The draws
+/// keep u between 2^-149 (f32's smallest subnormal) and 2^104 (2^24 u <= 2^128): every partial
+/// sum is an f32 without rounding, and C is the same in every accumulation order. A and B hold
+/// at most 6 significant bits above a unit of at least the type's smallest subnormal, below
+/// 2^(a + 3) or 2^(b + 3) <= the type's largest power of two: exact in the type.
+void scaledValues(const MmadCase& c, MmadOperands& o, SplitMix64& g) {
+  const Eigen::Index m = c.m, k = c.k, n = c.n;
+  const ScaledExponents x = scaledExponents(c);
+  const bool bias = c.init == MmadInit::BiasTable || c.init == MmadInit::BiasTensor;
+  auto spread = [&] { return static_cast<int>(g.below(std::uint64_t{kScaledSpread} + 1)); };
+  std::vector<int> ra(static_cast<std::size_t>(m)), rb(static_cast<std::size_t>(n));
+  for (Eigen::Index i = 0; i < m; ++i) ra[i] = x.a - 2 - (i == 0 || bias ? 0 : spread());
+  for (Eigen::Index j = 0; j < n; ++j) rb[j] = x.b - 2 - (j == 0 ? 0 : spread());
+  auto value = [&](bool lead, int unit) {
+    if (lead) return std::ldexp(static_cast<double>(16 + g.below(17)), unit);
+    const double v = std::ldexp(static_cast<double>(1 + g.below(32)), unit);
+    return (g.next() & 1) != 0 ? -v : v;
+  };
+  // An integer of `bits` + 1 bits (magnitude in [2^bits, 2^(bits + 1))), any sign, times 2^unit.
+  auto init = [&](int bits, int unit) {
+    const auto top = std::uint64_t{1} << bits;
+    const double v = std::ldexp(static_cast<double>(top + g.below(top)), unit);
+    return (g.next() & 1) != 0 ? -v : v;
+  };
+  const int lead = x.init - (x.a + x.b - 4);  // the bits of C(0, 0)'s init, less one
+  auto bits = [&](bool first) { return first ? lead : static_cast<int>(g.below(22)); };
+  for (Eigen::Index i = 0; i < m; ++i) {
+    for (Eigen::Index kk = 0; kk < k; ++kk) o.a(i, kk) = static_cast<float>(value(i == 0, ra[i]));
+  }
+  for (Eigen::Index j = 0; j < n; ++j) {
+    for (Eigen::Index kk = 0; kk < k; ++kk) o.b(kk, j) = static_cast<float>(value(j == 0, rb[j]));
+    for (Eigen::Index i = 0; i < m; ++i) o.c0(i, j) = init(bits(i == 0 && j == 0), ra[i] + rb[j]);
+    o.bias(0, j) = init(bits(j == 0), x.a - 2 + rb[j]);
+  }
+}
+
 }  // namespace
+
+ScaledExponents scaledExponents(const MmadCase& c) {
+  SplitMix64 g(subSeed(c.contentSeed, 101));
+  // ra(0) = a - 2 and rb(0) = b - 2 are the units of A's row 0 and B's column 0 (see
+  // scaledValues); the other rows and columns go kScaledSpread places lower. A unit must be at
+  // least the type's smallest subnormal, and 2^(a + 3) (the largest |A|) at most its largest
+  // power of two: 2^15 in f16, 2^127 in bf16 and f32. The product unit a + b - 4 - 2 spread
+  // >= -149 and a + b - 4 <= 104 (see scaledValues).
+  const int unitMin = c.dtype == DType::F16 ? -24 : c.dtype == DType::BF16 ? -133 : -149;
+  const int hi = c.dtype == DType::F16 ? 12 : 124;
+  const int lo = unitMin + 2 + kScaledSpread;
+  const int sumLo = std::max(2 * lo, -145 + 2 * kScaledSpread), sumHi = std::min(2 * hi, 108);
+  auto in = [&](int from, int to) {
+    return from + static_cast<int>(g.below(static_cast<std::uint64_t>(to - from + 1)));
+  };
+  const int quarter = (hi - lo) / 4;
+  ScaledExponents e;
+  int bits = in(0, 21);  // C(0, 0)'s init has bits + 1 bits
+  auto partner = [&](int v) { return in(std::max(lo, sumLo - v), std::min(hi, sumHi - v)); };
+  auto split = [&](int sum) {
+    e.a = in(std::max(lo, sum - hi), std::min(hi, sum - lo));
+    e.b = sum - e.a;
+  };
+  // Six bands, alike: A or B large, A or B tiny, C tiny (subnormal inits: C(0, 0)'s when its
+  // bits allow it), the init large.
+  switch (g.below(6)) {
+    case 0:
+      e.a = in(hi - quarter, hi);
+      e.b = partner(e.a);
+      break;
+    case 1:
+      e.b = in(hi - quarter, hi);
+      e.a = partner(e.b);
+      break;
+    case 2:
+      e.a = in(lo, lo + quarter);
+      e.b = partner(e.a);
+      break;
+    case 3:
+      e.b = in(lo, lo + quarter);
+      e.a = partner(e.b);
+      break;
+    case 4: {
+      const int sum = in(sumLo, sumLo + 8);
+      split(sum);
+      bits = in(0, std::clamp(-123 - sum, 0, 21));  // (sum - 4) + bits + 1 <= -126: subnormal
+      break;
+    }
+    default:
+      split(in(std::max(sumLo, 20), std::min(sumHi, 70)));
+  }
+  e.init = e.a + e.b - 4 + bits;
+  return e;
+}
 
 oracle::ElemMatrix padded(const oracle::MatrixF& values, DType t, Eigen::Index rows,
                           Eigen::Index cols, std::uint64_t seed) {
@@ -271,6 +368,8 @@ std::string_view nameOf(MmadValues v) {
       return "zero_sign_probe";
     case MmadValues::ScatteredSpecials:
       return "scattered_specials";
+    case MmadValues::Scaled:
+      return "scaled";
   }
   return "?";
 }
@@ -513,6 +612,9 @@ MmadOperands operandsOf(const MmadCase& c) {
       break;
     case MmadValues::ScatteredSpecials:
       scatterSpecials(c, o, g);
+      break;
+    case MmadValues::Scaled:
+      scaledValues(c, o, g);
       break;
     case MmadValues::RoundingProbe:
       o.a.setConstant(0x3p-25);  // 0.75 ulp of 1 in f32
@@ -857,6 +959,30 @@ std::vector<std::string> specialTags(const MmadCase& c) {
     if (c.init != MmadInit::Zero) t.emplace_back("special:scattered_init");
     if (hf32) t.emplace_back("special:scattered_hf32");
   }
+  if (c.values == MmadValues::Scaled && c.m > 0 && c.k > 0 && c.n > 0) {
+    // What row 0 of A, column 0 of B and C(0, 0)'s init hold (see scaledExponents): A's row 0
+    // is in [2^(a + 2), 2^(a + 3)], B's column 0 in [2^(b + 2), 2^(b + 3)], the init of C(0, 0)
+    // in [2^init, 2^(init + 1)).
+    t.emplace_back("scaled");
+    const ScaledExponents e = scaledExponents(c);
+    if (c.dtype == DType::F16) {
+      if (e.a + 2 >= 10) t.emplace_back("scaled:f16_a_large");  // |A| >= 1024
+      if (e.b + 2 >= 10) t.emplace_back("scaled:f16_b_large");
+    } else {
+      // large: 2^20 <= |x| <= 2^127; tiny: normal, below 2^-80
+      if (e.a + 2 >= 20) t.emplace_back("scaled:a_large");
+      if (e.b + 2 >= 20) t.emplace_back("scaled:b_large");
+      if (e.a + 2 >= -126 && e.a + 3 <= -81) t.emplace_back("scaled:a_tiny");
+      if (e.b + 2 >= -126 && e.b + 3 <= -81) t.emplace_back("scaled:b_tiny");
+    }
+    const bool bias = c.init == MmadInit::BiasTable || c.init == MmadInit::BiasTensor;
+    if (c.init != MmadInit::Zero) {
+      const std::string where = bias ? "scaled:bias_" : "scaled:l0c_";
+      // subnormal: below 2^-126; large: 2^22 <= |init| < 2^100
+      if (e.init + 1 <= -126) t.push_back(where + "subnormal");
+      if (e.init >= 22 && e.init + 1 <= 100) t.push_back(where + "large");
+    }
+  }
   if (c.values == MmadValues::Special && c.m > 0 && c.k > 0 && c.n > 0) {
     // What rows 0-7 hold (see setSpecialRows): each tag only when its row and columns exist.
     // Row 0's subnormal inputs meet B's ones in odd columns only (n > 1); there, two of them
@@ -967,6 +1093,7 @@ rc::Gen<MmadCase> legalMmad(ProfileId id, MmadValues values, Sizes sizes) {
       const int pick = *rc::gen::inRange(0, 10);
       if (pick == 0) c.values = MmadValues::Special;
       if (pick == 1) c.values = MmadValues::ScatteredSpecials;
+      if (pick == 2) c.values = MmadValues::Scaled;
     }
     const bool special = c.values == MmadValues::Special;
     c.m = static_cast<std::uint16_t>(*sized(mmadLargest(id, c.dtype, 'm'), kSmallDim, sizes));
@@ -997,7 +1124,9 @@ rc::Gen<MmadCase> legalMmad(ProfileId id, MmadValues values, Sizes sizes) {
         *rc::gen::weightedElement<bool>({{5, false}, {1, true}})) {
       c.values = MmadValues::Saturate;
     }
-    if (c.dtype == DType::F32 && id != ProfileId::Legacy && !special) {
+    // Scaled f32 operands reach subnormals, which no source says how HF32 rounds (OPEN-7).
+    if (c.dtype == DType::F32 && id != ProfileId::Legacy && !special &&
+        c.values != MmadValues::Scaled) {
       c.hf32 = *rc::gen::weightedElement<bool>({{2, false}, {1, true}});
       c.hf32Mode = static_cast<std::uint8_t>(*upTo(0, 1));
     } else if (c.dtype != DType::F32 && id != ProfileId::Legacy) {

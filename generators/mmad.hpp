@@ -52,6 +52,11 @@ enum class MmadValues : std::uint8_t {
   /// exact in any accumulation order, and NaN results (inf x 0, inf - inf) are 0 whatever the init
   /// (spec 8's saturation applies to the result).
   ScatteredSpecials,
+  /// f16/bf16/f32, no HF32: the exact regime's small-integer grid scaled by powers of two across
+  /// the type's exponent range (see scaledExponents), so that large, tiny normal and subnormal
+  /// operands, and large and subnormal inits (L0C and bias), are drawn with a C that every
+  /// accumulation order gives bit for bit.
+  Scaled,
 };
 std::string_view nameOf(MmadValues v);
 
@@ -80,6 +85,16 @@ struct MmadCase {
   std::string why;
 };
 std::ostream& operator<<(std::ostream& os, const MmadCase& c);
+
+/// MmadValues::Scaled's case-wide exponents, from the case's content seed (so that its tags
+/// need no operands): row 0 of A holds values 2^a x [4, 8], column 0 of B 2^b x [4, 8] (a and
+/// b are the a and b here), and the init of C(0, 0) (L0C or bias) has magnitude in
+/// [2^init, 2^(init + 1)). Other rows of A and columns of B are scaled down by up to
+/// kScaledSpread binary places. See operandsOf.
+struct ScaledExponents {
+  int a = 0, b = 0, init = 0;
+};
+ScaledExponents scaledExponents(const MmadCase& c);
 
 /// The logical operands, from the case's seed: A (m x k), B (k x n), the L0C contents before
 /// the multiply (m x n) and the bias row (1 x n), as values.

@@ -209,6 +209,7 @@ PipelineOperands operandsOf(const PipelineCase& c) {
   mc.k = c.kind == PipelineKind::Conv ? static_cast<std::uint16_t>(convShape(c).kdim) : c.k;
   mc.contentSeed = c.contentSeed;
   mc.values = c.values;
+  mc.init = c.init;  // MmadValues::Scaled scales every row alike under a bias
   PipelineOperands o;
   static_cast<MmadOperands&>(o) = gen::operandsOf(mc);
   if (c.kind == PipelineKind::Sparse) {
@@ -593,6 +594,8 @@ std::vector<std::string> sizeAndSpecialTags(const PipelineCase& c) {
   mc.k = c.k;
   mc.n = c.n;
   mc.values = c.values;
+  mc.init = c.init;
+  mc.contentSeed = c.contentSeed;  // MmadValues::Scaled's tags read its exponents from it
   const std::vector<std::string> special = specialTags(mc);
   t.insert(t.end(), special.begin(), special.end());
   return t;
@@ -657,11 +660,15 @@ PipelineCase drawn(ProfileId id, PipelineKind kind, Sizes sizes) {
         std::max<std::uint64_t>(2, *sized(mmadLargest(id, c.dtype, 'm'), kSmallPipeline, shape)));
     c.n = static_cast<std::uint16_t>(*sized(mmadLargest(id, c.dtype, 'n'), kSmallPipeline, shape));
     c.k = static_cast<std::uint16_t>(*sized(mmadLargest(id, c.dtype, 'k'), 6 * k0, sizes));
-    if (isa::accumulatorOf(c.dtype) == DType::F32 && *rc::gen::inRange(0, 8) == 0) {
+    const int pick = isa::accumulatorOf(c.dtype) == DType::F32 ? *rc::gen::inRange(0, 8) : -1;
+    if (pick == 0) {
       c.values = MmadValues::Special;
       c.m = std::max<std::uint16_t>(c.m, 6);
       c.k = std::max<std::uint16_t>(c.k, 3);
     }
+    // Exact in any order, so per K tile too: a tile's sum onto the L0C the last one left is a
+    // partial sum like any other (see MmadValues::Scaled).
+    if (pick == 1) c.values = MmadValues::Scaled;
     const bool special = c.values == MmadValues::Special;
     if (kind == PipelineKind::KSplit) c.k = std::max<std::uint16_t>(c.k, 2 * k0);
     if (c.dtype == DType::S4 && c.k % 2 != 0) {

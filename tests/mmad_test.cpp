@@ -399,6 +399,22 @@ TEST(MmadInitFlags, EveryCombinationIsSentByTableAndDrawsAndRequired) {
   }
 }
 
+/// A small f16, bf16 or f32 case of `values` for seed `seed` (1, 2, ...): shapes up to 7 x 23 x 6
+/// and each init in turn, so that a few hundred seeds meet every type, init and shape class.
+gen::MmadCase smallFloatCase(gen::MmadValues values, std::uint64_t seed) {
+  gen::MmadCase c;
+  c.profile = isa::ProfileId::A2;
+  c.values = values;
+  c.dtype = std::array{DType::F16, DType::BF16, DType::F32}[seed % 3];
+  c.m = static_cast<std::uint16_t>(1 + seed % 7);
+  c.n = static_cast<std::uint16_t>(1 + (seed / 7) % 6);
+  c.k = static_cast<std::uint16_t>(1 + (seed * 5) % 23);
+  c.init = std::array{isa::MmadInit::Zero, isa::MmadInit::Accumulate, isa::MmadInit::BiasTable,
+                      isa::MmadInit::BiasTensor}[(seed / 3) % 4];
+  c.contentSeed = seed;
+  return c;
+}
+
 // MmadValues::ScatteredSpecials (red team, round 10): infinities and subnormals at random places
 // on both sides, over any init and with HF32. Its C must not depend on the order a DUT adds in:
 // f32 sums in ascending and in descending k, each saturated at the end (NaN to 0, +-inf to
@@ -407,17 +423,8 @@ TEST(MmadInitFlags, EveryCombinationIsSentByTableAndDrawsAndRequired) {
 TEST(MmadScattered, EveryOrderOfAdditionGivesTheOraclesC) {
   std::size_t subnormalA = 0, subnormalB = 0, infinities = 0;
   for (std::uint64_t seed = 1; seed <= 300; ++seed) {
-    gen::MmadCase c;
-    c.profile = isa::ProfileId::A2;
-    c.values = gen::MmadValues::ScatteredSpecials;
-    c.dtype = std::array{DType::F16, DType::BF16, DType::F32}[seed % 3];
-    c.m = static_cast<std::uint16_t>(1 + seed % 7);
-    c.n = static_cast<std::uint16_t>(1 + (seed / 7) % 6);
-    c.k = static_cast<std::uint16_t>(1 + (seed * 5) % 23);
-    c.init = std::array{isa::MmadInit::Zero, isa::MmadInit::Accumulate, isa::MmadInit::BiasTable,
-                        isa::MmadInit::BiasTensor}[(seed / 3) % 4];
+    gen::MmadCase c = smallFloatCase(gen::MmadValues::ScatteredSpecials, seed);
     c.hf32 = c.dtype == DType::F32 && seed % 2 == 0;
-    c.contentSeed = seed;
     SCOPED_TRACE(::testing::Message() << c);
     const gen::MmadOperands o = gen::operandsOf(c);
     const oracle::MatrixD init = o.init(c.init);
@@ -464,6 +471,77 @@ TEST(MmadScattered, EveryOrderOfAdditionGivesTheOraclesC) {
   }
   EXPECT_GT(subnormalA, 20u);
   EXPECT_GT(subnormalB, 20u);
+}
+
+// MmadValues::Scaled (red team, round 11, F1): the exact grid scaled by powers of two across each
+// type's exponent range, over every init. Its C must not depend on the order a DUT adds in: f32
+// sums in ascending and in descending k give the oracle's C bit for bit, and each is the exact
+// sum (no addition rounded). The operands are exact in their type, and hold the magnitudes the
+// tags claim: row 0 of A, column 0 of B, C(0, 0)'s init.
+TEST(MmadScaled, EveryOrderOfAdditionGivesTheOraclesC) {
+  std::map<std::string, std::size_t> seen;
+  for (std::uint64_t seed = 1; seed <= 600; ++seed) {
+    gen::MmadCase c = smallFloatCase(gen::MmadValues::Scaled, seed);
+    if (seed % 50 == 0) c.k = 4095;  // the longest sums: still below 2^23 units
+    SCOPED_TRACE(::testing::Message() << c);
+    const gen::MmadOperands o = gen::operandsOf(c);
+    const oracle::MatrixD init = o.init(c.init);
+    const oracle::ElemMatrix want = gen::expectedC(c, o);
+    for (const oracle::MatrixD& v :
+         {oracle::MatrixD(o.a.cast<double>()), oracle::MatrixD(o.b.cast<double>())}) {
+      const oracle::MatrixD back = oracle::valuesOf(oracle::bitsOf(v, c.dtype), c.dtype);
+      ASSERT_TRUE(back == v) << "an operand not exact in its type";
+    }
+    for (Eigen::Index i = 0; i < c.m; ++i) {
+      for (Eigen::Index j = 0; j < c.n; ++j) {
+        float up = static_cast<float>(init(i, j)), down = up;
+        ASSERT_EQ(static_cast<double>(up), init(i, j)) << "an init not exact in f32";
+        double exact = init(i, j);
+        for (Eigen::Index kk = 0; kk < c.k; ++kk) {
+          up += static_cast<float>(o.a(i, kk)) * static_cast<float>(o.b(kk, j));
+          down +=
+              static_cast<float>(o.a(i, c.k - 1 - kk)) * static_cast<float>(o.b(c.k - 1 - kk, j));
+          exact += static_cast<double>(o.a(i, kk)) * static_cast<double>(o.b(kk, j));
+        }
+        const float w = std::bit_cast<float>(want(i, j));
+        ASSERT_TRUE(up == w && down == w && static_cast<double>(w) == exact)
+            << "C(" << i << ", " << j << "): " << up << ", " << down << " against " << w;
+      }
+    }
+    const std::vector<std::string> tags = gen::tagsOf(c);
+    auto tagged = [&](const std::string& t) {
+      return std::count(tags.begin(), tags.end(), t) == 1;
+    };
+    for (const std::string& t : tags) {
+      if (t.starts_with("scaled")) ++seen[t];
+    }
+    EXPECT_TRUE(tagged("scaled"));
+    auto all = [](const auto& line, auto pred) {
+      for (Eigen::Index x = 0; x < line.size(); ++x) {
+        if (!pred(std::fabs(static_cast<double>(line(x))))) return false;
+      }
+      return true;
+    };
+    const auto large = [](double v) { return v >= 0x1p20 && v <= 0x1p127; };
+    const auto tiny = [](double v) { return v >= 0x1p-126 && v < 0x1p-80; };
+    const auto large16 = [](double v) { return v >= 1024; };
+    if (tagged("scaled:a_large")) EXPECT_TRUE(all(o.a.row(0), large));
+    if (tagged("scaled:b_large")) EXPECT_TRUE(all(o.b.col(0), large));
+    if (tagged("scaled:a_tiny")) EXPECT_TRUE(all(o.a.row(0), tiny));
+    if (tagged("scaled:b_tiny")) EXPECT_TRUE(all(o.b.col(0), tiny));
+    if (tagged("scaled:f16_a_large")) EXPECT_TRUE(all(o.a.row(0), large16));
+    if (tagged("scaled:f16_b_large")) EXPECT_TRUE(all(o.b.col(0), large16));
+    const double start = std::fabs(init(0, 0));
+    const bool subnormal = start > 0 && start < 0x1p-126;
+    const bool bigInit = start >= 0x1p22 && start < 0x1p100;
+    if (tagged("scaled:l0c_subnormal") || tagged("scaled:bias_subnormal")) EXPECT_TRUE(subnormal);
+    if (tagged("scaled:l0c_large") || tagged("scaled:bias_large")) EXPECT_TRUE(bigInit);
+  }
+  for (const char* t : {"scaled:a_large", "scaled:b_large", "scaled:a_tiny", "scaled:b_tiny",
+                        "scaled:f16_a_large", "scaled:f16_b_large", "scaled:l0c_subnormal",
+                        "scaled:l0c_large", "scaled:bias_subnormal", "scaled:bias_large"}) {
+    EXPECT_GE(seen[t], 5u) << t;
+  }
 }
 
 // Spec 8's saturation mode turns an infinite result into +-FLT_MAX, also when the operands are
