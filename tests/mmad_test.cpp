@@ -525,17 +525,33 @@ TEST(MmadScaled, EveryOrderOfAdditionGivesTheOraclesC) {
     const auto large = [](double v) { return v >= 0x1p20 && v <= 0x1p127; };
     const auto tiny = [](double v) { return v >= 0x1p-126 && v < 0x1p-80; };
     const auto large16 = [](double v) { return v >= 1024; };
-    if (tagged("scaled:a_large")) EXPECT_TRUE(all(o.a.row(0), large));
-    if (tagged("scaled:b_large")) EXPECT_TRUE(all(o.b.col(0), large));
-    if (tagged("scaled:a_tiny")) EXPECT_TRUE(all(o.a.row(0), tiny));
-    if (tagged("scaled:b_tiny")) EXPECT_TRUE(all(o.b.col(0), tiny));
-    if (tagged("scaled:f16_a_large")) EXPECT_TRUE(all(o.a.row(0), large16));
-    if (tagged("scaled:f16_b_large")) EXPECT_TRUE(all(o.b.col(0), large16));
+    if (tagged("scaled:a_large")) {
+      EXPECT_TRUE(all(o.a.row(0), large));
+    }
+    if (tagged("scaled:b_large")) {
+      EXPECT_TRUE(all(o.b.col(0), large));
+    }
+    if (tagged("scaled:a_tiny")) {
+      EXPECT_TRUE(all(o.a.row(0), tiny));
+    }
+    if (tagged("scaled:b_tiny")) {
+      EXPECT_TRUE(all(o.b.col(0), tiny));
+    }
+    if (tagged("scaled:f16_a_large")) {
+      EXPECT_TRUE(all(o.a.row(0), large16));
+    }
+    if (tagged("scaled:f16_b_large")) {
+      EXPECT_TRUE(all(o.b.col(0), large16));
+    }
     const double start = std::fabs(init(0, 0));
     const bool subnormal = start > 0 && start < 0x1p-126;
     const bool bigInit = start >= 0x1p22 && start < 0x1p100;
-    if (tagged("scaled:l0c_subnormal") || tagged("scaled:bias_subnormal")) EXPECT_TRUE(subnormal);
-    if (tagged("scaled:l0c_large") || tagged("scaled:bias_large")) EXPECT_TRUE(bigInit);
+    if (tagged("scaled:l0c_subnormal") || tagged("scaled:bias_subnormal")) {
+      EXPECT_TRUE(subnormal);
+    }
+    if (tagged("scaled:l0c_large") || tagged("scaled:bias_large")) {
+      EXPECT_TRUE(bigInit);
+    }
   }
   for (const char* t : {"scaled:a_large", "scaled:b_large", "scaled:a_tiny", "scaled:b_tiny",
                         "scaled:f16_a_large", "scaled:f16_b_large", "scaled:l0c_subnormal",
