@@ -30,6 +30,7 @@ FieldDesc field(std::string_view name, std::string_view unit, FieldKind kind, st
   d.textMax = textMax;
   d.legalMin = legalMin;
   d.legalMax = legalMax;
+  d.mode = kind == FieldKind::Path || kind == FieldKind::DType || kind == FieldKind::Flag;
   d.get = [ref](const Instruction& i) -> std::int64_t {
     const auto& v = ref(std::get<T>(i));
     using V = std::remove_cvref_t<decltype(v)>;
@@ -70,6 +71,19 @@ FieldDesc num(std::string_view name, std::string_view unit, std::int64_t lo, std
 template <class T, class Ref>
 FieldDesc flag(std::string_view name, Ref ref) {
   return field<T>(name, "flag", FieldKind::Flag, 0, 1, 0, 1, ref);
+}
+
+/// An Int field that is a 0/1 mode selector (FieldDesc::mode): text-wide so that a DUT can be
+/// sent the illegal values, but each legal value picks a datapath (addr_mode's walk direction).
+FieldDesc modeSelector(FieldDesc d) {
+  d.mode = true;
+  return d;
+}
+
+/// A flag that is the top bit of a size (filter_size_w adds 256 to filter_w): not a mode.
+FieldDesc sizeBit(FieldDesc d) {
+  d.mode = false;
+  return d;
 }
 
 /// `d` matters only where the count field `count` holds at least `atLeast` (FieldDesc::needs).
@@ -165,8 +179,8 @@ void params2D(std::vector<FieldDesc>& f) {
                    1));
   // spec 4: 0 increment, 1 decrement; other values are illegal.
   f.push_back(needsRepeats(
-      num<T>(
-          "addr_mode", "mode", 0, kU8, 0, 1, [](auto& x) -> auto& { return x.params.addrMode; }),
+      modeSelector(num<T>(
+          "addr_mode", "mode", 0, kU8, 0, 1, [](auto& x) -> auto& { return x.params.addrMode; })),
       2));
 }
 
@@ -186,7 +200,7 @@ void mmadHead(std::vector<FieldDesc>& f) {
       "k", "elements", 0, kU16, 0, kMmadDimMax, [](auto& x) -> auto& { return x.k; }));
   f.push_back(num<T>(
       "n", "columns", 0, kU16, 0, kMmadDimMax, [](auto& x) -> auto& { return x.n; }));
-  // spec 8: 0, 2 or 3; synchronisation only.
+  // spec 8: 0, 2 or 3; synchronisation only, so not a mode (FieldDesc::mode).
   f.push_back(num<T>(
       "unit_flag", "mode", 0, kU8, 0, 3, [](auto& x) -> auto& { return x.unitFlag; }));
 }
@@ -348,6 +362,7 @@ std::vector<InstructionDesc> build() {
     t.kind = FieldKind::Flag;
     t.textMin = t.legalMin = 0;
     t.textMax = t.legalMax = 1;
+    t.mode = true;
   }
   {
     using T = Load3DV2;
@@ -396,10 +411,10 @@ std::vector<InstructionDesc> build() {
     f.push_back(num<T>(
         "pad_value", "element bit pattern", 0, kU32,
         [](auto& x) -> auto& { return x.params.padValue; }));
-    f.push_back(flag<T>(
-        "filter_size_w", [](auto& x) -> auto& { return x.params.filterSizeW; }));
-    f.push_back(flag<T>(
-        "filter_size_h", [](auto& x) -> auto& { return x.params.filterSizeH; }));
+    f.push_back(sizeBit(flag<T>(
+        "filter_size_w", [](auto& x) -> auto& { return x.params.filterSizeW; })));
+    f.push_back(sizeBit(flag<T>(
+        "filter_size_h", [](auto& x) -> auto& { return x.params.filterSizeH; })));
     f.push_back(flag<T>(
         "f_matrix_ctrl", [](auto& x) -> auto& { return x.params.fMatrixCtrl; }));
     f.push_back(flag<T>(
@@ -426,10 +441,10 @@ std::vector<InstructionDesc> build() {
         field<T>(
             "en_small_k", "flag", FieldKind::Flag, 0, 1, 0, 0,
             [](auto& x) -> auto& { return x.params.enSmallK; }),
-        flag<T>(
-            "filter_size_w", [](auto& x) -> auto& { return x.params.filterSizeW; }),
-        flag<T>(
-            "filter_size_h", [](auto& x) -> auto& { return x.params.filterSizeH; }),
+        sizeBit(flag<T>(
+            "filter_size_w", [](auto& x) -> auto& { return x.params.filterSizeW; })),
+        sizeBit(flag<T>(
+            "filter_size_h", [](auto& x) -> auto& { return x.params.filterSizeH; })),
         flag<T>(
             "f_matrix_ctrl", [](auto& x) -> auto& { return x.params.fMatrixCtrl; }),
         word<T>(
@@ -486,11 +501,13 @@ std::vector<InstructionDesc> build() {
         [](auto& x) -> auto& { return x.params.jumpStride; });
     p(
         "repeat_mode", "mode", 0, kU8, 0, 1, [](auto& x) -> auto& { return x.params.repeatMode; });
+    f.back() = modeSelector(f.back());  // 0: repeats walk the kernel taps; 1: 16 pixels each
     p(
         "repeat_time", "repeats", 0, kU8, 1, kU8,
         [](auto& x) -> auto& { return x.params.repeatTime; });
     p(
         "c_size", "mode", 0, kU8, 0, 1, [](auto& x) -> auto& { return x.params.cSize; });
+    f.back() = modeSelector(f.back());
     // V1 moves 8- and 16-bit elements only (spec 6.4): no wider pad pattern is legal.
     p(
         "pad_value", "element bit pattern", 0, kU32, 0, kU16,
@@ -524,14 +541,18 @@ std::vector<InstructionDesc> build() {
         "disable_gemv", [](auto& x) -> auto& { return x.disableGemv; }));
     f.push_back(bDtypeField<T>());
     add.operator()<T>(std::move(f));
+    // spec 8, 8.1.5: HF32 rounds f32 operands, CTRL[45] decodes e4m3fn as hifloat8. Both are
+    // named for every Mmad, whatever its type: a DUT that applies one where it should not is a
+    // fault of that mode.
+    all.back().modeRegisters = {SetHF32::kOpcode, SetHiF8Mode::kOpcode};
   }
   {
     using T = SetHF32;
     add.operator()<T>(
         {flag<T>(
              "enable", [](auto& x) -> auto& { return x.enable; }),
-         num<T>(
-             "trans_mode", "mode", 0, kU8, 0, 1, [](auto& x) -> auto& { return x.transMode; })});
+         modeSelector(num<T>(
+             "trans_mode", "mode", 0, kU8, 0, 1, [](auto& x) -> auto& { return x.transMode; }))});
   }
   {
     using T = SetHiF8Mode;
@@ -615,6 +636,58 @@ std::optional<std::int64_t> fieldValue(const Instruction& instruction, std::stri
   const FieldDesc* f = findField(descOf(instruction), name);
   if (!f) return std::nullopt;
   return f->get(instruction);
+}
+
+std::string fieldText(const FieldDesc& f, std::int64_t v) {
+  switch (f.kind) {
+    case FieldKind::Path:
+      return std::string(nameOf(kAllLoad2DPaths.at(static_cast<std::size_t>(v))));
+    case FieldKind::DType:
+      return std::string(nameOf(kAllDTypes.at(static_cast<std::size_t>(v))));
+    case FieldKind::Word:
+      return std::to_string(static_cast<std::uint64_t>(v));
+    case FieldKind::Int:
+    case FieldKind::Flag:
+      break;
+  }
+  return std::to_string(v);
+}
+
+bool namesVariant(const FieldDesc& f) {
+  return f.mode && f.legalMin != f.legalMax;
+}
+
+namespace {
+
+/// The instruction's modes, "name=value" in table order, space separated.
+std::string modesOf(const Instruction& ins) {
+  std::string out;
+  for (const FieldDesc& f : descOf(ins).fields) {
+    if (!namesVariant(f)) continue;
+    out += (out.empty() ? "" : " ") + std::string(f.name) + "=" + fieldText(f, f.get(ins));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string variantOf(const Program& program, std::size_t k) {
+  const Instruction& ins = program.instructions.at(k);
+  std::string out = modesOf(ins);
+  const Profile& prof = profile(program.profile);
+  for (std::string_view reg : descOf(ins).modeRegisters) {
+    const InstructionDesc* r = findInstructionDesc(reg);
+    Instruction state = r->make();        // never written: the register's reset value
+    if (validate(prof, state)) continue;  // a register this profile does not have
+    for (std::size_t i = k; i-- > 0;) {
+      if (descOf(program.instructions[i]).opcode == reg) {
+        state = program.instructions[i];
+        break;
+      }
+    }
+    out += "; " + std::string(reg) + " " + modesOf(state);
+  }
+  return out;
 }
 
 }  // namespace cubecheck::isa

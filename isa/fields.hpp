@@ -8,6 +8,7 @@
 #include <functional>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -50,6 +51,13 @@ struct FieldDesc {
   /// does (V2's dst_stride spaces the columns of the destination, which a transposed load counts
   /// in m_step). Replaces the count's test; the count still names the least load it matters in.
   std::function<bool(const Instruction&)> effective;
+  /// The field selects one of the instruction's datapaths (a mode): its value says which
+  /// hardware path, element type, transpose, init or register the instruction takes, never
+  /// where, how much or what it moves. Path, DType and Flag fields are modes, but for Load3D's
+  /// filter_size_w/h, the ninth bits of filter sizes; the Int fields that are 0/1 mode selectors
+  /// (addr_mode, repeat_mode, c_size, set_hf32's trans_mode) are modes too, unit_flag
+  /// (synchronisation only) is not. A failure signature names the culprit's modes (variantOf).
+  bool mode = false;
 };
 
 struct InstructionDesc {
@@ -57,6 +65,10 @@ struct InstructionDesc {
   std::vector<FieldDesc> fields;
   /// A default-constructed instruction of this kind.
   std::function<Instruction()> make;
+  /// The register writes (opcodes) whose mode fields select this instruction's datapath when an
+  /// earlier instruction of the same program set them: Mmad reads HF32 (set_hf32) and CTRL[45]
+  /// (set_hif8_mode). A register never written holds a default instruction's values (off).
+  std::vector<std::string_view> modeRegisters{};
 };
 
 /// Every instruction's descriptor, in the order of the Instruction variant.
@@ -78,5 +90,21 @@ bool takesEffect(const InstructionDesc& desc, const FieldDesc& field,
 
 /// The value of the named field, or nullopt when the instruction has no such field.
 std::optional<std::int64_t> fieldValue(const Instruction& instruction, std::string_view name);
+
+/// Value `v` of field `f` as the text form writes it: a path or a type by name, a number else.
+std::string fieldText(const FieldDesc& f, std::int64_t v);
+
+/// Whether `f` is one of the modes a variant names: a mode field (FieldDesc::mode) with more than
+/// one legal value (a field only one value of which is legal selects nothing in a legal program).
+bool namesVariant(const FieldDesc& f);
+
+/// The variant of instruction `k` of `program`: which of its datapaths it takes, from the field
+/// table alone. Its mode fields (namesVariant) as "name=value" in table order, space separated;
+/// then, for each of its modeRegisters that the program's profile has, "; " + that register
+/// write's opcode and its mode fields as the last such write before instruction k left them
+/// ("mmad" on a2: "dtype=f16 k_direction_align=0 cmatrix_source=0 cmatrix_init_val=1 is_bias=0
+/// disable_gemv=0 b_dtype=f16; set_hf32 enable=0 trans_mode=0"). Never an
+/// address, a size, a count or a value: instructions that differ only in those have one variant.
+std::string variantOf(const Program& program, std::size_t k);
 
 }  // namespace cubecheck::isa

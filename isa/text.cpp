@@ -42,23 +42,7 @@ std::string toText(const Instruction& ins) {
   std::ostringstream os;
   os << d.opcode;
   for (const FieldDesc& f : d.fields) {
-    const std::int64_t v = f.get(ins);
-    os << ' ';
-    switch (f.kind) {
-      case FieldKind::Path:
-        os << nameOf(kAllLoad2DPaths.at(static_cast<std::size_t>(v)));
-        break;
-      case FieldKind::DType:
-        os << nameOf(kAllDTypes.at(static_cast<std::size_t>(v)));
-        break;
-      case FieldKind::Word:
-        os << static_cast<std::uint64_t>(v);
-        break;
-      case FieldKind::Int:
-      case FieldKind::Flag:
-        os << v;
-        break;
-    }
+    os << ' ' << fieldText(f, f.get(ins));
   }
   return os.str();
 }

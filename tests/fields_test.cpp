@@ -109,5 +109,77 @@ TEST(Fields, ProtocolDocumentListsEveryInstructionInDescriptorOrder) {
   }
 }
 
+// A failure signature names the culprit's variant (isa::variantOf): the fields that select its
+// datapath. Red team M3: without it one waiver for one Mmad mode hid every Mmad bug.
+TEST(Fields, AVariantNamesModesAndNothingElse) {
+  std::mt19937_64 rng(20270315);
+  for (const auto& d : isa::instructionDescs()) {
+    for (const auto& f : d.fields) {
+      if (!f.mode) continue;
+      // A mode is a path, a type, a flag or a field whose unit is a mode: never bytes, rows,
+      // fractals or a bit pattern.
+      EXPECT_TRUE(f.unit == "path" || f.unit == "data type" || f.unit == "flag" || f.unit == "mode")
+          << d.opcode << ' ' << f.name << " (" << f.unit << ")";
+    }
+    for (int trial = 0; trial < 50; ++trial) {
+      isa::Program p;
+      p.profile = isa::ProfileId::A2;
+      p.instructions = {d.make()};
+      for (const auto& f : d.fields) f.set(p.instructions[0], draw(f, rng));
+      const std::string variant = isa::variantOf(p, 0);
+      // Every other field redrawn: addresses, sizes, counts, strides and values change nothing.
+      isa::Program other = p;
+      for (const auto& f : d.fields) {
+        if (!isa::namesVariant(f)) f.set(other.instructions[0], draw(f, rng));
+      }
+      EXPECT_EQ(isa::variantOf(other, 0), variant) << isa::toText(other.instructions[0]);
+      // Each mode, set to another of its legal values, is a different variant and is named.
+      for (const auto& f : d.fields) {
+        if (!isa::namesVariant(f)) continue;
+        const std::int64_t v = f.get(p.instructions[0]);
+        other = p;
+        f.set(other.instructions[0], v == f.legalMin ? f.legalMax : f.legalMin);
+        EXPECT_NE(isa::variantOf(other, 0), variant) << d.opcode << ' ' << f.name;
+        EXPECT_NE(variant.find(std::string(f.name) + "=" + isa::fieldText(f, v)), std::string::npos)
+            << variant;
+      }
+    }
+  }
+}
+
+// The mode registers an instruction reads are named as the writes before it left them, on the
+// profiles that have them.
+TEST(Fields, AVariantNamesTheModeRegistersAsTheProgramLeftThem) {
+  isa::Mmad x;
+  x.dtype = isa::DType::F32;
+  isa::Program p;
+  p.instructions = {x, isa::SetHF32{true, 1}, x, isa::SetHF32{false, 0}, x};
+  const auto state = [](const isa::Instruction& reg) {
+    const isa::InstructionDesc& d = isa::descOf(reg);
+    std::string s = std::string(d.opcode);
+    for (const auto& f : d.fields)
+      s += " " + std::string(f.name) + "=" + isa::fieldText(f, f.get(reg));
+    return s;
+  };
+  const std::string off = state(isa::SetHF32{}), on = state(isa::SetHF32{true, 1});
+  const std::string hif8Off = state(isa::SetHiF8Mode{});
+  for (isa::ProfileId id : isa::kAllProfiles) {
+    p.profile = id;
+    const std::string before = isa::variantOf(p, 0), after = isa::variantOf(p, 2),
+                      again = isa::variantOf(p, 4);
+    // Spec 8: HF32 is off until a program turns it on; the legacy profile has no HF32, only
+    // 950 has CTRL[45].
+    const bool hf32 = id != isa::ProfileId::Legacy, hif8 = id == isa::ProfileId::Ascend950;
+    EXPECT_EQ(before.find(off) != std::string::npos, hf32) << before;
+    EXPECT_EQ(after.find(on) != std::string::npos, hf32) << after;
+    EXPECT_EQ(before == after, !hf32);
+    EXPECT_EQ(again, before) << "set_hf32 0 after 1 is the same mode as never set";
+    EXPECT_EQ(before.find(hif8Off) != std::string::npos, hif8) << before;
+    // A load reads no mode register.
+    isa::Program load{id, {}, {isa::SetHF32{true, 0}, isa::Load2D{}}, {}};
+    EXPECT_EQ(isa::variantOf(load, 1).find(';'), std::string::npos);
+  }
+}
+
 }  // namespace
 }  // namespace cubecheck
