@@ -17,19 +17,23 @@ namespace cubecheck::conf {
 std::string signatureOf(const std::string& family, const CaseReport& r, dut::Dut* dut) {
   std::ostringstream os;
   os << family;
-  // A legal program that went wrong: the instruction at fault and what it did, found by replaying
-  // the case's programs load by load against the oracle. One bug met by several properties, in
-  // several memories and shapes, is one signature per family.
+  // A legal program that went wrong: the instruction at fault, its variant and what it did, found
+  // by replaying the case's programs load by load against the oracle. One bug met by several
+  // properties, in several memories and shapes, is one signature per family and variant; two bugs
+  // in two modes of one instruction are two, so a waiver narrowed to one hides not the other.
   const bool illegal = r.vector && r.vector->rejection;
   if (dut != nullptr && !illegal && r.verdict.outcome != Outcome::Timeout) {
     if (std::optional<Culprit> c = localise(*dut, r.programs)) {
-      os << ": " << c->opcode << ' '
+      os << ": " << c->opcode << ' ' << (c->variant.empty() ? "" : "(" + c->variant + ") ")
          << (c->effect.empty() ? effectOf(r.verdict, /*nameMemory=*/false) : c->effect);
       return os.str();
     }
   }
   // Otherwise (an illegal program accepted or misjudged, a timeout, nothing to replay): the
-  // instruction kinds of the program, the outcome and its reason without numbers or details.
+  // instruction kinds of the program, the outcome and its reason without numbers or details. No
+  // variant: nothing here says which instruction is at fault, and the variants of all of them
+  // would key on the program's mix (a timeout's, an illegal program's), not on a cause. An
+  // illegal program's reason names the violation it should have been rejected for instead.
   if (r.vector) {
     std::set<std::string_view> kinds;
     for (const isa::Instruction& ins : r.vector->program.instructions) {

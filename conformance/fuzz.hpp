@@ -37,11 +37,14 @@ struct FuzzOptions {
 };
 
 /// A failure's dedup key, meant to name a root cause. For a legal program, given the DUT: the
-/// family, the instruction at fault and its effect (localise(): "pipeline: load2d writes outside
-/// its footprint", "mmad: mmad wrong values"). Otherwise the family, the instruction kinds of the
+/// family, the instruction at fault, in parentheses its variant (Culprit::variant: the modes
+/// that select its datapath, isa::variantOf) and its effect (localise(): "pipeline: load2d
+/// (path=A1toA2 dtype=f16 if_transpose=1 addr_mode=0) writes outside its footprint"). Otherwise
+/// (an illegal program, a timeout, nothing to replay) the family, the instruction kinds of the
 /// case's program (register writes aside), the outcome and its reason with numbers and
-/// parenthesised details removed. Never the property, an address, a value, a size or the case's
-/// parameter class, so one bug met by several properties in many shapes is one signature.
+/// parenthesised details removed: no instruction is found at fault there, so no variant is
+/// named. Never the property, an address, a value, a size or the case's parameter class, so one
+/// bug met by several properties in many shapes is one signature per variant it shows in.
 std::string signatureOf(const std::string& family, const CaseReport& r, dut::Dut* dut = nullptr);
 
 /// Runs the fuzz loop. Property p of the round-robin draws its k-th random case from the seed;

@@ -1,11 +1,13 @@
 #include "conformance/localise.hpp"
 
 #include <cstdlib>
+#include <set>
 #include <stdexcept>
 
 #include "conformance/checks.hpp"
 #include "conformance/runner.hpp"
 #include "conformance/vector_case.hpp"
+#include "isa/fields.hpp"
 #include "isa/writes.hpp"
 
 namespace cubecheck::conf {
@@ -177,17 +179,29 @@ std::optional<Culprit> localise(dut::Dut& dut, const std::vector<isa::Program>& 
         unchecked = true;  // an open point, or a memory the DUT cannot observe
         continue;
       }
-      return Culprit{std::string(isa::opcodeOf(ins)),
+      return Culprit{std::string(isa::opcodeOf(ins)), isa::variantOf(program, k),
                      effectOf(v, isa::writtenMemories(ins).size() > 1)};
     }
   }
   if (unchecked) return std::nullopt;
+  std::optional<Culprit> blamed;
+  std::set<std::string> variants;
   for (const isa::Program& program : programs) {
-    for (const isa::Instruction& ins : program.instructions) {
-      if (isArithmetic(ins)) return Culprit{std::string(isa::opcodeOf(ins)), {}};
+    for (std::size_t k = 0; k < program.instructions.size(); ++k) {
+      const isa::Instruction& ins = program.instructions[k];
+      if (!isArithmetic(ins)) continue;
+      if (!blamed) blamed = Culprit{std::string(isa::opcodeOf(ins)), {}, {}};
+      // Another kind of multiply beside the first is named with its opcode.
+      const std::string opcode(isa::opcodeOf(ins));
+      variants.insert((opcode == blamed->opcode ? "" : opcode + " ") + isa::variantOf(program, k));
     }
   }
-  return std::nullopt;
+  if (blamed) {
+    for (const std::string& v : variants) {
+      blamed->variant += (blamed->variant.empty() ? "" : " | ") + v;
+    }
+  }
+  return blamed;
 }
 
 }  // namespace cubecheck::conf

@@ -55,6 +55,11 @@ std::optional<Verdict> rerunVerdict(Outcome original, const Verdict& firstVerdic
 
 struct Culprit {
   std::string opcode;  ///< isa::opcodeOf of the instruction, e.g. "load2d"
+  /// Which of its datapaths it took (isa::variantOf): its mode fields and the mode registers it
+  /// read, never an address, size, count or value. When the arithmetic is blamed and the case ran
+  /// several Mmads in different variants, each of them, sorted, joined by " | ": the oracle
+  /// cannot replay an Mmad alone, so which of them went wrong is not known.
+  std::string variant;
   /// What it does wrong, without addresses, values or sizes: "wrong values", "writes outside its
   /// footprint", "rejects a legal program (Alignment)", ... Empty when only the arithmetic is
   /// left to blame: the caller names the effect from the case's own verdict.
@@ -64,9 +69,10 @@ struct Culprit {
 /// The first data-moving instruction of `programs` (in order, each program's loads from the
 /// first) whose prefix, run alone on the DUT with every segment of the memories it writes
 /// observed, does not match the oracle: its effect is what went wrong. When every load checks
-/// out, the first Mmad or MmadWithSparse is the culprit, with an empty effect. nullopt when a
-/// load could not be checked (an open point, a memory the DUT cannot observe, a program the
-/// oracle cannot judge alone) and none before it failed, or for programs with neither.
+/// out, the first Mmad or MmadWithSparse is the culprit, with an empty effect and the variants
+/// of every one of them. nullopt when a load could not be checked (an open point, a memory the
+/// DUT cannot observe, a program the oracle cannot judge alone) and none before it failed, or
+/// for programs with neither.
 /// Runs the DUT once per load checked; only failing cases are localised.
 std::optional<Culprit> localise(dut::Dut& dut, const std::vector<isa::Program>& programs);
 

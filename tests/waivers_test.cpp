@@ -4,8 +4,10 @@
 // fingerprint in the report model.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
@@ -195,11 +197,86 @@ TEST(Waivers, PropertyAndSignatureNarrowAWaiver) {
   EXPECT_EQ(none.verdict(), "nonconformant");
 }
 
+/// certify `spec` at smoke on mmad (seed 1) with `waivers`, each failing case (listed or not,
+/// waived or not) to `seen` when given.
+CertifyResult certifyMmad(const std::string& spec, std::vector<Waiver> waivers,
+                          std::function<void(const Failure&)> seen = {}) {
+  auto dut = dut::makeDut(spec);
+  RunOptions o;
+  o.level = Level::Smoke;
+  o.seed = 1;
+  o.dutSpec = spec;
+  o.families = {"mmad"};
+  if (seen) o.onFailure = [&seen](const std::string&, const Failure& f) { seen(f); };
+  WaiverSet set(std::move(waivers), kToday, spec, dut->capabilities().name);
+  if (!set.empty()) o.waivers = &set;
+  return certify(*dut, o);
+}
+
+// Red team M3: every wrong Mmad value had one signature, so waivers narrowed to the signatures
+// of one known Mmad bug hid every other Mmad bug. Two faults in two modes: C from L0C or the
+// bias table ignored (cmatrix_init_val 0, no bias tensor), and HF32 that stays on once set
+// (set_hf32). Waived by the signatures the first shows, the first alone is conformant with
+// waivers; with the second beside it the DUT is not.
+TEST(Waivers, SignatureWaiversForOneModeOfAnInstructionHideNoBugOfAnother) {
+  const std::string known = "mmad-init-ignored", other = "mmad-hf32-sticky";
+  // A waiver naming a signature makes certify find every failure's signature, not only the
+  // listed ones'; this one names none that occurs.
+  Waiver find;
+  find.dut = "*";
+  find.family = "mmad";
+  find.signature = "no such signature";
+  find.reason = "find every signature";
+  std::set<std::string> signatures;
+  ASSERT_EQ(certifyMmad("mutant:" + known, {find},
+                        [&](const Failure& x) { signatures.insert(x.signature); })
+                .verdict(),
+            "nonconformant");
+  ASSERT_FALSE(signatures.empty());
+  std::vector<Waiver> waivers;
+  for (const std::string& s : signatures) {
+    Waiver w = find;
+    w.signature = s;
+    w.reason = "BUG-7: " + known;
+    waivers.push_back(w);
+  }
+  const CertifyResult alone = certifyMmad("mutant:" + known, waivers);
+  EXPECT_EQ(alone.verdict(), "conformant_with_waivers") << alone.headline();
+  EXPECT_GT(alone.families.at(0).waived.failures(), 0u);
+
+  std::size_t untouched = 0;
+  const auto check = [&untouched](const Failure& x) {
+    // A case whose every Mmad starts from zero is one the known fault cannot change: it is the
+    // other's, and never waived.
+    const bool zeroInit =
+        x.vector &&
+        std::all_of(x.vector->program.instructions.begin(), x.vector->program.instructions.end(),
+                    [](const isa::Instruction& i) {
+                      const auto* m = std::get_if<isa::Mmad>(&i);
+                      return m == nullptr || (m->cmatrixInitVal && !m->isBias);
+                    });
+    untouched += zeroInit ? 1 : 0;
+    if (zeroInit) {
+      EXPECT_EQ(x.waiver, "") << x.signature;
+    }
+    // What is not waived is the other fault, named in the mode it lives in.
+    if (x.waiver.empty()) {
+      EXPECT_NE(x.signature.find("set_hf32 enable=1"), std::string::npos) << x.signature;
+    }
+  };
+  const CertifyResult both = certifyMmad("mutant:" + known + "+" + other, waivers, check);
+  EXPECT_EQ(both.verdict(), "nonconformant") << both.headline();
+  const FamilyResult& f = both.families.at(0);
+  EXPECT_GT(f.unwaivedFailures(), 0u);
+  EXPECT_GT(f.waived.failures(), 0u) << "the known bug is still waived beside the other";
+  EXPECT_GT(untouched, 0u);
+}
+
 Failure failing(Outcome o) {
   Failure x;
   x.property = "MatchesOracle";
   x.outcome = o;
-  x.signature = "load2d: load2d wrong values";
+  x.signature = "load2d: load2d (path=A1toA2 dtype=f16 if_transpose=0 addr_mode=0) wrong values";
   return x;
 }
 
