@@ -14,8 +14,11 @@ namespace cubecheck::conf {
 
 namespace {
 
+/// A multiply: the oracle cannot replay one from its program alone (oracle::expect), so it is
+/// blamed only when every load checked out, and loads never read the L0C it writes.
 bool isArithmetic(const isa::Instruction& ins) {
-  return std::holds_alternative<isa::Mmad>(ins) || std::holds_alternative<isa::MmadSparse>(ins);
+  return std::holds_alternative<isa::Mmad>(ins) || std::holds_alternative<isa::MmadSparse>(ins) ||
+         std::holds_alternative<isa::MmadMx>(ins);
 }
 
 /// Instructions [0, k] of `program` without its Mmads (loads never read L0C, so dropping them

@@ -69,9 +69,9 @@ struct Culprit {
 /// The first data-moving instruction of `programs` (in order, each program's loads from the
 /// first) whose prefix, run alone on the DUT with every segment of the memories it writes
 /// observed, does not match the oracle: its effect is what went wrong. When every load checks
-/// out, the first Mmad or MmadWithSparse is the culprit, with an empty effect and the variants
-/// of every one of them. nullopt when a load could not be checked (an open point, a memory the
-/// DUT cannot observe, a program the oracle cannot judge alone) and none before it failed, or
+/// out, the first Mmad, MmadWithSparse or MmadMx is the culprit, with an empty effect and the
+/// variants of every one of them. nullopt when a load could not be checked (an open point, a memory
+/// the DUT cannot observe, a program the oracle cannot judge alone) and none before it failed, or
 /// for programs with neither.
 /// Runs the DUT once per load checked; only failing cases are localised.
 std::optional<Culprit> localise(dut::Dut& dut, const std::vector<isa::Program>& programs);

@@ -270,10 +270,14 @@ TEST(Signature, AFewRootCausesGiveAFewSignaturesEachKeptAtItsSmallest) {
 }
 
 /// The root causes kept for `family` when `mutant` is certified at smoke, without their variants
-/// (each checked to be that of an instruction of its case's program).
-std::set<std::string> causes(const std::string& mutant, const std::string& family) {
+/// (each checked to be that of an instruction of its case's program); the whole signatures into
+/// `signatures` when given.
+std::set<std::string> causes(const std::string& mutant, const std::string& family,
+                             isa::ProfileId profile = isa::ProfileId::A2,
+                             std::set<std::string>* signatures = nullptr) {
   auto dut = dut::makeDut("mutant:" + mutant);
   RunOptions o;
+  o.profile = profile;
   o.level = Level::Smoke;
   o.seed = 3;
   o.shrinkBudget = std::chrono::milliseconds(100);
@@ -282,6 +286,7 @@ std::set<std::string> causes(const std::string& mutant, const std::string& famil
   for (const FamilyResult& f : certify(*dut, o).families) {
     for (const Failure& x : f.failures) {
       out.insert(withoutVariant(x.signature));
+      if (signatures != nullptr) signatures->insert(x.signature);
       const std::string at = x.signature.substr(x.signature.find(": ") + 2);
       expectVariantsOfTheProgram(x, at.substr(0, at.find(' ')));
     }
@@ -298,6 +303,18 @@ TEST(Localise, APipelineFailureIsPinnedOnTheInstructionAtFault) {
   // A DUT that does nothing fails at the first load it is given.
   EXPECT_EQ(causes("writes-nothing", "pipeline"),
             std::set<std::string>{"pipeline: load2d wrong values"});
+}
+
+// MmadMx, as Mmad, is blamed once its loads check out, and named in its variant: an fp4 E1M2
+// fault is found in E1M2 Mmads only.
+TEST(Localise, AnMxFaultIsPinnedOnMmadMxInTheTypeItLivesIn) {
+  std::set<std::string> signatures;
+  const std::set<std::string> found =
+      causes("mx-e1m2-bias-0", "mmad_mx", isa::ProfileId::Ascend950, &signatures);
+  EXPECT_EQ(found, std::set<std::string>{"mmad_mx: mmad_mx wrong values"});
+  for (const std::string& s : signatures) {
+    EXPECT_NE(s.find("=" + std::string(isa::nameOf(isa::DType::Fp4E1M2))), std::string::npos) << s;
+  }
 }
 
 TEST(Localise, AStrayWriteIsNamedAsOne) {
