@@ -54,13 +54,116 @@ dut::RunResult ReachRecorder::run(const isa::Program& program) {
 
 namespace {
 
-/// The largest value of a fractal count (a repeat, or a V2 step) that a legal instruction can
-/// hold on the profile, over every path and both element widths, the other fields at their
-/// defaults (addresses 0, strides 0, the other step 1). A count past it cannot fit the
-/// destination buffer (255 repeats of 512 bytes overflow a 64 KiB L0A), so a run that stops
-/// there has not missed anything.
+/// The value `clause` admits nearest `v` going down (dir -1) or up (dir +1): v itself when it
+/// admits it; nullopt when it admits none that way.
+std::optional<std::int64_t> nearestAdmitted(const dut::FieldLimit& clause, std::int64_t v,
+                                            int dir) {
+  if (!clause.values.empty()) {
+    std::optional<std::int64_t> best;
+    for (std::int64_t x : clause.values) {
+      if (!clause.admits(x) || (dir < 0 ? x > v : x < v)) continue;
+      if (!best || (dir < 0 ? x > *best : x < *best)) best = x;
+    }
+    return best;
+  }
+  std::int64_t w = dir < 0 ? std::min(v, clause.hi) : std::max(v, clause.lo);
+  if (clause.multiple > 1) {
+    const std::int64_t r = (w % clause.multiple + clause.multiple) % clause.multiple;
+    if (r != 0) w = dir < 0 ? w - r : w + (clause.multiple - r);
+  }
+  if (w < clause.lo || w > clause.hi) return std::nullopt;
+  return w;
+}
+
+/// The DUT's declared envelope as the reach table reads it (dut::Capabilities): the data types
+/// it declares and its limits on fields. Made from nullptr, or from the capabilities of a DUT
+/// that declared none (recorded board results), it admits every value.
+class Envelope {
+ public:
+  explicit Envelope(const dut::Capabilities* caps)
+      : caps_(caps != nullptr && caps->notDeclared.empty() ? caps : nullptr) {}
+
+  /// Whether it narrows anything of `desc`: a limit on one of its fields, or a data type it
+  /// leaves out (what a run sends is held to both, conformance/checks.cpp).
+  bool narrows(const isa::InstructionDesc& desc) const {
+    if (caps_ == nullptr) return false;
+    for (const dut::FieldLimit& l : caps_->limits) {
+      if (l.opcode == desc.opcode) return true;
+    }
+    return isa::findField(desc, "dtype") != nullptr &&
+           !std::all_of(isa::kAllDTypes.begin(), isa::kAllDTypes.end(),
+                        [&](isa::DType t) { return caps_->hasDType(t); });
+  }
+
+  /// Whether value `v` of `field` of `desc` is inside: every limit on the field admits it, and
+  /// for the instruction's data type, the DUT declares it.
+  bool admits(const isa::InstructionDesc& desc, const isa::FieldDesc& field, std::int64_t v) const {
+    if (caps_ == nullptr) return true;
+    if (field.name == "dtype" && !caps_->hasDType(static_cast<isa::DType>(v))) return false;
+    return std::all_of(caps_->limits.begin(), caps_->limits.end(), [&](const dut::FieldLimit& l) {
+      return l.opcode != desc.opcode || l.field != field.name || l.admits(v);
+    });
+  }
+
+  /// The value of `field` nearest `v` going down (dir -1) or up (dir +1), not past `bound`, that
+  /// every limit on the field admits; nullopt when there is none.
+  std::optional<std::int64_t> nearest(const isa::InstructionDesc& desc, const isa::FieldDesc& field,
+                                      std::int64_t v, std::int64_t bound, int dir) const {
+    for (bool moved = true; moved;) {
+      moved = false;
+      if (dir < 0 ? v < bound : v > bound) return std::nullopt;
+      for (const dut::FieldLimit& l : caps_ == nullptr ? kNone : caps_->limits) {
+        if (l.opcode != desc.opcode || l.field != field.name || l.admits(v)) continue;
+        const std::optional<std::int64_t> w = nearestAdmitted(l, v, dir);
+        if (!w) return std::nullopt;
+        v = *w;
+        moved = true;
+      }
+    }
+    return v;
+  }
+
+  /// The data types to try an instruction of `desc` at: with no envelope the 8- and 16-bit ones
+  /// the buffer fits are counted at (s8 and f16), else every one it admits.
+  std::vector<isa::DType> dtypes(const isa::InstructionDesc& desc) const {
+    if (caps_ == nullptr) return {isa::DType::S8, isa::DType::F16};
+    const isa::FieldDesc* dtype = isa::findField(desc, "dtype");
+    if (dtype == nullptr) return {isa::DType::S8};  // set nowhere: one try
+    std::vector<isa::DType> out;
+    for (isa::DType t : isa::kAllDTypes) {
+      if (admits(desc, *dtype, static_cast<std::int64_t>(t))) out.push_back(t);
+    }
+    return out;
+  }
+
+  /// Moves every field of `i` but `except`, its path and its type, that a limit keeps from the
+  /// value it holds, up to the nearest the limits admit (a count held at 1 where the DUT takes
+  /// two or more); false when some field has none.
+  bool settle(const isa::InstructionDesc& desc, isa::Instruction& i,
+              const isa::FieldDesc& except) const {
+    for (const isa::FieldDesc& f : desc.fields) {
+      if (&f == &except || f.kind == isa::FieldKind::Path || f.kind == isa::FieldKind::DType) {
+        continue;
+      }
+      const std::optional<std::int64_t> v = nearest(desc, f, f.get(i), f.textMax, +1);
+      if (!v) return false;
+      f.set(i, *v);
+    }
+    return true;
+  }
+
+ private:
+  static inline const std::vector<dut::FieldLimit> kNone{};
+  const dut::Capabilities* caps_;
+};
+
+/// The largest value of a fractal count (a repeat, or a V2 step) that a legal instruction inside
+/// `env` can hold on the profile, over every path and element type it admits (with no envelope
+/// both element widths), the other fields at their defaults (addresses 0, strides 0, the other
+/// step 1). A count past it cannot fit the destination buffer (255 repeats of 512 bytes overflow
+/// a 64 KiB L0A), so a run that stops there has not missed anything.
 std::optional<std::int64_t> countFitMax(isa::ProfileId profile, std::string_view opcode,
-                                        std::string_view field) {
+                                        std::string_view field, const Envelope& env) {
   const isa::InstructionDesc* desc = isa::findInstructionDesc(opcode);
   const isa::FieldDesc* f = desc ? isa::findField(*desc, field) : nullptr;
   if (f == nullptr) return std::nullopt;
@@ -71,12 +174,14 @@ std::optional<std::int64_t> countFitMax(isa::ProfileId profile, std::string_view
   const isa::Profile& prof = isa::profile(profile);
   std::int64_t best = -1;
   for (std::int64_t p = 0; p <= (path ? path->legalMax : 0); ++p) {
-    for (isa::DType t : {isa::DType::S8, isa::DType::F16}) {
+    if (path && !env.admits(*desc, *path, p)) continue;
+    for (isa::DType t : env.dtypes(*desc)) {
       for (std::int64_t v = f->legalMax; v > best; --v) {
         isa::Instruction i = desc->make();
         if (path) path->set(i, p);
         if (dtype) dtype->set(i, static_cast<std::int64_t>(t));
         if (other) other->set(i, 1);
+        if (!env.settle(*desc, i, *f)) break;
         f->set(i, v);
         if (!isa::validate(prof, i)) {
           best = v;
@@ -89,24 +194,23 @@ std::optional<std::int64_t> countFitMax(isa::ProfileId profile, std::string_view
   return best;
 }
 
-}  // namespace
-
-namespace {
-
-/// The largest value of `field` a legal instruction of `desc` holds on the profile, over every
-/// path the descriptor has that `usePath` takes and both element widths, each instruction made
-/// the least one that reads: every count 1, then `prepare`d, the rest at their defaults. Where
-/// a larger value only moves the footprint further, the legal values are one interval from
-/// legalMin, so bisection finds its top. nullopt when no such instruction is legal.
+/// The largest value of `field` a legal instruction of `desc` inside `env` holds on the profile,
+/// over every path the descriptor has that `usePath` takes and `env` admits and every element
+/// type `env.dtypes` gives, each instruction made the least one that reads: every count 1, then
+/// `prepare`d, then settled inside `env`, the rest at their defaults. Where a larger value only
+/// moves the footprint further, the legal values are one interval from legalMin, so bisection
+/// finds its top (the field's own limits are not applied here). nullopt when no such instruction
+/// is legal.
 std::optional<std::int64_t> largestLegal(isa::ProfileId profile, const isa::InstructionDesc& desc,
-                                         const isa::FieldDesc& field, auto usePath, auto prepare) {
+                                         const isa::FieldDesc& field, auto usePath, auto prepare,
+                                         const Envelope& env) {
   const isa::FieldDesc* path = isa::findField(desc, "path");
   const isa::FieldDesc* dtype = isa::findField(desc, "dtype");
   const isa::Profile& prof = isa::profile(profile);
   std::optional<std::int64_t> best;
   for (std::int64_t p = path ? path->legalMin : 0; p <= (path ? path->legalMax : 0); ++p) {
-    if (!usePath(p)) continue;
-    for (isa::DType t : {isa::DType::S8, isa::DType::F16}) {
+    if (!usePath(p) || (path && !env.admits(desc, *path, p))) continue;
+    for (isa::DType t : env.dtypes(desc)) {
       isa::Instruction i = desc.make();
       if (path) path->set(i, p);
       if (dtype) dtype->set(i, static_cast<std::int64_t>(t));
@@ -114,6 +218,7 @@ std::optional<std::int64_t> largestLegal(isa::ProfileId profile, const isa::Inst
         if (const isa::FieldDesc* c = isa::findField(desc, count)) c->set(i, 1);
       }
       prepare(i);
+      if (!env.settle(desc, i, field)) continue;
       auto legalAt = [&](std::int64_t v) {
         field.set(i, v);
         return !isa::validate(prof, i).has_value();
@@ -134,11 +239,9 @@ std::optional<std::int64_t> largestLegal(isa::ProfileId profile, const isa::Inst
   return best;
 }
 
-}  // namespace
-
-std::optional<std::int64_t> gmAddressFitMax(isa::ProfileId profile,
-                                            const isa::InstructionDesc& desc,
-                                            const isa::FieldDesc& field) {
+/// gmAddressFitMax inside `env`.
+std::optional<std::int64_t> gmFit(isa::ProfileId profile, const isa::InstructionDesc& desc,
+                                  const isa::FieldDesc& field, const Envelope& env) {
   // Only a source reads GM (no instruction writes it), and only through a path that names GM;
   // GM needs no alignment and its footprint only has to end by GM's capacity.
   if (field.unit != "bytes" || field.name != "src" || isa::findField(desc, "path") == nullptr) {
@@ -149,11 +252,12 @@ std::optional<std::int64_t> gmAddressFitMax(isa::ProfileId profile,
       [](std::int64_t p) {
         return isa::srcOf(static_cast<isa::Load2DPath>(p)) == isa::Position::GM;
       },
-      [](isa::Instruction&) {});
+      [](isa::Instruction&) {}, env);
 }
 
-std::optional<std::int64_t> effectFitMax(isa::ProfileId profile, const isa::InstructionDesc& desc,
-                                         const isa::FieldDesc& field) {
+/// effectFitMax inside `env`.
+std::optional<std::int64_t> effectFit(isa::ProfileId profile, const isa::InstructionDesc& desc,
+                                      const isa::FieldDesc& field, const Envelope& env) {
   // Fractal starts, strides and gaps only: a mode or a flag has no largest value that fits.
   if (field.needs.empty() || field.unit != "512-byte fractals") return std::nullopt;
   const isa::FieldDesc* count = isa::findField(desc, field.needs);
@@ -161,31 +265,44 @@ std::optional<std::int64_t> effectFitMax(isa::ProfileId profile, const isa::Inst
   // The least load the field matters in: its count at what it needs.
   return largestLegal(
       profile, desc, field, [](std::int64_t) { return true; },
-      [&](isa::Instruction& i) { count->set(i, field.needsAtLeast); });
+      [&](isa::Instruction& i) { count->set(i, field.needsAtLeast); }, env);
 }
 
-namespace {
-
-std::optional<std::int64_t> fitMaxOf(isa::ProfileId profile, std::string_view opcode,
-                                     std::string_view field) {
+/// The largest value of the field a legal instruction inside `env` can hold on the profile,
+/// where the buffers or the other fields bound it (ReachRow::fitMax), else nullopt.
+std::optional<std::int64_t> fitMaxOf(isa::ProfileId profile, const isa::InstructionDesc& desc,
+                                     const isa::FieldDesc& f, const Envelope& env) {
+  const std::string_view opcode = desc.opcode, field = f.name;
   if (field == "repeat_times" || field == "repeat_time" || field == "m_step" || field == "k_step") {
-    return countFitMax(profile, opcode, field);
+    return countFitMax(profile, opcode, field, env);
   }
   if ((field == "l1_h" || field == "l1_w") && opcode.rfind("load3d", 0) == 0) {
     // A feature map one pixel wide (or tall) and one channel fractal deep: 32 bytes per pixel.
     return std::min<std::int64_t>(
         32767, static_cast<std::int64_t>(isa::profile(profile).capacityOf(isa::Memory::L1) / 32));
   }
-  if (field != "m" && field != "n" && field != "k") return std::nullopt;
-  if (opcode == "mmad") return gen::mmadLargest(profile, field[0]);
-  if (opcode == "mmad_sparse") return gen::sparseLargest(profile, field[0]);
-  if (opcode == "mmad_mx") {
-    // The 8-bit figures the mmad_mx generators draw up to (fp4 takes half the bytes); k in
-    // whole 64s (spec 8.1.2).
-    const std::int64_t v = gen::mmadLargest(profile, field[0]);
-    return field == "k" ? v / 64 * 64 : v;
+  if (field == "m" || field == "n" || field == "k") {
+    if (opcode == "mmad") {
+      // The largest of the types the DUT declares (every certified type with no envelope):
+      // an f16 k stops at 2048 where an s8 one goes on to 4095.
+      const isa::FieldDesc* dtype = isa::findField(desc, "dtype");
+      std::optional<std::int64_t> best;
+      for (isa::DType t : gen::mmadDTypes(profile)) {
+        if (!env.admits(desc, *dtype, static_cast<std::int64_t>(t))) continue;
+        best = std::max<std::int64_t>(best.value_or(0), gen::mmadLargest(profile, t, field[0]));
+      }
+      return best;
+    }
+    if (opcode == "mmad_sparse") return gen::sparseLargest(profile, field[0]);
+    if (opcode == "mmad_mx") {
+      // The 8-bit figures the mmad_mx generators draw up to (fp4 takes half the bytes); k in
+      // whole 64s (spec 8.1.2).
+      const std::int64_t v = gen::mmadLargest(profile, field[0]);
+      return field == "k" ? v / 64 * 64 : v;
+    }
   }
-  return std::nullopt;
+  if (std::optional<std::int64_t> gm = gmFit(profile, desc, f, env)) return gm;
+  return effectFit(profile, desc, f, env);
 }
 
 /// Why a legal extreme of the field is never certified, where an open point keeps it out: the
@@ -213,6 +330,23 @@ std::string legalText(const ReachRow& r) {
   return s;
 }
 
+/// The extremes the DUT's declared envelope narrows the row to, e.g. "max 2048".
+std::string envelopeExtremes(const ReachRow& r) {
+  std::string s;
+  if (r.envelopeMin) s = "min " + std::to_string(*r.envelopeMin);
+  if (r.envelopeMax) s += (s.empty() ? "" : " and ") + ("max " + std::to_string(*r.envelopeMax));
+  return s;
+}
+
+/// What of the legal range the envelope leaves unchecked, e.g. "legal max 4095: outside the
+/// DUT's declared limits, not checked".
+std::string outsideText(const ReachRow& r) {
+  std::string s;
+  if (r.envelopeMin) s = "min " + std::to_string(r.legalMin);
+  if (r.envelopeMax) s += (s.empty() ? "" : " and ") + ("max " + std::to_string(r.legalTarget()));
+  return "legal " + s + ": outside the DUT's declared limits, not checked";
+}
+
 std::string verdictText(const ReachRow& r) {
   if (r.beyond()) {
     std::string s = "BEYOND";
@@ -221,12 +355,20 @@ std::string verdictText(const ReachRow& r) {
     return s + " (a generator's defect)";
   }
   if (!r.checked) return "not held (" + r.unit + ")";
-  if (!r.flagged()) return "reached";
-  std::string s = "MISSED";
-  if (r.drawnMin > r.legalMin) s += " min " + std::to_string(r.legalMin);
-  if (r.drawnMax < r.target()) {
-    s += " max " + std::to_string(r.target()) + (r.fitMax ? " (largest that fits)" : "");
+  if (!r.flagged()) {
+    if (!r.narrowed()) return "reached";
+    return "reached the declared envelope's " + envelopeExtremes(r) + " (" + outsideText(r) + ")";
   }
+  const std::string envelopes = "the declared envelope's ";
+  std::string s = "MISSED";
+  if (r.drawnMin > r.minTarget()) {
+    s += " " + (r.envelopeMin ? envelopes : "") + "min " + std::to_string(r.minTarget());
+  }
+  if (r.drawnMax < r.target()) {
+    s += " " + (r.envelopeMax ? envelopes : "") + "max " + std::to_string(r.target()) +
+         (r.fitMax && !r.envelopeMax ? " (largest that fits)" : "");
+  }
+  if (r.narrowed()) s += " (" + outsideText(r) + ")";
   if (!r.uncertified.empty()) s += " (" + r.uncertified + ")";
   if (!r.heldElsewhere.empty()) {
     s += " here; held by ";
@@ -247,12 +389,25 @@ bool isChecked(isa::ProfileId profile, const isa::InstructionDesc& desc, const i
   return isChecked(f) || gmAddressFitMax(profile, desc, f).has_value();
 }
 
-bool ReachRow::flagged() const {
-  return beyond() || (checked && (drawnMin > legalMin || drawnMax < target()));
+std::optional<std::int64_t> gmAddressFitMax(isa::ProfileId profile,
+                                            const isa::InstructionDesc& desc,
+                                            const isa::FieldDesc& f) {
+  return gmFit(profile, desc, f, Envelope(nullptr));
 }
 
-std::vector<ReachRow> reachTable(const Reach& reach, isa::ProfileId profile) {
+std::optional<std::int64_t> effectFitMax(isa::ProfileId profile, const isa::InstructionDesc& desc,
+                                         const isa::FieldDesc& f) {
+  return effectFit(profile, desc, f, Envelope(nullptr));
+}
+
+bool ReachRow::flagged() const {
+  return beyond() || (checked && (drawnMin > minTarget() || drawnMax < target()));
+}
+
+std::vector<ReachRow> reachTable(const Reach& reach, isa::ProfileId profile,
+                                 const dut::Capabilities* envelope) {
   const std::vector<isa::InstructionDesc>& descs = isa::instructionDescs();
+  const Envelope env(envelope);
   std::vector<ReachRow> rows;
   for (const auto& [key, d] : reach.drawn()) {
     const isa::InstructionDesc& desc = descs.at(key.first);
@@ -263,13 +418,26 @@ std::vector<ReachRow> reachTable(const Reach& reach, isa::ProfileId profile) {
     r.unit = f.unit;
     r.legalMin = f.legalMin;
     r.legalMax = f.legalMax;
-    r.fitMax = fitMaxOf(profile, desc.opcode, f.name);
-    if (!r.fitMax) r.fitMax = gmAddressFitMax(profile, desc, f);
-    if (!r.fitMax) r.fitMax = effectFitMax(profile, desc, f);
+    r.fitMax = fitMaxOf(profile, desc, f, Envelope(nullptr));
     r.drawnMin = d.min;
     r.drawnMax = d.max;
     r.checked = isChecked(profile, desc, f);
     r.uncertified = uncertifiedExtreme(desc.opcode, f.name);
+    if (r.checked && env.narrows(desc)) {
+      // What a legal instruction inside the envelope can hold. Where the envelope admits no
+      // legal instruction at all, it explains nothing: the row keeps the legal extremes.
+      std::optional<std::int64_t> upTo = r.legalTarget();
+      if (r.fitMax) {
+        const std::optional<std::int64_t> fit = fitMaxOf(profile, desc, f, env);
+        upTo = fit ? std::optional(std::min(*upTo, *fit)) : std::nullopt;
+      }
+      const std::optional<std::int64_t> top =
+          upTo ? env.nearest(desc, f, *upTo, f.legalMin, -1) : std::nullopt;
+      const std::optional<std::int64_t> bottom =
+          top ? env.nearest(desc, f, f.legalMin, *top, +1) : std::nullopt;
+      if (top && *top < r.legalTarget()) r.envelopeMax = top;
+      if (bottom && *bottom > r.legalMin) r.envelopeMin = bottom;
+    }
     rows.push_back(std::move(r));
   }
   return rows;
@@ -280,13 +448,13 @@ void noteOtherFamilies(std::vector<ReachRow>& rows, const std::string& family,
   for (ReachRow& row : rows) {
     row.heldElsewhere.clear();
     if (!row.flagged() || row.beyond()) continue;
-    const bool needMin = row.drawnMin > row.legalMin, needMax = row.drawnMax < row.target();
+    const bool needMin = row.drawnMin > row.minTarget(), needMax = row.drawnMax < row.target();
     bool gotMin = !needMin, gotMax = !needMax;
     for (const auto& [name, table] : run) {
       if (name == family) continue;
       for (const ReachRow& other : table) {
         if (other.instruction != row.instruction || other.field != row.field) continue;
-        const bool min = needMin && other.drawnMin <= row.legalMin;
+        const bool min = needMin && other.drawnMin <= row.minTarget();
         const bool max = needMax && other.drawnMax >= row.target();
         if (min || max) row.heldElsewhere.push_back(name);
         gotMin = gotMin || min;
@@ -306,6 +474,8 @@ nlohmann::ordered_json reachJson(const std::vector<ReachRow>& rows) {
     j["legal_min"] = r.legalMin;
     j["legal_max"] = r.legalMax;
     if (r.fitMax) j["fit_max"] = *r.fitMax;
+    if (r.envelopeMin) j["envelope_min"] = *r.envelopeMin;
+    if (r.envelopeMax) j["envelope_max"] = *r.envelopeMax;
     j["drawn_min"] = r.drawnMin;
     j["drawn_max"] = r.drawnMax;
     j["checked"] = r.checked;

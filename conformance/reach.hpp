@@ -104,6 +104,14 @@ struct ReachRow {
   /// (gmAddressFitMax): the largest value a legal instruction can hold on the profile, which is
   /// what the run must reach instead of legalMax.
   std::optional<std::int64_t> fitMax;
+  /// Where the DUT's declared envelope (the data types it declares, its `limit` clauses:
+  /// docs/dut-protocol.md) keeps every instruction it supports short of a legal extreme: the
+  /// smallest and largest value a legal instruction inside it can hold on the profile (an f16-only
+  /// Mmad's k stops at 2048, where s8's goes on to 4095). Set only where narrower than legalMin
+  /// and legalTarget(). The run is held to these instead, and the row says the legal extreme
+  /// past them was not checked.
+  std::optional<std::int64_t> envelopeMin;
+  std::optional<std::int64_t> envelopeMax;
   std::int64_t drawnMin = 0;
   std::int64_t drawnMax = 0;
   bool checked = false;  ///< isChecked(the profile, the instruction, the field)
@@ -116,16 +124,31 @@ struct ReachRow {
   /// The run's other families that hold this field at each extreme this row misses (set by
   /// noteOtherFamilies; empty when some missed extreme is held by none).
   std::vector<std::string> heldElsewhere;
-  /// beyond(), or checked and the drawn range misses legalMin or the largest reachable value.
+  /// beyond(), or checked and the drawn range misses minTarget() or target().
   bool flagged() const;
   /// flagged(), and no other family of the run makes up for it: a value the whole run never
   /// sent, or one beyond the range.
   bool runGap() const { return flagged() && (beyond() || heldElsewhere.empty()); }
-  std::int64_t target() const { return fitMax.value_or(legalMax); }
+  /// The largest value a legal instruction can hold on the profile.
+  std::int64_t legalTarget() const { return fitMax.value_or(legalMax); }
+  /// The extremes the run must reach: the envelope's where it narrows them, else the legal ones.
+  std::int64_t target() const { return envelopeMax.value_or(legalTarget()); }
+  std::int64_t minTarget() const { return envelopeMin.value_or(legalMin); }
+  /// The DUT's declared envelope keeps the row short of a legal extreme.
+  bool narrowed() const { return envelopeMin.has_value() || envelopeMax.has_value(); }
 };
 
 /// The table of a family's reach on the profile: one row per field of every instruction drawn.
-std::vector<ReachRow> reachTable(const Reach& reach, isa::ProfileId profile);
+/// With `envelope` (the DUT's capabilities; nullptr, or a DUT that declared none, admits every
+/// legal value) each checked row's envelopeMin and envelopeMax: for a field the buffers bound
+/// (fitMax), the largest over the paths and data types the envelope admits, each instruction
+/// made as for fitMax with every other field a limit keeps from its value moved to the nearest
+/// it admits (Mmad m, n and k: gen::mmadLargest of each type it admits, the other dimensions at
+/// their smallest whatever the limits), then the value the field's own limits admit nearest
+/// that, and nearest legalMin. Where the envelope admits no legal value the row keeps the legal
+/// extremes: it cannot explain a miss.
+std::vector<ReachRow> reachTable(const Reach& reach, isa::ProfileId profile,
+                                 const dut::Capabilities* envelope = nullptr);
 
 /// For each of `rows` (one family's table) that misses an extreme, the families of `run` (name,
 /// table) whose draws of the same field hold every extreme it misses, into heldElsewhere: a
@@ -135,10 +158,12 @@ void noteOtherFamilies(std::vector<ReachRow>& rows, const std::string& family,
                        const std::vector<std::pair<std::string, std::vector<ReachRow>>>& run);
 
 /// report.json's families[].reach: [{instruction, field, legal_min, legal_max, drawn_min,
-/// drawn_max, flagged}, ...] (fit_max when the buffers bound the field).
+/// drawn_max, flagged}, ...] (fit_max when the buffers bound the field, envelope_min and
+/// envelope_max where the DUT's declared envelope narrows it).
 nlohmann::ordered_json reachJson(const std::vector<ReachRow>& rows);
 /// One row of the certificate's reach table: instruction, field, legal range, drawn range, and
-/// "reached", "MISSED ..." or "not held (...)".
+/// "reached", "MISSED ..." or "not held (...)"; a row the envelope narrows says "the declared
+/// envelope's max N" and the legal extreme it leaves unchecked.
 std::vector<std::string> reachCells(const ReachRow& r);
 /// The terminal: only the family's fields the whole run left short of an extreme (runGap), one
 /// line each.

@@ -327,7 +327,7 @@ std::string toJson(const CertifyResult& r) {
     for (const auto& [bin, hits] : f.coverageGaps) {
       fj["coverage_gaps"].push_back({{"bin", bin}, {"hits", hits}});
     }
-    fj["reach"] = reachJson(reachTable(f.reach, r.profile));
+    fj["reach"] = reachJson(reachTable(f.reach, r.profile, &r.capabilities));
     fj["failures"] = nlohmann::ordered_json::array();
     for (const Failure& x : f.failures) {
       nlohmann::ordered_json xj;
@@ -671,7 +671,9 @@ Block alert(std::string label, std::string text) {
 /// misses.
 std::vector<std::vector<ReachRow>> reachTables(const CertifyResult& r) {
   std::vector<std::pair<std::string, std::vector<ReachRow>>> run;
-  for (const FamilyResult& f : r.families) run.emplace_back(f.name, reachTable(f.reach, r.profile));
+  for (const FamilyResult& f : r.families) {
+    run.emplace_back(f.name, reachTable(f.reach, r.profile, &r.capabilities));
+  }
   std::vector<std::vector<ReachRow>> out;
   for (const auto& [name, rows] : run) {
     out.push_back(rows);
@@ -784,19 +786,24 @@ std::vector<Section> familySections(const CertifyResult& r) {
     if (const std::vector<ReachRow>& rows = reaches[fi]; !rows.empty()) {
       Block t;
       t.kind = Block::Kind::Table;
-      std::size_t missed = 0, elsewhere = 0, beyond = 0;
+      std::size_t missed = 0, elsewhere = 0, beyond = 0, narrowed = 0;
       for (const ReachRow& row : rows) {
         missed += row.flagged() && !row.beyond() ? 1 : 0;
         elsewhere += row.flagged() && !row.runGap() ? 1 : 0;
         beyond += row.beyond() ? 1 : 0;
+        narrowed += row.checked && row.narrowed() ? 1 : 0;
       }
       t.label = "Reach (" + std::to_string(missed) + " of " + std::to_string(rows.size()) +
-                " fields miss a legal extreme" +
+                " fields miss " + (narrowed > 0 ? "an extreme" : "a legal extreme") +
                 (elsewhere > 0 ? ", " + std::to_string(elsewhere) +
                                      " of them held at that extreme by another family of the run"
                                : std::string()) +
                 (beyond > 0 ? ", " + std::to_string(beyond) + " were drawn beyond their range"
                             : std::string()) +
+                (narrowed > 0 ? ", " + std::to_string(narrowed) +
+                                    " held only to the DUT's declared envelope: a legal extreme "
+                                    "outside it is not checked"
+                              : std::string()) +
                 ")";
       t.reach = rows;
       t.header = {"instruction", "field", "legal", "drawn", ""};

@@ -2,6 +2,8 @@
 // shown to fail every mutant.
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include <functional>
 #include <map>
 #include <set>
@@ -521,6 +523,54 @@ TEST(Coverage, AnMmadLimitedToOneTypeIsNotLeftAGapByTheSeed) {
                                         << " after " << f.topUpCases << " top-up case(s)";
     EXPECT_EQ(f.verdict(), "conformant") << f.notCertifiedWhy();
   }
+}
+
+// New user (L5): a DUT declaring `limit mmad dtype in f16` was told "mmad.k MISSED max 4095", the
+// largest s8 k; an f16 k past 2048 does not fit L0A, so the run had reached everything the DUT
+// declares. The row's target is the envelope's largest, and the row says the legal extreme went
+// unchecked, in report.md and report.json.
+TEST(Reach, AnMmadLimitedToF16IsHeldToItsEnvelopeAndSaysSo) {
+  auto ref = dut::makeDut("reference");
+  LimitedDut f16(*ref, "mmad dtype in f16");
+  RunOptions o;
+  o.profile = isa::ProfileId::A2;
+  o.level = Level::Full;
+  o.seed = 1;
+  o.families = {"mmad", "pipeline"};  // the families that send Mmad on a2
+  const CertifyResult r = certify(f16, o);
+  const nlohmann::json j = nlohmann::json::parse(toJson(r));
+  for (const auto& fj : j["families"]) {
+    for (const auto& row : fj["reach"]) {
+      const std::string field = row["field"];
+      if (row["instruction"] != "mmad" || (field != "m" && field != "n" && field != "k")) continue;
+      const std::string name = fj["name"].get<std::string>() + " mmad." + field;
+      // The mmad family's boundary table holds each at both ends; the pipeline's smallest
+      // sizes are held there (MISSED min 0 here; held by mmad), its largest it reaches itself.
+      if (fj["name"] == "mmad") {
+        EXPECT_FALSE(row["flagged"].get<bool>()) << name << row.dump();
+      }
+      EXPECT_GE(row["drawn_max"], row.value("envelope_max", row.value("fit_max", -1)))
+          << name << row.dump();
+      if (field == "k") {
+        EXPECT_EQ(row.value("envelope_max", -1), 2048) << name << ": " << row.dump();
+        EXPECT_EQ(row["fit_max"], 4095) << name << ": the legal target is kept";
+      } else {
+        EXPECT_FALSE(row.contains("envelope_max")) << name << ": f16 m and n fit as far as s8's";
+      }
+    }
+  }
+  const std::string md = toMarkdown(r);
+  EXPECT_EQ(md.find("MISSED min 0 max 4095"), std::string::npos) << md;
+  EXPECT_EQ(md.find("MISSED max 4095"), std::string::npos) << md;
+  EXPECT_NE(md.find("| mmad | k | 0..4095 (fits: ..4095) | 0..2048 | reached the declared "
+                    "envelope's max 2048 (legal max 4095: outside the DUT's declared limits, not "
+                    "checked) |"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("held only to the DUT's declared envelope: a legal extreme outside it is not "
+                    "checked"),
+            std::string::npos)
+      << md;
 }
 
 // A family with nothing inside the envelope (the DUT does not declare it, or every case was

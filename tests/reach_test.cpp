@@ -6,6 +6,7 @@
 #include <cfloat>
 #include <cmath>
 #include <cstring>
+#include <initializer_list>
 #include <sstream>
 #include <stdexcept>
 
@@ -629,6 +630,146 @@ TEST(Reach, AFieldAnotherFamilyHoldsAtItsExtremeIsNotAGapOfTheRun) {
   std::ostringstream terminal;
   conf::reachFlags(terminal, "pipeline", rows);
   EXPECT_NE(terminal.str().find("mmad.unit_flag"), std::string::npos) << terminal.str();
+}
+
+/// The reference's capabilities narrowed by the `limit` clauses given.
+dut::Capabilities limitedTo(std::initializer_list<const char*> clauses) {
+  dut::Capabilities caps = dut::makeDut("reference")->capabilities();
+  for (const char* clause : clauses) {
+    std::string error;
+    const std::optional<dut::FieldLimit> l = dut::parseFieldLimit(clause, error);
+    if (!l) throw std::invalid_argument(error);
+    caps.limits.push_back(*l);
+  }
+  return caps;
+}
+
+/// The reach of Mmads of type `t` with m and n 16 and each k given, on a2.
+conf::Reach mmadKs(DType t, std::initializer_list<std::uint16_t> ks) {
+  isa::Program p;
+  p.profile = ProfileId::A2;
+  for (std::uint16_t k : ks) {
+    isa::Mmad x;
+    x.dtype = t;
+    x.m = x.n = 16;
+    x.k = k;
+    p.instructions.emplace_back(x);
+  }
+  conf::Reach reach;
+  reach.add(ProfileId::A2, p);
+  return reach;
+}
+
+// New user (L5): an Mmad limited to f16 is held to the largest f16 k that fits L0A (2048, what
+// gen::mmadLargest gives), not s8's 4095; the row says the legal extreme went unchecked. A limit
+// that cannot explain the miss leaves it flagged: the envelope's own extreme not drawn, a limit
+// on something else, or one no legal value of the field passes.
+TEST(Reach, ADeclaredEnvelopeNarrowsTheTargetAndCannotExplainAMiss) {
+  const dut::Capabilities f16 = limitedTo({"mmad dtype in f16"});
+  const auto k = [](const conf::Reach& reach, const dut::Capabilities* caps) {
+    return rowOf(conf::reachTable(reach, ProfileId::A2, caps), "mmad", "k");
+  };
+  const conf::Reach full = mmadKs(DType::F16, {0, 2048});
+  EXPECT_EQ(gen::mmadLargest(ProfileId::A2, DType::F16, 'k'), 2048);
+
+  const conf::ReachRow reached = k(full, &f16);
+  EXPECT_EQ(reached.fitMax, 4095) << "the legal target is kept";
+  EXPECT_EQ(reached.envelopeMax, 2048);
+  EXPECT_EQ(reached.envelopeMin, std::nullopt);
+  EXPECT_FALSE(reached.flagged());
+  EXPECT_EQ(conf::reachCells(reached)[4],
+            "reached the declared envelope's max 2048 (legal max 4095: outside the DUT's declared "
+            "limits, not checked)");
+  const nlohmann::ordered_json j = conf::reachJson({reached});
+  EXPECT_EQ(j[0]["envelope_max"], 2048);
+  EXPECT_EQ(j[0]["fit_max"], 4095);
+  EXPECT_FALSE(j[0].contains("envelope_min"));
+  EXPECT_FALSE(j[0]["flagged"].get<bool>());
+
+  // Without an envelope, or one not declared (recorded results), the legal target stands.
+  EXPECT_TRUE(k(full, nullptr).flagged());
+  dut::Capabilities undeclared = f16;
+  undeclared.notDeclared = "results of a board run (FILE) declare none";
+  EXPECT_TRUE(k(full, &undeclared).flagged());
+  EXPECT_FALSE(k(full, &undeclared).narrowed());
+
+  // The envelope's own extreme not drawn: still MISSED, and says which.
+  const conf::ReachRow half = k(mmadKs(DType::F16, {0, 1024}), &f16);
+  EXPECT_TRUE(half.flagged());
+  EXPECT_TRUE(half.runGap());
+  EXPECT_EQ(conf::reachCells(half)[4],
+            "MISSED the declared envelope's max 2048 (legal max 4095: outside the DUT's declared "
+            "limits, not checked)");
+
+  // A limit on another instruction, or another field that leaves k's types alone, explains
+  // nothing.
+  for (const char* other : {"load2d repeat_times <= 100", "mmad m <= 100"}) {
+    const dut::Capabilities caps = limitedTo({other});
+    const conf::ReachRow row = k(full, &caps);
+    EXPECT_FALSE(row.narrowed()) << other;
+    EXPECT_TRUE(row.flagged()) << other;
+    EXPECT_EQ(conf::reachCells(row)[4], "MISSED max 4095 (largest that fits)") << other;
+  }
+  // A limit no legal f16 k passes (none fits past 2048): the envelope holds no legal Mmad, so
+  // it cannot have kept the run from anything.
+  const dut::Capabilities none = limitedTo({"mmad dtype in f16", "mmad k >= 3000"});
+  EXPECT_FALSE(k(full, &none).narrowed());
+  EXPECT_TRUE(k(full, &none).flagged());
+
+  // The data types the DUT declares narrow it as a dtype limit does.
+  dut::Capabilities f32Only = dut::makeDut("reference")->capabilities();
+  f32Only.dtypes = {DType::F32};
+  const conf::ReachRow f32 = k(mmadKs(DType::F32, {0, 1024}), &f32Only);
+  EXPECT_EQ(f32.envelopeMax, 1024);
+  EXPECT_FALSE(f32.flagged());
+}
+
+// Limits on the field itself narrow both ends: the nearest value each admits, and a multiple.
+TEST(Reach, AFieldsOwnLimitsNarrowBothExtremes) {
+  const dut::Capabilities window = limitedTo({"mmad k in 16..1000", "mmad k % 32"});
+  const conf::ReachRow k =
+      rowOf(conf::reachTable(mmadKs(DType::S8, {32, 992}), ProfileId::A2, &window), "mmad", "k");
+  EXPECT_EQ(k.envelopeMin, 32);
+  EXPECT_EQ(k.envelopeMax, 992);
+  EXPECT_FALSE(k.flagged());
+  EXPECT_EQ(conf::reachCells(k)[4],
+            "reached the declared envelope's min 32 and max 992 (legal min 0 and max 4095: "
+            "outside the DUT's declared limits, not checked)");
+  const dut::Capabilities listed = limitedTo({"mmad k in 64 512 8000"});
+  const conf::ReachRow low =
+      rowOf(conf::reachTable(mmadKs(DType::S8, {512}), ProfileId::A2, &listed), "mmad", "k");
+  EXPECT_EQ(low.envelopeMin, 64);
+  EXPECT_EQ(low.envelopeMax, 512) << "8000 is no legal k";
+  EXPECT_EQ(conf::reachCells(low)[4],
+            "MISSED the declared envelope's min 64 (legal min 0 and max 4095: outside the DUT's "
+            "declared limits, not checked)");
+}
+
+// Paths narrow a buffer fit: a DUT of L1->L0A loads only fills 64 KiB of L0A, 128 repeats,
+// where GM->L1 takes 255; its other fields keep the fits of the paths it declares.
+TEST(Reach, DeclaredPathsNarrowACountsFit) {
+  isa::Program p;
+  p.profile = ProfileId::A2;
+  isa::Load2D l{isa::Load2DPath::A1toA2, DType::F16, 0, 0, {}};
+  l.params.repeatTimes = 128;
+  p.instructions.emplace_back(l);
+  conf::Reach reach;
+  reach.add(ProfileId::A2, p);
+  ASSERT_FALSE(isa::validate(isa::profile(ProfileId::A2), l).has_value());
+  const dut::Capabilities l0a = limitedTo({"load2d path in A1toA2"});
+  const std::vector<conf::ReachRow> rows = conf::reachTable(reach, ProfileId::A2, &l0a);
+  const conf::ReachRow repeats = rowOf(rows, "load2d", "repeat_times");
+  EXPECT_EQ(repeats.fitMax, 255);
+  EXPECT_EQ(repeats.envelopeMax, 128);
+  EXPECT_EQ(repeats.envelopeMin, std::nullopt);
+  EXPECT_TRUE(repeats.flagged()) << "0 repeats was not drawn";
+  EXPECT_EQ(conf::reachCells(repeats)[4],
+            "MISSED min 0 (legal max 255: outside the DUT's declared limits, not checked)");
+  // Unlimited, every row is as it was.
+  const std::vector<conf::ReachRow> legal = conf::reachTable(reach, ProfileId::A2);
+  const dut::Capabilities all = dut::makeDut("reference")->capabilities();
+  const std::vector<conf::ReachRow> declared = conf::reachTable(reach, ProfileId::A2, &all);
+  EXPECT_EQ(conf::reachJson(declared), conf::reachJson(legal));
 }
 
 // Every checked field of every instruction a certify run sends is held, by some family of the run,
