@@ -357,7 +357,8 @@ class Reader {
           name, [desc](std::string_view s) { return isa::findField(*desc, s); }, "a field");
       const std::int64_t lo = integer(row, "drawn_min"), hi = integer(row, "drawn_max");
       if (lo > hi) fail(row.name + ".drawn_min", "is above drawn_max");
-      // legal_min, legal_max, fit_max, checked and flagged follow from the ISA and the profile.
+      // legal_min, legal_max, fit_max, checked and flagged follow from the ISA and the profile,
+      // envelope_min and envelope_max from them and the envelope read.
       into.widen(static_cast<std::size_t>(desc - descs.data()),
                  static_cast<std::size_t>(field - desc->fields.data()), {lo, hi, 0});
     }

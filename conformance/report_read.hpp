@@ -31,9 +31,11 @@ std::string_view countKey(Outcome outcome);
 /// The CertifyResult that toJson wrote `text` (report.json, read from `path`) from: every field
 /// toJson writes is read back, so toJson(fromJson(toJson(r), p)) == toJson(r). What toJson derives
 /// from the model (every verdict, the headline, certified and not-certified families, a family's
-/// not_certified and cases, the envelope's text, reach's legal ranges and flags) is not read: the
-/// model computes it again. What toJson does not write is not there either: a failure's vector,
-/// casesToFirstFailure, how many instructions a reach row counted, observesUnlistedRegions.
+/// not_certified and cases, the envelope's text, reach's legal ranges, fits, envelope extremes
+/// and flags) is not read: the model computes it again (reach's envelope extremes from the
+/// capabilities and limits read, conformance/reach.hpp). What toJson does not write is not there
+/// either: a failure's vector, casesToFirstFailure, how many instructions a reach row counted,
+/// observesUnlistedRegions.
 ///
 /// Throws MergeError naming `path` for a report whose verdict is kVerdictInProgress (a run not
 /// finished, or killed: no verdict); naming `path` and the field (e.g.

@@ -225,6 +225,38 @@ TEST(Merge, ShardsOfAnotherDutBuildOrOtherDrawsAreRefused) {
   }
 }
 
+// Reach rows narrowed by the DUT's declared envelope (L5) are found again from the envelope a
+// report declares, not read: the merged shards give the rows the whole run gives, and an edited
+// envelope_max or flagged is the model's again when read back.
+TEST(Merge, ReachIsHeldToTheDeclaredEnvelopeAfterAMergeToo) {
+  const std::string spec = std::string("exec:") + ENVELOPE_DUT + " limit100-declared";
+  const Json whole = Json::parse(toJson(fuzzShard(spec, 0, 1, 20)));
+  std::vector<CertifyResult> shards;
+  for (unsigned i = 0; i < 2; ++i) shards.push_back(viaJson(fuzzShard(spec, i, 2, 20)));
+  const Json merged = Json::parse(toJson(mergeResults(shards)));
+  const Json& reach = merged["families"][0]["reach"];
+  EXPECT_EQ(reach, whole["families"][0]["reach"]);
+  const auto repeats = [](const Json& rows) {
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      if (rows[i]["field"] == "repeat_times") return i;
+    }
+    ADD_FAILURE() << "no repeat_times row";
+    return std::size_t{0};
+  };
+  const Json& row = reach[repeats(reach)];
+  EXPECT_EQ(row["envelope_max"], 100) << row.dump();
+  EXPECT_EQ(row["fit_max"], 255) << row.dump();
+
+  Json edited = Json::parse(toJson(shards[0]));
+  Json& rows = edited["families"][0]["reach"];
+  const std::size_t at = repeats(rows);
+  const Json written = rows[at];
+  rows[at]["envelope_max"] = 7;
+  rows[at]["flagged"] = !written["flagged"].get<bool>();
+  const Json back = Json::parse(toJson(fromJson(edited.dump(), "shard0.json")));
+  EXPECT_EQ(back["families"][0]["reach"][at], written);
+}
+
 // Shards run under other waivers judged their failures apart: docs/nightly.md asks the same
 // options of every shard, and a merge of them waived each shard's failures under its own reason.
 TEST(Merge, ShardsRunUnderOtherWaiversAreRefused) {
