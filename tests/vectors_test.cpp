@@ -327,6 +327,14 @@ INSTANTIATE_TEST_SUITE_P(
                  });
                },
                "bad hex digit 'A' at offset 6 (hex digits are lower case: 0-9, a-f)"},
+        // nu11 F13: a bad digit in an image of the wrong length read "hex image of 1 bytes for
+        // 512", not the digit: the digits are checked first.
+        Broken{"bad_hex_of_the_wrong_length",
+               [](std::string s) {
+                 return inlineFirstSegment(s, [](std::size_t) { return std::string("zz"); });
+               },
+               "broken.csv:3:7: column segments: bad hex digit 'z' at offset 0 (hex digits are "
+               "0-9, a-f)"},
         // A number that does not fit its column read as "bad region '...'", as a word would.
         Broken{"address_out_of_range",
                [](std::string s) {
@@ -638,6 +646,13 @@ TEST(VectorSet, ABadLineMidFileIsReportedAndTheRestIsRead) {
 
 // F2: editing an expectation (not part of the case id), deleting a row, deleting a file or
 // adding one are each named against the manifest.
+/// `text` with every LF line end made CRLF.
+std::string crlf(const std::string& text) {
+  std::string out;
+  for (char c : text) out += c == '\n' ? std::string("\r\n") : std::string(1, c);
+  return out;
+}
+
 TEST(VectorSet, TheManifestCatchesEditedDeletedAndUnlistedFiles) {
   struct Edit {
     const char* name;
@@ -669,6 +684,15 @@ TEST(VectorSet, TheManifestCatchesEditedDeletedAndUnlistedFiles) {
          fs::copy_file(files[0], files[0].parent_path() / "load2d.legacy.csv");
        },
        "not listed in"},
+      // nu11 F13: a byte order mark made the provenance line the header and the header a row:
+      // "has 66 rows; the manifest lists 65". The rows are counted as the reader reads them
+      // (readFile names the mark itself); the bytes changed.
+      {"byte_order_mark",
+       [](const std::vector<fs::path>& files) { spit(files[0], "\xEF\xBB\xBF" + slurp(files[0])); },
+       "(the file was edited)"},
+      {"crlf_line_ends",
+       [](const std::vector<fs::path>& files) { spit(files[0], crlf(slurp(files[0]))); },
+       "(the file was edited)"},
   };
   for (const Edit& e : edits) {
     const fs::path d = fresh(std::string("set_") + e.name);
@@ -682,6 +706,30 @@ TEST(VectorSet, TheManifestCatchesEditedDeletedAndUnlistedFiles) {
     EXPECT_NE(after.errors[0].find(e.says), std::string::npos) << e.name << ": " << after.errors[0];
     EXPECT_EQ(after.digest, before.digest) << "the manifest itself did not change";
   }
+}
+
+// nu11 F13, as docs/vectors.md says: a vector file with CRLF line ends is read as with LF, its
+// rows all there, and the manifest, CRLF or not, names each converted file as edited (its bytes
+// changed): with a CRLF manifest every file read as "not listed" and "listed but missing".
+TEST(VectorSet, CrlfLineEndsReplayAndTheManifestNamesEachConvertedFile) {
+  const fs::path d = fresh("set_crlf");
+  const std::vector<fs::path> files = smallSet(d);
+  const ReadResult lf = readFile(files[0]);
+  const SetCheck before = checkSet(vectorFiles(d), true);
+  ASSERT_TRUE(before.errors.empty());
+  spit(files[0], crlf(slurp(files[0])));
+  spit(d / kManifestName, crlf(slurp(d / kManifestName)));
+  const ReadResult read = readFile(files[0]);
+  EXPECT_TRUE(read.errors.empty()) << read.errors.front();
+  ASSERT_EQ(read.rows.size(), lf.rows.size());
+  for (std::size_t i = 0; i < lf.rows.size(); ++i)
+    EXPECT_EQ(read.rows[i].caseId, lf.rows[i].caseId);
+  const SetCheck after = checkSet(vectorFiles(d), true);
+  ASSERT_EQ(after.errors.size(), 1u) << after.errors.front();
+  EXPECT_NE(after.errors[0].find(files[0].filename().string() + " hashes to "), std::string::npos)
+      << after.errors[0];
+  EXPECT_NE(after.errors[0].find("(the file was edited)"), std::string::npos);
+  EXPECT_NE(after.digest, before.digest) << "the manifest's bytes changed";
 }
 
 // F2 end to end: the mutant's failing rows deleted used to give CONFORMANT, exit 0.

@@ -101,6 +101,18 @@ bool readImage(const std::string& s, std::uint64_t size, const fs::path& binDir,
   if (hashOut != nullptr) hashOut->clear();
   if (s.rfind("hex:", 0) == 0) {
     const std::string h = s.substr(4);
+    // A digit that is no hex digit is named first, wherever it is: "hex:zz" is a bad digit at
+    // offset 0, not an image of the wrong length (which its length would also make it).
+    if (const std::size_t at = h.find_first_not_of(kHex); at != std::string::npos) {
+      // The digit itself and where it is (digits counted from 0 after "hex:"): a board's
+      // harness that writes upper case is told so.
+      const char c = h[at];
+      error = "bad hex digit '" + dut::printable(std::string(1, c), 4) + "' at offset " +
+              std::to_string(at) +
+              (c >= 'A' && c <= 'F' ? " (hex digits are lower case: 0-9, a-f)"
+                                    : " (hex digits are 0-9, a-f)");
+      return false;
+    }
     if (h.size() % 2 != 0) {  // halved, 1023 digits would read as 511 bytes
       error = "hex image of " + std::to_string(h.size()) +
               " digits, an odd number (two digits a byte; the region has " + std::to_string(size) +
@@ -113,19 +125,7 @@ bool readImage(const std::string& s, std::uint64_t size, const fs::path& binDir,
     }
     out.resize(size);
     for (std::size_t i = 0; i < size; ++i) {
-      const int hi = hexDigit(h[2 * i]), lo = hexDigit(h[2 * i + 1]);
-      if (hi < 0 || lo < 0) {
-        // The digit itself and where it is (digits counted from 0 after "hex:"): a board's
-        // harness that writes upper case is told so.
-        const std::size_t at = hi < 0 ? 2 * i : 2 * i + 1;
-        const char c = h[at];
-        error = "bad hex digit '" + dut::printable(std::string(1, c), 4) + "' at offset " +
-                std::to_string(at) +
-                (c >= 'A' && c <= 'F' ? " (hex digits are lower case: 0-9, a-f)"
-                                      : " (hex digits are 0-9, a-f)");
-        return false;
-      }
-      out[i] = static_cast<std::uint8_t>(hi << 4 | lo);
+      out[i] = static_cast<std::uint8_t>(hexDigit(h[2 * i]) << 4 | hexDigit(h[2 * i + 1]));
     }
     return true;
   }
@@ -785,11 +785,17 @@ struct Entry {
   std::size_t line = 0;  ///< of the manifest that lists it
 };
 
+/// The rows are counted as the reader reads the file: a byte order mark before the provenance
+/// line (reported by readFile) does not make that line the header, nor the header a row, and a
+/// line's CR (CRLF line ends, which the CSV reader drops) does not make an empty line a row. The
+/// hash is of the bytes as they are.
 Entry describe(const std::string& text) {
   Entry e{contentHash(text.data(), text.size()), 0, 0};
   bool header = true;
   std::istringstream in(text);
   for (std::string line; std::getline(in, line);) {
+    if (header && conf::startsWithByteOrderMark(line)) line.erase(0, conf::kUtf8Bom.size());
+    if (!line.empty() && line.back() == '\r') line.pop_back();
     if (line.empty() || line[0] == '#') continue;
     if (header) {
       header = false;
@@ -883,6 +889,9 @@ void checkDir(const fs::path& dir, const std::vector<fs::path>& files, bool whol
   std::size_t lineNo = 0;
   for (std::string line; std::getline(in, line);) {
     ++lineNo;
+    // Read as the vector files are: a CRLF line end's CR is not part of the name it ends (the
+    // digest, of the bytes, still differs from the published one).
+    if (!line.empty() && line.back() == '\r') line.pop_back();
     if (lineNo == 1 && conf::startsWithByteOrderMark(line)) {
       out.errors.push_back(
           mname +
