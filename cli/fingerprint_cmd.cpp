@@ -29,10 +29,13 @@ int runFingerprint(const std::string& dutSpec, isa::ProfileId profile, const std
     std::cerr << "cubecheck fingerprint: the DUT cannot run: " << *broken << '\n';
     return kExitUsage;
   }
-  // Only fingerprint.json: a certify's report.json in the same directory is still its verdict.
+  // It writes only fingerprint.json: another run's reports there (a certificate of another DUT,
+  // say) are moved aside as every command moves them, not left beside it.
   try {
     if (!reportDir.empty()) {
-      startReportDir(reportDir, "fingerprint", commandLine, false, {}, {kFingerprintFile});
+      const std::string moved =
+          startReportDir(reportDir, "fingerprint", commandLine, false, {}, {kFingerprintFile});
+      if (!moved.empty()) std::cerr << "cubecheck fingerprint: " << moved << '\n';
     }
   } catch (const std::runtime_error& e) {
     std::cerr << "cubecheck fingerprint: --report-dir: " << e.what() << '\n';

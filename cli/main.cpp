@@ -962,14 +962,15 @@ int runMerge(const std::vector<std::string>& named, const std::string& out,
   // An earlier certificate there is compared with the merged report's own command.
   startReports(reportDir, "merge-reports", merged.reportKind() != "certificate", inputPaths,
                cli::kReportFiles, merged.command);
-  // --out DIR/report.json beside an earlier run's report.md, report.html or junit.xml: those
-  // would go on describing that run beside the merged report.json. DIR is started as a report
-  // directory the merge writes report.json into: they move aside with the earlier report.json.
+  // --out DIR/report.json beside an earlier run's report.md, report.html, junit.xml or
+  // fingerprint.json: those would go on describing that run beside the merged report.json. DIR is
+  // started as a report directory the merge writes report.json into: they move aside with the
+  // earlier report.json.
   std::error_code ec;
   if (const fs::path outDir = fs::path(out).has_parent_path() ? fs::path(out).parent_path() : ".";
       !out.empty() && fs::path(out).filename() == "report.json" &&
       !(!reportDir.empty() && fs::equivalent(outDir, reportDir, ec)) &&
-      std::any_of(cli::kReportFiles.begin(), cli::kReportFiles.end(), [&](const std::string& f) {
+      std::any_of(cli::kRunFiles.begin(), cli::kRunFiles.end(), [&](const std::string& f) {
         return f != "report.json" && fs::exists(outDir / f, ec);
       })) {
     startReports(outDir.string(), "merge-reports", merged.reportKind() != "certificate", inputPaths,

@@ -91,15 +91,15 @@ std::string stringField(const nlohmann::json& j, const char* key) {
   return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
-/// An earlier run's report files in DIR (kReportFiles) moved, whole, into DIR/<kind>.earlier-<the
-/// last change of its report.json (or of the first of them there), UTC> when the run about to
-/// start would leave them describing another run: a certificate (report.json's report_kind
+/// An earlier run's files in DIR (kRunFiles) moved, whole, into DIR/<kind>.earlier-<the last
+/// change of its report.json (or of the last of them there), UTC> when the run about to start
+/// would leave them describing another run: a certificate (report.json's report_kind
 /// "certificate") the run would replace with something else (a partial run, another command's
-/// report), moved to certificate.earlier-...; or report files the run does not write (`files`
-/// lacks them: mutants and merge-reports --out write report.json only) beside the report.json it
-/// writes, moved to report.earlier-... `reportCommand` is the command the run's report will
-/// name (a merge's names its shards'). Returns a line saying what moved where; empty when nothing
-/// moved.
+/// report), moved to certificate.earlier-...; or files the run does not write (`files` lacks
+/// them: mutants and merge-reports --out write report.json only, fingerprint fingerprint.json
+/// only, the others no fingerprint.json) beside those it writes, moved to report.earlier-...
+/// `reportCommand` is the command the run's report will name (a merge's names its shards').
+/// Returns a line saying what moved where; empty when nothing moved.
 std::string setAsideEarlier(const fs::path& dir, const std::string& command,
                             const std::string& reportCommand, bool partial,
                             const std::vector<std::string>& files) {
@@ -115,7 +115,7 @@ std::string setAsideEarlier(const fs::path& dir, const std::string& command,
   // then the certificate is set aside provisionally (settleEarlierCertificate).
   const bool replacesCertificate = certificate && (partial || itsCommand != reportCommand);
   std::vector<std::string> left;  // the earlier files the run would leave beside its own
-  for (const std::string& name : kReportFiles) {
+  for (const std::string& name : kRunFiles) {
     if (std::find(files.begin(), files.end(), name) == files.end() && fs::exists(dir / name, ec)) {
       left.push_back(name);
     }
@@ -124,7 +124,7 @@ std::string setAsideEarlier(const fs::path& dir, const std::string& command,
   const bool provisional = certificate && !replacesCertificate && left.empty();
   if (!replacesCertificate && !provisional && left.empty()) return {};
   std::vector<std::string> names;  // report.json last: until it goes, the earlier run is whole
-  for (const std::string& name : kReportFiles) {
+  for (const std::string& name : kRunFiles) {
     if (name != "report.json" && fs::exists(dir / name, ec)) names.push_back(name);
   }
   // The spec the earlier reports link to (conf::writeReports) goes with them.
@@ -292,20 +292,19 @@ std::string startReportDir(const fs::path& dir, const std::string& command,
   fs::create_directories(dir, ec);
   if (ec) throw std::runtime_error("cannot create " + dir.string() + ": " + ec.message());
   holdDirectory(dir, "--report-dir", commandLine);
-  // The earlier corpus first and report.json, what readers go by, last: once report.json says
-  // "in progress", nothing of the earlier run is left looking current. A command that leaves
-  // report.json alone (fingerprint) leaves its regressions alone too: they are still its.
-  const bool verdict = std::find(files.begin(), files.end(), "report.json") != files.end();
-  std::string moved =
-      verdict ? setAsideEarlier(dir, command, reportCommand.empty() ? command : reportCommand,
-                                partial, files)
-              : std::string();
-  if (const std::string r = verdict ? setAsideRegressions(dir, inputs) : std::string(); !r.empty())
+  // The earlier run's files and corpus first and report.json, what readers go by, last: once
+  // report.json says "in progress", nothing of the earlier run is left looking current. Every
+  // command alike, fingerprint too: a directory describes one run, never a fingerprint of one
+  // DUT beside another run's certificate.
+  std::string moved = setAsideEarlier(dir, command, reportCommand.empty() ? command : reportCommand,
+                                      partial, files);
+  if (const std::string r = setAsideRegressions(dir, inputs); !r.empty())
     moved += (moved.empty() ? "" : "\n") + r;
   for (const std::string& name : files) {
     if (name != "report.json") replaceFile(dir / name, textOf(name));
   }
-  if (verdict) replaceFile(dir / "report.json", json);
+  if (std::find(files.begin(), files.end(), "report.json") != files.end())
+    replaceFile(dir / "report.json", json);
   return moved;
 }
 

@@ -18,14 +18,21 @@ std::string shellWord(const std::string& word);
 /// The files certify, fuzz, vector replay and merge-reports write into a report directory.
 inline const std::vector<std::string> kReportFiles{"report.json", "junit.xml", "report.md",
                                                    "report.html"};
+/// Every file a run of some command writes there: kReportFiles and `fingerprint`'s
+/// fingerprint.json. A run moves an earlier run's files it would leave behind, describing that
+/// run beside its own (startReportDir).
+inline const std::vector<std::string> kRunFiles = [] {
+  std::vector<std::string> files = kReportFiles;
+  files.emplace_back("fingerprint.json");
+  return files;
+}();
 
 /// Replaces `files` in `dir` (created if missing), the files the command will write there, with
 /// a report of no verdict: "RUN IN PROGRESS (started <UTC time>, pid <pid>, command <line>)". A
 /// .json file's verdict is conf::kVerdictInProgress, which merge-reports refuses; junit.xml
 /// holds one failing test; .md and .html say it in words. The run's own files replace them when
-/// it ends; files the command does not write (a certify's report.json beside a fingerprint's
-/// fingerprint.json) are left alone. When report.json is among `files`, a `regressions`
-/// directory of an earlier run is moved aside to regressions.earlier-<its last change, UTC>
+/// it ends. A `regressions` directory of an earlier run is moved aside to
+/// regressions.earlier-<its last change, UTC>
 /// (its files name the run that wrote them) unless one of `inputs` (files this run reads) is
 /// inside it. That move comes first and report.json last, so once report.json says "in
 /// progress" nothing of the earlier run looks current. Before that, a certificate there
@@ -33,8 +40,9 @@ inline const std::vector<std::string> kReportFiles{"report.json", "junit.xml", "
 /// `partial` (filtered: --family, --property, --case, named files) or another command, is moved
 /// whole to certificate.earlier-<its last change, UTC>: a run of the same command and whole scope
 /// replaces it (`reportCommand`, when given, is the command the run's report will name, as a
-/// merge's names its shards'). Likewise an earlier run's report files that `files` lacks
-/// (report.md, report.html, junit.xml beside the report.json of mutants or merge-reports --out)
+/// merge's names its shards'). Likewise an earlier run's files (kRunFiles) that `files` lacks
+/// (report.md, report.html, junit.xml beside the report.json of mutants or merge-reports --out;
+/// the four reports beside fingerprint's fingerprint.json; a fingerprint.json beside the others')
 /// would go on describing that run: they move, with its report.json, to
 /// report.earlier-<its last change, UTC> (certificate.earlier-... for a certificate). Returns
 /// lines saying what moved where; empty when nothing moved.

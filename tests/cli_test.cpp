@@ -1143,6 +1143,52 @@ TEST(Cli, AReportDirAnotherRunHoldsIsRefused) {
   fs::remove_all(other);
 }
 
+/// The directories in `dir` whose names start with `stem`.
+std::vector<fs::path> setAside(const fs::path& dir, const std::string& stem) {
+  std::vector<fs::path> out;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    if (e.path().filename().string().starts_with(stem)) out.push_back(e.path());
+  }
+  return out;
+}
+
+// nu11 F17: `fingerprint` wrote fingerprint.json of one DUT beside another run's certificate in
+// the default report directory, and a later certify moved its certificate aside but left the
+// fingerprint. A directory describes one run: fingerprint moves another run's reports aside as
+// every command does (a certificate whole, to certificate.earlier-TIME), and every other command
+// moves an earlier fingerprint.json aside with them.
+TEST(Cli, AFingerprintNeverSharesADirectoryWithAnotherRunsReports) {
+  const auto dir = tempDir("fingerprint_aside");
+  const std::string into = " --report-dir " + dir.string();
+  ASSERT_EQ(runCli("certify --level smoke --seed 3 --quiet" + into).status, 0);
+  const std::string certificate = text(dir / "report.json");
+  const CliRun fingerprint = runCli("fingerprint --dut reference" + into);
+  EXPECT_EQ(fingerprint.status, 0) << fingerprint.out;
+  EXPECT_TRUE(fs::exists(dir / "fingerprint.json"));
+  for (const char* name : {"report.json", "report.md", "report.html", "junit.xml"}) {
+    EXPECT_FALSE(fs::exists(dir / name)) << name << " of the certify run stayed beside it";
+  }
+  const std::vector<fs::path> kept = setAside(dir, "certificate.earlier-");
+  ASSERT_EQ(kept.size(), 1u) << fingerprint.out;
+  EXPECT_EQ(text(kept[0] / "report.json"), certificate) << "the certificate, whole";
+  EXPECT_NE(fingerprint.out.find("a fingerprint report does not replace a certify certificate"),
+            std::string::npos)
+      << fingerprint.out;
+
+  const std::string measured = text(dir / "fingerprint.json");
+  const CliRun again = runCli("certify --level smoke --seed 3 --family load2d --quiet" + into);
+  EXPECT_EQ(again.status, 0) << again.out;
+  EXPECT_FALSE(fs::exists(dir / "fingerprint.json")) << "left beside the certify run's reports";
+  const std::vector<fs::path> earlier = setAside(dir, "report.earlier-");
+  ASSERT_EQ(earlier.size(), 1u) << again.out;
+  EXPECT_EQ(text(earlier[0] / "fingerprint.json"), measured);
+  EXPECT_NE(again.out.find("the earlier fingerprint.json would have gone on describing another "
+                           "run"),
+            std::string::npos)
+      << again.out;
+  fs::remove_all(dir);
+}
+
 /// Runs cubecheck with `args` in a process group of its own, waits until `watched` says "in
 /// progress" (at most 60 s: the test then fails), and SIGKILLs the group, cubecheck and any DUT it
 /// started: a run killed outright. Its output says "killed 137" when the kill landed mid-run.
@@ -1184,7 +1230,7 @@ TEST(Cli, AWholeRunThatDoesNotFinishKeepsTheCertificateItWouldReplace) {
 
 // Every command that writes into a report directory marks what it will write "in progress"
 // before it starts, as certify does (above): mutants' report.json, fingerprint's
-// fingerprint.json (a certify's report.json beside it is still that run's verdict and stays), and
+// fingerprint.json (another run's report.json beside it moves aside, below), and
 // merge-reports --report-dir's four reports, so a kill part-way never leaves an earlier verdict
 // looking current. merge-reports is killed by the file size limit while it writes the merged
 // report.json, which is larger than the limit; its in-progress reports are not.
@@ -1226,7 +1272,7 @@ TEST(Cli, EveryCommandWritingAReportDirMarksItFirst) {
   EXPECT_NE(killed.out.find("killed 137"), std::string::npos)
       << "SIGKILLed mid-run: " << killed.out;
   expectInProgress(readJson(fp / "fingerprint.json"), "fingerprint");
-  EXPECT_EQ(text(fp / "report.json"), certified) << "not fingerprint's to replace";
+  EXPECT_FALSE(fs::exists(fp / "report.json")) << "another run's report, moved aside";
 
   // merge-reports --report-dir over an earlier run's reports.
   const fs::path merged = dir / "merged";
