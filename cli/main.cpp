@@ -804,11 +804,11 @@ int runFuzz(const std::string& dutSpec, const conf::RunOptions& base, double sec
   };
   catchStopSignals();
   o.stop = &gStop;
-  if (!quiet) {
-    std::cerr << "cubecheck: seed " << o.seed << ", shard " << o.shardIndex << "/" << o.shardCount
-              << " (" << sh->source << "), budget " << seconds << " s"
-              << (cases > 0 ? ", " + std::to_string(cases) + " cases per property" : "") << '\n';
-  }
+  // One line, printed with --quiet too: a scheduler's log must show which shard the task took
+  // itself for (docs/nightly.md).
+  std::cerr << "cubecheck: seed " << o.seed << ", shard " << o.shardIndex << "/" << o.shardCount
+            << " (" << sh->source << "), budget " << seconds << " s"
+            << (cases > 0 ? ", " + std::to_string(cases) + " cases per property" : "") << '\n';
   conf::CertifyResult r = conf::fuzz(*dut, o);
   r.interrupted = gStop.load();
   if (o.progress && isatty(STDERR_FILENO)) std::cerr << '\n';

@@ -76,6 +76,17 @@ TEST(Cli, MutantExitsOneAndPrintsReproduce) {
   std::filesystem::remove_all(dir);
 }
 
+// nu11 F11: --quiet, which every example of docs/nightly.md uses, also hid the line naming the
+// shard a scheduler's task took itself for. It is one line, and printed with --quiet too.
+TEST(Cli, AQuietFuzzStillSaysWhichShardItIs) {
+  const CliRun r = cubecheck::test::runCommand(
+      "env SLURM_ARRAY_TASK_ID=1 SLURM_ARRAY_TASK_COUNT=3 " + std::string(CUBECHECK_BINARY) +
+      " fuzz --quiet --family load2d --cases 3 --seed 1 --report-dir ''");
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("cubecheck: seed 1, shard 1/3 (Slurm job array)"), std::string::npos)
+      << r.out;
+}
+
 TEST(Cli, UsageErrorsExitTwoWithAHint) {
   CliRun r = runCli("certify --profile 910 --report-dir ''");
   EXPECT_EQ(r.status, 2);
