@@ -46,11 +46,14 @@ std::string signatureOf(const std::string& family, const CaseReport& r, dut::Dut
       }
       kinds.insert(isa::opcodeOf(ins));
     }
-    os << " [";
-    for (auto it = kinds.begin(); it != kinds.end(); ++it) {
-      os << (it == kinds.begin() ? "" : " ") << *it;
+    // No kind known (a case whose program is not at hand): nothing to name, not "[]".
+    if (!kinds.empty()) {
+      os << " [";
+      for (auto it = kinds.begin(); it != kinds.end(); ++it) {
+        os << (it == kinds.begin() ? "" : " ") << *it;
+      }
+      os << ']';
     }
-    os << ']';
   }
   os << ' ' << nameOf(r.verdict.outcome) << ": ";
   const std::string& d = r.verdict.detail;

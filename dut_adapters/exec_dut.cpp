@@ -10,6 +10,7 @@
 #include <atomic>
 #include <cerrno>
 #include <cstring>
+#include <string_view>
 #include <thread>
 
 #include "dut_adapters/sanitise.hpp"
@@ -57,6 +58,11 @@ void closeInheritedFds(int keepA = -1, int keepB = -1) {
 constexpr int kWatchMs = 20;
 /// Once the DUT has ended and its group been killed, how long its pipes may take to close.
 constexpr int kDrainMs = 1000;
+/// What a Timeout says after its reason: the cure when the DUT is only slow. In parentheses, so
+/// that a failure signature (conf::signatureOf), which drops them, stays one for every timeout.
+constexpr std::string_view kSlowDutHint =
+    " (a DUT that is only slow, a simulator on a loaded machine say, passes with a larger "
+    "--timeout-ms)";
 
 /// The process groups of the DUTs running now, for interruptDuts (a signal handler): lock-free
 /// slots, 0 when free. A DUT beyond the last slot is still killed when cubecheck is done with it.
@@ -408,7 +414,7 @@ RunResult ExecDut::run(const isa::Program& program) {
             {},
             std::nullopt,
             "the DUT took no input for " + std::to_string(timeout_.count()) +
-                " ms; killed, restarted for the next case"};
+                " ms; killed, restarted for the next case" + std::string(kSlowDutHint)};
   };
   while (sent < request.size()) {
     pollfd p[2] = {{toDut_, POLLOUT, 0}, {fromDut_, POLLIN, 0}};
@@ -448,7 +454,8 @@ RunResult ExecDut::run(const isa::Program& program) {
             {},
             std::nullopt,
             "no answer to program " + std::to_string(seq) + " within " +
-                std::to_string(timeout_.count()) + " ms; killed, restarted for the next case"};
+                std::to_string(timeout_.count()) + " ms; killed, restarted for the next case" +
+                std::string(kSlowDutHint)};
   }
   if (desync) {
     r.message += endedNote() + "; the DUT was restarted for the next case";

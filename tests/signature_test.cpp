@@ -193,6 +193,26 @@ TEST(Signature, TheVariantSplitsByModeNeverBySizeOrAddress) {
   EXPECT_NE(loadSig(load(Load2DPath::GMtoB1, 0, 0, 1)), l);
 }
 
+// nu11 F15: "mmad [] Timeout: ...": a case whose program's instruction kinds are not known
+// rendered them as empty brackets. Nothing is written for them then; the rest of the signature
+// is as it was, and the hint a Timeout gives (a larger --timeout-ms) is not part of it.
+TEST(Signature, NoInstructionKindsKnownWritesNoBrackets) {
+  CaseReport r{{Outcome::Timeout,
+                "no answer to program 7898 within 10000 ms; killed, restarted for the next case "
+                "(a DUT that is only slow, a simulator on a loaded machine say, passes with a "
+                "larger --timeout-ms)"},
+               "case",
+               {},
+               0,
+               VectorCase{}};
+  EXPECT_EQ(signatureOf("mmad", r),
+            "mmad Timeout: no answer to program N within N ms; killed, restarted for the next "
+            "case");
+  r.vector->program.instructions.push_back(isa::Mmad{});
+  EXPECT_EQ(signatureOf("mmad", r).rfind("mmad [mmad] Timeout: no answer to program N", 0), 0u)
+      << signatureOf("mmad", r);
+}
+
 TEST(MutantSet, SeveralFaultsInOneDut) {
   EXPECT_THROW(dut::makeDut("mutant:load2d-dst-gap-ignored+nonsense"), std::invalid_argument);
   auto dut = dut::makeDut("mutant:load2d-dst-gap-ignored+mmad-init-ignored");
