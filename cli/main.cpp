@@ -390,23 +390,37 @@ int runCertify(const std::string& dutSpec, conf::RunOptions o, const std::string
   return exitCodeOf(r);
 }
 
+/// The width of a column of `list` (each entry's `field`): its longest entry and two spaces, so
+/// no entry runs into the next column.
+template <class List, class Field>
+int columnWidth(const List& list, Field field, std::size_t least) {
+  std::size_t width = least;
+  for (const auto& m : list) width = std::max(width, (m.*field).size());
+  return static_cast<int>(width + 2);
+}
+
 int runMutants(conf::RunOptions o, bool list, const std::string& reportDir) {
+  // Mutants and readings in one table: the widest name and family of either set the columns.
+  const int nameWidth = std::max(columnWidth(dut::mutants(), &dut::Mutant::name, 6),
+                                 columnWidth(dut::readings(), &dut::Mutant::name, 6));
   if (list) {
+    const int familyWidth = std::max(columnWidth(dut::mutants(), &dut::Mutant::family, 6),
+                                     columnWidth(dut::readings(), &dut::Mutant::family, 6));
     for (const dut::Mutant& m : dut::mutants()) {
-      std::cout << std::left << std::setw(32) << m.name << std::setw(13) << m.family
+      std::cout << std::left << std::setw(nameWidth) << m.name << std::setw(familyWidth) << m.family
                 << m.description << '\n';
     }
     // Not mutants: other readings of open points, which certify with the probe naming them.
     for (const dut::Reading& m : dut::readings()) {
-      std::cout << std::left << std::setw(32) << m.name << std::setw(13) << m.family
+      std::cout << std::left << std::setw(nameWidth) << m.name << std::setw(familyWidth) << m.family
                 << m.description << " (conformant)\n";
     }
     return kExitConformant;
   }
   // A mutants run writes only report.json: that, not a certify's other files, is marked.
   startReports(reportDir, "mutants", false, {}, {"report.json"});
-  std::cout << std::left << std::setw(32) << "mutant" << std::setw(8) << "killed" << std::right
-            << std::setw(7) << "cases" << std::setw(9) << "seconds"
+  std::cout << std::left << std::setw(nameWidth) << "mutant" << std::setw(8) << "killed"
+            << std::right << std::setw(7) << "cases" << std::setw(9) << "seconds"
             << "  first failure (shrunk)\n";
   nlohmann::ordered_json report;
   report["seed"] = o.seed;
@@ -433,9 +447,10 @@ int runMutants(conf::RunOptions o, bool list, const std::string& reportDir) {
     survivors += killed ? 0 : 1;
     const conf::Failure* first = f.failures.empty() ? nullptr : &f.failures.front();
     if (killed) killSeconds.push_back(r.seconds);
-    std::cout << std::left << std::setw(32) << m.name << std::setw(8) << (killed ? "yes" : "NO")
-              << std::right << std::setw(7) << (killed ? f.casesToFirstFailure : f.counts.total())
-              << std::setw(9) << std::fixed << std::setprecision(2) << r.seconds << "  "
+    std::cout << std::left << std::setw(nameWidth) << m.name << std::setw(8)
+              << (killed ? "yes" : "NO") << std::right << std::setw(7)
+              << (killed ? f.casesToFirstFailure : f.counts.total()) << std::setw(9) << std::fixed
+              << std::setprecision(2) << r.seconds << "  "
               << (first ? first->property + ": " + first->caseText : std::string("-")) << '\n';
     nlohmann::ordered_json j;
     j["name"] = m.name;

@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -74,6 +75,32 @@ TEST(Cli, MutantExitsOneAndPrintsReproduce) {
   std::ifstream in(dir / "report.json");
   EXPECT_EQ(nlohmann::json::parse(in)["verdict"], "nonconformant");
   std::filesystem::remove_all(dir);
+}
+
+// nu11 F18: the columns of `mutants --list` had fixed widths, and a family longer than its
+// column ran into the description ("load2d_bitmodem_step ..."). Every line is name, family and
+// description, at least two spaces apart, each family one of this version's.
+TEST(Cli, MutantsListKeepsItsColumnsApart) {
+  const CliRun r = runCli("mutants --list");
+  ASSERT_EQ(r.status, 0) << r.out;
+  std::istringstream lines(r.out);
+  std::size_t n = 0;
+  for (std::string line; std::getline(lines, line); ++n) {
+    std::vector<std::string> columns;
+    for (std::size_t at = 0; at < line.size();) {
+      const std::size_t gap = line.find("  ", at);
+      columns.push_back(line.substr(at, gap - at));
+      if (gap == std::string::npos) break;
+      at = line.find_first_not_of(' ', gap);
+    }
+    ASSERT_GE(columns.size(), 3u) << line;
+    EXPECT_TRUE(std::find(cubecheck::conf::kFamilyNames.begin(),
+                          cubecheck::conf::kFamilyNames.end(),
+                          columns[1]) != cubecheck::conf::kFamilyNames.end())
+        << "not a family: '" << columns[1] << "' in\n"
+        << line;
+  }
+  EXPECT_GT(n, 10u) << r.out;
 }
 
 // nu11 F11: --quiet, which every example of docs/nightly.md uses, also hid the line naming the
