@@ -646,6 +646,13 @@ int replayVectors(dut::Dut& dut, const std::string& dutSpec, Replay in,
       conf::Verdict v;
       try {
         v = conf::checkVector(dut, row.c);
+        if (gStop.load()) {
+          // The signal came while the row ran, and was passed on to the DUT's process group:
+          // what the row ended in is not the DUT's doing, so it is counted in no outcome.
+          ++r.casesCutShort;
+          r.interrupted = true;
+          break;
+        }
         if (in.recorded && v.outcome != conf::Outcome::NotSupported) {
           if (!boardKernel) {
             // No export note: a published set (a harness of the user's), or a set without a

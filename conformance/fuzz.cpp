@@ -160,14 +160,20 @@ CertifyResult fuzz(dut::Dut& dut, const FuzzOptions& o) {
       ReachRecorder recorder(view, fr.reach, o.profile);
       const std::string reproduce = reproduceCommand(
           {o.dutSpec, o.profile, o.seed, o.sizes, {}, {}}, fr.name, prop.name(), index);
-      std::optional<CaseReport> ran = runCase(fr.name, prop, recorder, o.seed, index,
-                                              o.shrinkBudget, {}, result.internalError, reproduce);
+      std::optional<CaseReport> ran =
+          runCase(fr.name, prop, recorder, o.seed, index, o.shrinkBudget, {}, result.internalError,
+                  reproduce, o.stop);
       if (!ran) {
         stopped = true;
         break;
       }
       CaseReport& cr = *ran;
       const std::set<std::string> indirect = view.takeUsed();
+      if (cr.cutShort) {  // the stop's doing, not the DUT's: counted in no outcome
+        ++result.casesCutShort;
+        result.interrupted = stopped = true;
+        break;
+      }
       if (cr.verdict.outcome != Outcome::NotSupported) {
         for (const std::string& u : indirect) fr.indirect[u] += 1;
       }
@@ -186,6 +192,7 @@ CertifyResult fuzz(dut::Dut& dut, const FuzzOptions& o) {
         Failure f{prop.name(),       index,     cr.verdict.outcome, cr.caseText,
                   cr.verdict.detail, reproduce, cr.shrinkSteps,     std::move(cr.vector)};
         f.signature = sig;
+        if (cr.shrinkCapped) f.shrinkCapMs = o.shrinkBudget.count();
         if (o.waivers != nullptr) o.waivers->apply(fr.name, fr, pr, f, cr.tags);
         const auto [known, isNew] = seen.emplace(sig, bytes);
         if (isNew || bytes < known->second) {

@@ -30,7 +30,8 @@ struct FuzzOptions {
   /// program and observed regions) of a known signature turns up: a corpus keeps the latest one
   /// per (family, Failure::signature), the smallest found.
   std::function<void(const std::string&, const Failure&)> onNewFailure;
-  /// Set from a signal handler: the run stops after the current case.
+  /// Set from a signal handler: the run stops, and the case in flight when it came is counted in
+  /// no outcome (CertifyResult::casesCutShort).
   const std::atomic<bool>* stop = nullptr;
   /// --waivers: applied to every failing case as it is recorded; may be null.
   WaiverSet* waivers = nullptr;

@@ -333,6 +333,7 @@ CertifyResult mergeResults(std::vector<CertifyResult> shards,
     }
     for (const std::string& n : s.notImplemented) addOnce(out.notImplemented, n);
     out.interrupted = out.interrupted || s.interrupted;
+    add(out.casesCutShort, s.casesCutShort, "cases_cut_short");
     if (!s.stoppedEarly.empty()) addOnce(stoppedEarly, s.stoppedEarly);
     if (!s.internalError.empty()) addOnce(internalErrors, s.internalError);
     out.seconds = std::max(out.seconds, s.seconds);  // shards run side by side

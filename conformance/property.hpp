@@ -3,6 +3,7 @@
 
 #include <rapidcheck.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -40,6 +41,13 @@ struct CaseReport {
   /// The case was run twice more to compare the DUT's answers (every failure, and the sampled
   /// passes of Property::rerun): counted in the run's determinism figures.
   bool reran = false;
+  /// A stop (SIGINT, SIGTERM) came while the case ran: cubecheck itself signalled the DUT's
+  /// process group, so what the case ended in is not the DUT's doing. Such a case is counted in
+  /// no outcome (CertifyResult::casesCutShort).
+  bool cutShort = false;
+  /// The shrink stopped at its time cap (the shrink budget, --shrink-ms) with shrinks of the case
+  /// still untried: a smaller case may fail too.
+  bool shrinkCapped = false;
 };
 
 /// A deterministic seed for case `index` of property `name` in a run seeded `seed`: the same on
@@ -55,9 +63,11 @@ class Property {
   virtual std::size_t tableSize() const = 0;
   /// Random cases at smoke level; other levels multiply it.
   virtual int randomCases() const = 0;
-  /// Runs case `index`; a Mismatch is shrunk for at most `shrinkBudget`.
+  /// Runs case `index`; a Mismatch is shrunk for at most `shrinkBudget`. Once `stop` is set (a
+  /// signal came), no more of the case is run: no further shrink step, no re-run.
   virtual CaseReport run(dut::Dut& dut, std::uint64_t seed, std::size_t index,
-                         Clock::duration shrinkBudget) const = 0;
+                         Clock::duration shrinkBudget,
+                         const std::atomic<bool>* stop = nullptr) const = 0;
   /// Case `index` as a vector (program and expectation), when the property compares against a
   /// fixed expectation; nullopt for metamorphic properties, which compare two DUT runs.
   virtual std::optional<VectorCase> vectorCase(std::uint64_t seed, std::size_t index) const = 0;
@@ -135,22 +145,32 @@ class TypedProperty final : public Property {
     return rerunVerdict(Outcome::Pass, v1, first, v2, second, "the first run passed");
   }
 
-  CaseReport run(dut::Dut& dut, std::uint64_t seed, std::size_t index,
-                 Clock::duration shrinkBudget) const override {
+  CaseReport run(dut::Dut& dut, std::uint64_t seed, std::size_t index, Clock::duration shrinkBudget,
+                 const std::atomic<bool>* stop = nullptr) const override {
+    const auto stopped = [stop] { return stop != nullptr && stop->load(); };
     if (index < table_.size()) {
-      return report(dut, table_[index], check_(dut, table_[index]), 0);
+      return report(dut, table_[index], check_(dut, table_[index]), 0, stopped());
     }
     rc::Shrinkable<T> current = drawn(seed, index);
     Verdict verdict = check_(dut, current.value());
     int steps = 0;
+    bool capped = false;  // the cap ended the shrink while a shrink of the case was still untried
     if (verdict.outcome == Outcome::Mismatch) {
       const Clock::time_point deadline = Clock::now() + shrinkBudget;
       bool progress = true;
-      while (progress && Clock::now() < deadline) {
+      while (progress && !stopped()) {
+        if (Clock::now() >= deadline) {
+          capped = true;
+          break;
+        }
         progress = false;
         auto shrinks = current.shrinks();
         while (auto next = shrinks.next()) {
-          if (Clock::now() >= deadline) break;
+          if (stopped()) break;
+          if (Clock::now() >= deadline) {
+            capped = true;
+            break;
+          }
           Verdict v = check_(dut, next->value());
           if (v.outcome == Outcome::Mismatch) {
             current = std::move(*next);
@@ -162,7 +182,9 @@ class TypedProperty final : public Property {
         }
       }
     }
-    return report(dut, current.value(), std::move(verdict), steps);
+    CaseReport r = report(dut, current.value(), std::move(verdict), steps, stopped());
+    r.shrinkCapped = capped;
+    return r;
   }
 
  private:
@@ -176,7 +198,8 @@ class TypedProperty final : public Property {
     return index < table_.size() ? table_[index] : drawn(seed, index).value();
   }
 
-  CaseReport report(dut::Dut& dut, const T& value, Verdict verdict, int steps) const {
+  /// `stopped`: a signal came; the case is cut short and not run again.
+  CaseReport report(dut::Dut& dut, const T& value, Verdict verdict, int steps, bool stopped) const {
     std::ostringstream os;
     os << value;
     // A failure the DUT answered is checked twice more: to capture its programs, and to see
@@ -185,7 +208,8 @@ class TypedProperty final : public Property {
     // broke is restarted at a cost, and a run of them stops the run anyway.
     std::vector<isa::Program> programs;
     bool reran = false;
-    if (verdict.outcome == Outcome::Mismatch || verdict.outcome == Outcome::Declined) {
+    if (!stopped &&
+        (verdict.outcome == Outcome::Mismatch || verdict.outcome == Outcome::Declined)) {
       RecordingDut first(dut), second(dut);
       const Verdict v1 = check_(first, value);
       const Verdict v2 = check_(second, value);
@@ -198,7 +222,7 @@ class TypedProperty final : public Property {
       programs = std::move(first.programs);
     }
     CaseReport r{std::move(verdict),  os.str(), tags_(value), steps, std::nullopt,
-                 std::move(programs), reran};
+                 std::move(programs), reran,    stopped};
     if (vectorize_ && r.verdict.outcome != Outcome::Pass &&
         r.verdict.outcome != Outcome::NotSupported &&
         r.verdict.outcome != Outcome::Nondeterministic) {

@@ -127,6 +127,19 @@ std::pair<std::string, std::string> probeNote(const FamilyResult& f, const std::
   return {"Note", std::to_string(n) + " passed case(s): " + what};
 }
 
+/// How far a failure's case was shrunk: "shrunk in N steps", and when the shrink stopped at its
+/// time cap, that it did and that a smaller case may fail too; empty when it was not shrunk and
+/// not stopped.
+std::string shrinkText(const Failure& x) {
+  std::string s =
+      x.shrinkSteps > 0 ? "shrunk in " + std::to_string(x.shrinkSteps) + " steps" : std::string();
+  if (x.shrinkCapMs) {
+    s += (s.empty() ? "not shrunk: " : "; ") + std::string("the shrink stopped at its ") +
+         std::to_string(*x.shrinkCapMs) + " ms cap (--shrink-ms), so a smaller case may fail too";
+  }
+  return s;
+}
+
 /// Text for Markdown prose and table cells: the characters that open emphasis, code, links,
 /// headings, table cells or strikethrough backslash-escaped (a line never starts with this text,
 /// so '-', '+' and '.' are safe), HTML's specials as entities, control characters as '?', so no DUT
@@ -173,7 +186,15 @@ std::string mdFence(std::string_view body, std::string_view lang = {}) {
 
 /// What a partial run is, for the verdict line of every writer; empty for a whole run.
 std::string partialRun(const CertifyResult& r) {
-  if (r.interrupted) return "INTERRUPTED: the results cover the cases run before the signal";
+  if (r.interrupted) {
+    std::string s = "INTERRUPTED: the results cover the cases run before the signal";
+    if (r.casesCutShort > 0) {
+      s += "; " + std::to_string(r.casesCutShort) +
+           " case(s) in flight when it came were cut short (the signal is passed on to the DUT) "
+           "and are counted in no outcome";
+    }
+    return s;
+  }
   if (!r.stoppedEarly.empty()) return "RUN STOPPED: " + r.stoppedEarly;
   if (!r.internalError.empty()) return "INTERNAL ERROR: " + r.internalError;
   return {};
@@ -339,6 +360,7 @@ std::string toJson(const CertifyResult& r) {
       xj["case_text"] = x.caseText;
       xj["detail"] = x.detail;
       xj["shrink_steps"] = x.shrinkSteps;
+      if (x.shrinkCapMs) xj["shrink_capped_ms"] = *x.shrinkCapMs;
       xj["reproduce"] = x.reproduce;
       if (!x.waiver.empty()) xj["waived"] = x.waiver;
       fj["failures"].push_back(xj);
@@ -354,6 +376,7 @@ std::string toJson(const CertifyResult& r) {
   }
   j["not_implemented"] = r.notImplemented;
   j["interrupted"] = r.interrupted;
+  j["cases_cut_short"] = r.casesCutShort;
   if (!r.stoppedEarly.empty()) j["stopped_early"] = r.stoppedEarly;
   if (!r.internalError.empty()) j["internal_error"] = r.internalError;
   j["input_errors"] = r.inputErrors;
@@ -820,9 +843,10 @@ std::vector<Section> familySections(const CertifyResult& r) {
       b.kind = Block::Kind::Code;
       b.heading = (x.waiver.empty() ? "" : "WAIVED ") + std::string(nameOf(x.outcome)) + " in " +
                   x.property + ", " + x.label();
+      const std::string shrink = shrinkText(x);
       b.text = (x.waiver.empty() ? "" : "waived: " + x.waiver + "\n") +
-               (x.signature.empty() ? "" : "root cause: " + x.signature + "\n") + x.caseText +
-               "\n" + x.detail;
+               (x.signature.empty() ? "" : "root cause: " + x.signature + "\n") +
+               (shrink.empty() ? "" : "shrink: " + shrink + "\n") + x.caseText + "\n" + x.detail;
       b.reproduce = x.reproduce;
       s.blocks.push_back(std::move(b));
     }
@@ -1178,7 +1202,7 @@ void printReport(std::ostream& out, const CertifyResult& r) {
       if (shown++ == kFailuresPrinted) break;
       os << (x.waiver.empty() ? "\nFAILED " : "\nWAIVED ") << f.name << '/' << x.property << ' '
          << x.label() << ": " << nameOf(x.outcome);
-      if (x.shrinkSteps > 0) os << " (shrunk in " << x.shrinkSteps << " steps)";
+      if (const std::string shrink = shrinkText(x); !shrink.empty()) os << " (" << shrink << ")";
       if (!x.waiver.empty()) os << "\n  waived: " << x.waiver;
       if (!x.signature.empty()) os << "\n  root cause: " << x.signature;
       os << "\n  case: " << x.caseText << '\n' << "  " << x.detail;

@@ -376,6 +376,12 @@ class Reader {
     const std::int64_t steps = integer(x, "shrink_steps");
     if (steps < 0 || steps > INT_MAX) fail(x.name + ".shrink_steps", "is out of range");
     f.shrinkSteps = static_cast<int>(steps);
+    // Written since a shrink stopped at its cap says so; an older report has none.
+    if (has(x, "shrink_capped_ms")) {
+      const std::int64_t cap = integer(x, "shrink_capped_ms");
+      if (cap < 0) fail(x.name + ".shrink_capped_ms", "is negative");
+      f.shrinkCapMs = cap;
+    }
     f.reproduce = text(x, "reproduce");
     f.waiver = optionalText(x, "waived");
     return f;
@@ -571,6 +577,15 @@ class Reader {
     for (const Field& f : elements(root, "families")) r.families.push_back(family(f));
     r.notImplemented = texts(root, "not_implemented");
     r.interrupted = flag(root, "interrupted");
+    // Written since interrupted runs drop the cases in flight; an older report has none.
+    if (has(root, "cases_cut_short")) {
+      r.casesCutShort = count(root, "cases_cut_short");
+      if (r.casesCutShort > 0 && !r.interrupted) {
+        fail("cases_cut_short", "is " + std::to_string(r.casesCutShort) +
+                                    " in a run that was not interrupted (only a signal cuts a "
+                                    "case short)");
+      }
+    }
     r.stoppedEarly = optionalText(root, "stopped_early");
     r.internalError = optionalText(root, "internal_error");
     if (has(root, "input_errors")) r.inputErrors = texts(root, "input_errors");

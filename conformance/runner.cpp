@@ -487,14 +487,16 @@ std::string CertifyResult::profilesText() const {
 std::optional<CaseReport> runCase(const std::string& family, const Property& prop, dut::Dut& dut,
                                   std::uint64_t seed, std::size_t index,
                                   Clock::duration shrinkBudget, const std::string& unsupported,
-                                  std::string& internalError, const std::string& reproduce) {
+                                  std::string& internalError, const std::string& reproduce,
+                                  const std::atomic<bool>* stop) {
   if (!unsupported.empty()) {
     return CaseReport{{Outcome::NotSupported, unsupported, {}}, {}, {}, 0, std::nullopt};
   }
   const std::string where = family + "/" + prop.name() + " case " + std::to_string(index) + ": ";
+  const auto stopped = [stop] { return stop != nullptr && stop->load(); };
   try {
-    CaseReport r = prop.run(dut, seed, index, shrinkBudget);
-    if (r.verdict.outcome == Outcome::Pass && index % kRerunEvery == 0) {
+    CaseReport r = prop.run(dut, seed, index, shrinkBudget, stop);
+    if (r.verdict.outcome == Outcome::Pass && index % kRerunEvery == 0 && !stopped()) {
       r.reran = true;
       if (std::optional<Verdict> again = prop.rerun(dut, seed, index)) {
         r.verdict = std::move(*again);
@@ -504,6 +506,7 @@ std::optional<CaseReport> runCase(const std::string& family, const Property& pro
         }
       }
     }
+    r.cutShort = stopped();
     return r;
   } catch (const std::exception& e) {
     internalError = where + e.what() + " (reproduce: " + reproduce + ")";
@@ -603,12 +606,18 @@ CertifyResult certify(dut::Dut& dut, const RunOptions& o) {
     auto runOne = [&](const Property& prop, PropertyResult& pr, std::size_t i) {
       std::optional<CaseReport> ran =
           runCase(fr.name, prop, recorder, o.seed, i, o.shrinkBudget, family->unsupported,
-                  result.internalError, reproduceOf(o, fr.name, prop.name(), i));
+                  result.internalError, reproduceOf(o, fr.name, prop.name(), i), o.stop);
       if (!ran) {
         halt = true;  // cubecheck's own defect, not the DUT's: keep what ran, say what broke
         return;
       }
       CaseReport& cr = *ran;
+      if (cr.cutShort) {  // the stop's doing, not the DUT's: counted in no outcome
+        view.takeUsed();
+        ++result.casesCutShort;
+        result.interrupted = halt = true;
+        return;
+      }
       if (cr.reran) ++result.reruns;
       if (cr.verdict.outcome == Outcome::Nondeterministic) ++result.rerunsDiffering;
       if (streak.record(cr.verdict.outcome)) {
@@ -624,6 +633,7 @@ CertifyResult certify(dut::Dut& dut, const RunOptions& o) {
                         cr.verdict.outcome, cr.caseText,
                         cr.verdict.detail,  reproduceOf(o, fr.name, prop.name(), i),
                         cr.shrinkSteps,     std::move(cr.vector)};
+        if (cr.shrinkCapped) failure.shrinkCapMs = o.shrinkBudget.count();
         // The root cause is looked for in the failures a report shows, not in every one, unless
         // a waiver needs it.
         if (fr.failures.size() < FamilyResult::kKeptFailures ||

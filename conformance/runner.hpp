@@ -55,6 +55,9 @@ struct Failure {
   std::string signature{};  ///< the root cause it is keyed on (signatureOf); fuzz dedups by it
   std::string caseId{};     ///< vector replay: the row's case_id, which names the case
   std::string waiver{};     ///< the reason of the waiver that waived it; empty: not waived
+  /// Set, to the cap in ms (--shrink-ms), when the shrink stopped at its time cap with shrinks
+  /// still untried (CaseReport::shrinkCapped): the case shown may not be the smallest that fails.
+  std::optional<long long> shrinkCapMs{};
   /// "case 0017fabda5dfb4c1" for a vector row, else "case 12" (its index in the property).
   std::string label() const {
     return "case " + (caseId.empty() ? std::to_string(caseIndex) : caseId);
@@ -82,7 +85,8 @@ struct RunOptions {
   /// Called at once for every failing case (family name, the failure): how a regression corpus
   /// is written while the run goes on.
   std::function<void(const std::string&, const Failure&)> onFailure;
-  /// Set from a signal handler: the run stops before the next case and is marked interrupted.
+  /// Set from a signal handler: the run stops before the next case and is marked interrupted;
+  /// the case in flight when it came is counted in no outcome (CertifyResult::casesCutShort).
   const std::atomic<bool>* stop = nullptr;
   /// --waivers: applied to every failing case as it is recorded; may be null.
   WaiverSet* waivers = nullptr;
@@ -259,6 +263,10 @@ struct CertifyResult {
   /// kept timing out or crashing (stoppedEarly: why), or ended by an internal error of
   /// cubecheck's own (internalError: what). The results are those of the cases run before.
   bool interrupted = false;
+  /// Of an interrupted run: the cases in flight when the signal came, dropped. cubecheck passes
+  /// the signal on to the DUT's process group, so a case it cut short (an exec: DUT killed
+  /// mid-program) is no outcome of the DUT's: it is counted nowhere but here.
+  std::size_t casesCutShort = 0;
   std::string stoppedEarly;
   std::string internalError;
   /// Determinism: cases run twice more and compared (one passing case in kRerunEvery and every
@@ -358,11 +366,13 @@ std::string reproduceCommand(const ReproduceContext& run, const std::string& fam
 /// a sampled pass (kRerunEvery) whose reruns differ becomes Nondeterministic, and one whose
 /// re-run broke the DUT that AdapterError or Timeout;
 /// nullopt when the suite failed internally (an exception), which is then described in
-/// internalError with the command that reproduces it.
+/// internalError with the command that reproduces it. When `stop` is set by the time the case
+/// ends (a signal came while it ran), the case is cutShort: its caller counts it in no outcome.
 std::optional<CaseReport> runCase(const std::string& family, const Property& prop, dut::Dut& dut,
                                   std::uint64_t seed, std::size_t index,
                                   Clock::duration shrinkBudget, const std::string& unsupported,
-                                  std::string& internalError, const std::string& reproduce);
+                                  std::string& internalError, const std::string& reproduce,
+                                  const std::atomic<bool>* stop = nullptr);
 
 /// Extra draws per property certify looks through, past the level's cases, for cases of the
 /// required bins they missed (see certify()): a hundred sweeps of the sizes 0..100. A draw costs

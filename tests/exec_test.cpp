@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <thread>
 #include <vector>
@@ -381,28 +382,30 @@ TEST(DutProcessGroup, ADutThatClosedItsOutputIsNotWaitedForForever) {
   std::filesystem::remove_all(dir);
 }
 
-// The DUT's process group no longer gets the terminal's Ctrl-C: cubecheck passes SIGINT (and
-// SIGTERM) on to it, so an interrupted run stops within moments, not a --timeout-ms later, and
-// leaves none of the DUT's processes behind. cubecheck is started as from a terminal, SIGINT not
-// ignored (a shell's `&` would ignore it in cubecheck and so in the DUT).
-TEST(DutProcessGroup, AnInterruptedRunLeavesNoProcessOfTheDut) {
-  const auto dir = test::freshDir("pgroup_interrupt");
+/// What a cubecheck run interrupted by interruptWhileTheDutHangs did.
+struct Interrupted {
+  int status = -1;     ///< the exit status, or -1 when it did not exit
+  double seconds = 0;  ///< from the signal to the end of cubecheck
+  std::string text;    ///< stdout and stderr
+};
+
+/// Runs `cubecheck ARGS --dut 'exec:/bin/sh parent_dut.sh hang PIDS'` as from a terminal (SIGINT
+/// and SIGTERM not ignored: a shell's `&` would ignore SIGINT in cubecheck and so in the DUT),
+/// and once the DUT has started and had 300 ms to receive its first program, in which it hangs,
+/// sends cubecheck `sig`. Returns the DUT's child (for expectGone) through `child`.
+Interrupted interruptWhileTheDutHangs(const std::filesystem::path& dir, const std::string& args,
+                                      int sig, pid_t& child) {
   const auto pids = dir / "child.pid";
+  std::filesystem::remove(pids);
   const std::string dutSpec =
       "exec:/bin/sh " + writeParentDut(dir).string() + " hang " + pids.string();
   const std::string out = (dir / "out.txt").string();
-  std::vector<std::string> args = {
-      "sh",
-      "-c",
-      "exec \"$0\" certify --level smoke --family load2d --quiet "
-      "--timeout-ms 20000 --report-dir \"$3\" --dut \"$1\" >\"$2\" 2>&1",
-      CUBECHECK_BINARY,
-      dutSpec,
-      out,
-      (dir / "report").string()};
-  std::vector<char*> argv;
-  for (std::string& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
+  std::vector<std::string> argv = {
+      "sh",    "-c", "exec \"$0\" " + args + " --dut \"$1\" >\"$2\" 2>&1", CUBECHECK_BINARY,
+      dutSpec, out};
+  std::vector<char*> ptrs;
+  for (std::string& a : argv) ptrs.push_back(a.data());
+  ptrs.push_back(nullptr);
   posix_spawnattr_t attr;
   ::posix_spawnattr_init(&attr);
   sigset_t defaults;
@@ -411,23 +414,75 @@ TEST(DutProcessGroup, AnInterruptedRunLeavesNoProcessOfTheDut) {
   sigaddset(&defaults, SIGTERM);
   ::posix_spawnattr_setsigdefault(&attr, &defaults);
   ::posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF);
+  Interrupted r;
   pid_t cubecheck = -1;
-  ASSERT_EQ(::posix_spawn(&cubecheck, "/bin/sh", nullptr, &attr, argv.data(), environ), 0);
+  const int spawned = ::posix_spawn(&cubecheck, "/bin/sh", nullptr, &attr, ptrs.data(), environ);
   ::posix_spawnattr_destroy(&attr);
-  const pid_t child = childPid(pids);  // the DUT has started; its first program follows
+  if (spawned != 0) return r;
+  child = childPid(pids);  // the DUT has started; its first program follows
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
   const auto t0 = std::chrono::steady_clock::now();
-  ::kill(cubecheck, SIGINT);
+  ::kill(cubecheck, sig);
   int status = 0;
-  ASSERT_EQ(::waitpid(cubecheck, &status, 0), cubecheck);
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (::waitpid(cubecheck, &status, 0) == cubecheck && WIFEXITED(status)) {
+    r.status = WEXITSTATUS(status);
+  }
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::ifstream in(out);
-  const std::string text{std::istreambuf_iterator<char>(in), {}};
-  ASSERT_TRUE(WIFEXITED(status)) << text;
-  EXPECT_EQ(WEXITSTATUS(status), 130) << text;
-  EXPECT_LT(seconds, 10.0) << "the case in flight waited for its 20 s timeout";
+  r.text.assign(std::istreambuf_iterator<char>(in), {});
+  return r;
+}
+
+// The DUT's process group no longer gets the terminal's Ctrl-C: cubecheck passes SIGINT (and
+// SIGTERM) on to it, so an interrupted run stops within moments, not a --timeout-ms later, and
+// leaves none of the DUT's processes behind.
+TEST(DutProcessGroup, AnInterruptedRunLeavesNoProcessOfTheDut) {
+  const auto dir = test::freshDir("pgroup_interrupt");
+  pid_t child = -1;
+  const Interrupted r = interruptWhileTheDutHangs(
+      dir,
+      "certify --level smoke --family load2d --quiet --timeout-ms 20000 --report-dir " +
+          (dir / "report").string(),
+      SIGINT, child);
+  EXPECT_EQ(r.status, 130) << r.text;
+  EXPECT_LT(r.seconds, 10.0) << "the case in flight waited for its 20 s timeout";
   expectGone(child);
+  std::filesystem::remove_all(dir);
+}
+
+// nu11 F7: a scheduler's SIGTERM reached the DUT (cubecheck passes it on), which died of it in the
+// middle of a case, and that case was booked as an AdapterError of the DUT: a merged nightly then
+// read "failures in: pipeline". The case cut short by the stop is counted in no outcome, in
+// certify, fuzz and vectors check alike, and the report says how many were cut short.
+TEST(DutProcessGroup, TheCaseASignalCutsShortIsNoOutcomeOfTheDut) {
+  const auto dir = test::freshDir("cut_short");
+  const std::string vectors = CUBECHECK_SOURCE_DIR "/vectors/golden/load2d.a2.csv";
+  for (const std::string& command :
+       {std::string("certify --level smoke --family load2d"),
+        std::string("fuzz --family load2d --time 600 --seed 1"), "vectors check " + vectors}) {
+    SCOPED_TRACE(command);
+    const auto report = dir / "report";
+    pid_t child = -1;
+    const Interrupted r = interruptWhileTheDutHangs(
+        dir, command + " --quiet --timeout-ms 20000 --report-dir " + report.string(), SIGTERM,
+        child);
+    EXPECT_EQ(r.status, 130) << r.text;
+    expectGone(child);
+    std::ifstream in(report / "report.json");
+    const auto j = nlohmann::json::parse(in, nullptr, false);
+    ASSERT_TRUE(j.is_object()) << r.text;
+    EXPECT_TRUE(j["interrupted"].get<bool>());
+    EXPECT_EQ(j["cases_cut_short"], 1) << r.text;
+    for (const auto& f : j["families"]) {
+      EXPECT_EQ(f["adapter_errors"], 0) << f["name"] << ": the DUT did nothing wrong\n" << r.text;
+      EXPECT_EQ(f["timeouts"], 0) << f["name"];
+      EXPECT_TRUE(f["failures"].empty()) << f["failures"].dump(2);
+    }
+    EXPECT_EQ(r.text.find("AdapterError"), std::string::npos) << r.text;
+    EXPECT_NE(r.text.find("1 case(s) in flight when it came were cut short"), std::string::npos)
+        << r.text;
+    std::filesystem::remove_all(report);
+  }
   std::filesystem::remove_all(dir);
 }
 

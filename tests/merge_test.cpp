@@ -615,6 +615,76 @@ std::string refusedField(const std::string& field) {
   return "in/report.json: not a cubecheck report.json: field '" + field + "' ";
 }
 
+/// The reference, whose `at`-th program sets `stop` and ends as an exec: DUT killed by the
+/// SIGTERM cubecheck passes on to it ends: an AdapterError.
+class SignalledDut final : public dut::Dut {
+ public:
+  SignalledDut(std::atomic<bool>& stop, int at) : stop_(stop), at_(at) {}
+  const dut::Capabilities& capabilities() const override { return inner_->capabilities(); }
+  dut::RunResult run(const isa::Program& program) override {
+    if (++runs_ != at_) return inner_->run(program);
+    stop_.store(true);
+    return {dut::RunStatus::AdapterError,
+            {},
+            std::nullopt,
+            "the DUT closed its output (killed by signal 15 (Terminated))"};
+  }
+
+ private:
+  std::unique_ptr<dut::Dut> inner_ = dut::makeDut("reference");
+  std::atomic<bool>& stop_;
+  int at_;
+  int runs_ = 0;
+};
+
+// nu11 F7: the case a signal cut short (cubecheck passed the signal on to the DUT, which died of
+// it) was booked as the DUT's AdapterError, and a merged nightly then listed "failures in: ...".
+// It is counted in no outcome, in certify and fuzz alike; cases_cut_short says how many, is read
+// back, summed by a merge, and refused in a run that was not interrupted.
+TEST(Merge, ACaseASignalCutShortIsNoOutcomeAndIsCountedApart) {
+  std::atomic<bool> stop{false};
+  SignalledDut certified(stop, 5);
+  RunOptions o;
+  o.level = Level::Smoke;
+  o.families = {"load2d"};
+  o.stop = &stop;
+  const CertifyResult c = certify(certified, o);
+  EXPECT_TRUE(c.interrupted);
+  EXPECT_EQ(c.casesCutShort, 1u);
+  EXPECT_EQ(failuresOf(c), 0u) << toJson(c);
+  EXPECT_EQ(c.families.at(0).failures.size(), 0u);
+
+  stop = false;
+  SignalledDut fuzzed(stop, 5);
+  FuzzOptions f;
+  f.seed = 3;  // fuzzShard's run, shard 1 of 2
+  f.budget = std::chrono::minutes(5);
+  f.maxCases = 40;
+  f.dutSpec = "reference";
+  f.families = {"load2d"};
+  f.shardIndex = 1;
+  f.shardCount = 2;
+  f.stop = &stop;
+  const CertifyResult s = fuzz(fuzzed, f);
+  EXPECT_TRUE(s.interrupted);
+  EXPECT_EQ(s.casesCutShort, 1u);
+  EXPECT_EQ(failuresOf(s), 0u) << toJson(s);
+  EXPECT_EQ(toJson(viaJson(s)), toJson(s)) << "read back exactly";
+  const CertifyResult merged =
+      mergeResults({viaJson(fuzzShard("reference", 0, 2, 40)), viaJson(s)});
+  EXPECT_EQ(merged.casesCutShort, 1u);
+  EXPECT_TRUE(merged.interrupted);
+  EXPECT_EQ(merged.headline().find("failures in"), std::string::npos) << merged.headline();
+
+  Json j = Json::parse(toJson(s));
+  j["interrupted"] = false;
+  EXPECT_EQ(refusal(j).rfind(refusedField("cases_cut_short") + "is 1 in a run that was not "
+                                                               "interrupted",
+                             0),
+            0u)
+      << refusal(j);
+}
+
 /// The index in report.json's families of the family `name`.
 std::size_t familyIndex(const Json& j, const std::string& name) {
   for (std::size_t i = 0; i < j["families"].size(); ++i) {

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <set>
@@ -15,6 +16,7 @@
 #include "conformance/fuzz.hpp"
 #include "conformance/merge.hpp"
 #include "conformance/report.hpp"
+#include "conformance/report_read.hpp"
 #include "conformance/sha256.hpp"
 #include "dut_adapters/registry.hpp"
 #include "process.hpp"
@@ -22,12 +24,14 @@
 namespace cubecheck::conf {
 namespace {
 
-CertifyResult run(const char* spec) {
+/// certify `spec` at smoke level (seed 3), with the options edited first.
+CertifyResult run(const char* spec, const std::function<void(RunOptions&)>& edit = {}) {
   auto dut = dut::makeDut(spec);
   RunOptions o;
   o.level = Level::Smoke;
   o.seed = 3;
   o.dutSpec = spec;
+  if (edit) edit(o);
   return certify(*dut, o);
 }
 
@@ -101,6 +105,48 @@ TEST(ReportJson, MutantIsNonconformantWithFailures) {
   EXPECT_NE(f["failures"][0]["reproduce"].get<std::string>().find(
                 "--dut 'mutant:load2d-dst-gap-ignored'"),
             std::string::npos);
+}
+
+// nu11 F6: a shrink that stopped on its time cap (--shrink-ms) was reported "shrunk in N steps",
+// as if the case were minimal. It says that the shrink stopped at the cap, in every format and in
+// report.json (shrink_capped_ms), which reads back; a shrink that ran out of smaller failing cases
+// says nothing of a cap.
+TEST(ReportText, AShrinkStoppedAtItsCapSaysSo) {
+  const auto shrinkFor = [](std::chrono::milliseconds cap) {
+    return run("mutant:load2d-dst-gap-ignored", [cap](RunOptions& o) {
+      o.families = {"load2d"};
+      o.shrinkBudget = cap;
+    });
+  };
+  const CertifyResult capped = shrinkFor(std::chrono::milliseconds(0));
+  const auto cappedShrink = [](const Failure& x) { return x.shrinkCapMs.has_value(); };
+  const std::vector<Failure>& failures = capped.families.at(0).failures;
+  const auto at = std::find_if(failures.begin(), failures.end(), cappedShrink);
+  ASSERT_NE(at, failures.end()) << "a random case failed, and its shrink stopped at once";
+  EXPECT_EQ(*at->shrinkCapMs, 0);
+  const std::string says =
+      "not shrunk: the shrink stopped at its 0 ms cap (--shrink-ms), so a "
+      "smaller case may fail too";
+  CertifyResult shown = capped;  // the terminal shows the first few failures: that one first
+  shown.families.at(0).failures = {*at};
+  std::ostringstream text;
+  printReport(text, shown);
+  EXPECT_NE(text.str().find(says), std::string::npos) << text.str();
+  EXPECT_NE(toMarkdown(capped).find("shrink: " + says), std::string::npos);
+  const auto j = nlohmann::json::parse(toJson(capped));
+  EXPECT_EQ(j["families"][0]["failures"][at - failures.begin()]["shrink_capped_ms"], 0);
+  EXPECT_EQ(toJson(fromJson(toJson(capped), "capped.json")), toJson(capped));
+
+  const CertifyResult shrunk = shrinkFor(std::chrono::minutes(1));
+  bool steps = false;
+  for (const Failure& x : shrunk.families.at(0).failures) {
+    EXPECT_FALSE(x.shrinkCapMs.has_value()) << x.caseText;
+    steps = steps || x.shrinkSteps > 0;
+  }
+  EXPECT_TRUE(steps) << "some case was shrunk";
+  std::ostringstream plain;
+  printReport(plain, shrunk);
+  EXPECT_EQ(plain.str().find("cap (--shrink-ms)"), std::string::npos);
 }
 
 TEST(ReportJUnit, CountsAndEscapes) {
