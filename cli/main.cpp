@@ -586,7 +586,7 @@ int replayVectors(dut::Dut& dut, const std::string& dutSpec, Replay in,
   startReports(in.reportDir, r.command,
                !in.caseFilter.empty() || !set.partial.empty() || !in.narrowed.empty(), in.files);
   r.dutSpec = dutSpec;
-  r.capabilities = dut.capabilities();
+  r.capabilities = conf::declaredCapabilities(dut);
   r.vectorSet = conf::CertifyResult::VectorSet{set.digest, {}, set.sourceDigest, set.subset};
   r.inputErrors = std::move(in.inputErrors);
   r.inputErrors.insert(r.inputErrors.end(), set.errors.begin(), set.errors.end());

@@ -87,7 +87,7 @@ CertifyResult fuzz(dut::Dut& dut, const FuzzOptions& o) {
   CertifyResult result;
   result.command = "fuzz";
   result.dutSpec = o.dutSpec;
-  result.capabilities = dut.capabilities();
+  result.capabilities = declaredCapabilities(dut);
   result.profile = o.profile;
   result.level = Level::Full;
   result.seed = o.seed;

@@ -967,6 +967,12 @@ std::string envelopeLabel(const CertifyResult& r) {
   return r.certifies() ? "Certified within" : "Declared envelope";
 }
 
+/// The DUT as it named itself: "name, version", or the name alone when it gave no version (a DUT
+/// that did not start gave neither: its name is then its program's).
+std::string dutIdentity(const dut::Capabilities& caps) {
+  return caps.version.empty() ? caps.name : caps.name + ", " + caps.version;
+}
+
 /// What a merged report was made from: it was not run here, and says so.
 std::string mergedLine(const CertifyResult& r) {
   std::string s = "by cubecheck merge-reports from " + std::to_string(r.mergedFrom.size()) +
@@ -980,7 +986,7 @@ std::string mergedLine(const CertifyResult& r) {
 /// The run's facts, as label and text.
 std::vector<std::pair<std::string, std::string>> facts(const CertifyResult& r) {
   std::vector<std::pair<std::string, std::string>> out{
-      {"DUT", r.dutSpec + " (" + r.capabilities.name + ", " + r.capabilities.version + ")"},
+      {"DUT", r.dutSpec + " (" + dutIdentity(r.capabilities) + ")"},
       {envelopeLabel(r), r.capabilities.envelopeText()},
       {"Run", runLine(r)},
       {"Scope", scopeLine(r)}};
@@ -1156,8 +1162,8 @@ void printReport(std::ostream& out, const CertifyResult& r) {
   int width = 8;
   for (const FamilyResult& f : r.families)
     width = std::max(width, static_cast<int>(f.name.size()) + 2);
-  os << "cubecheck " << r.command << ": dut " << r.dutSpec << " (" << r.capabilities.name << ", "
-     << r.capabilities.version << ")";
+  os << "cubecheck " << r.command << ": dut " << r.dutSpec << " (" << dutIdentity(r.capabilities)
+     << ")";
   if (r.command == "certify") {
     os << ", profile " << isa::profile(r.profile).name << ", level " << nameOf(r.level) << ", seed "
        << r.seed;

@@ -506,6 +506,9 @@ std::optional<CaseReport> runCase(const std::string& family, const Property& pro
         }
       }
     }
+    // A DUT that cannot run anything (it did not start) ran none of the case: the case's
+    // coverage bins were not hit.
+    if (r.verdict.outcome == Outcome::AdapterError && dut.broken()) r.tags.clear();
     r.cutShort = stopped();
     return r;
   } catch (const std::exception& e) {
@@ -514,6 +517,14 @@ std::optional<CaseReport> runCase(const std::string& family, const Property& pro
     internalError = where + "an exception of unknown type (reproduce: " + reproduce + ")";
   }
   return std::nullopt;
+}
+
+dut::Capabilities declaredCapabilities(const dut::Dut& dut) {
+  dut::Capabilities caps = dut.capabilities();
+  if (const std::optional<std::string> broken = dut.broken()) {
+    caps.notDeclared = "the DUT declared nothing: " + *broken;
+  }
+  return caps;
 }
 
 namespace {
@@ -570,7 +581,7 @@ CertifyResult certify(dut::Dut& dut, const RunOptions& o) {
   const Clock::time_point start = Clock::now();
   CertifyResult result;
   result.dutSpec = o.dutSpec;
-  result.capabilities = dut.capabilities();
+  result.capabilities = declaredCapabilities(dut);
   result.profile = o.profile;
   result.level = o.level;
   result.seed = o.seed;

@@ -374,6 +374,12 @@ std::optional<CaseReport> runCase(const std::string& family, const Property& pro
                                   std::string& internalError, const std::string& reproduce,
                                   const std::atomic<bool>* stop = nullptr);
 
+/// What a run reports of the DUT's declaration: its capabilities, or, for a DUT that cannot run
+/// anything from the start (it did not start, or its handshake was refused: dut.broken()), no
+/// envelope: notDeclared says why, so no report reads its empty lists (or the program name it
+/// stands under) as an envelope it declared.
+dut::Capabilities declaredCapabilities(const dut::Dut& dut);
+
 /// Extra draws per property certify looks through, past the level's cases, for cases of the
 /// required bins they missed (see certify()): a hundred sweeps of the sizes 0..100. A draw costs
 /// only its tags unless it is in a short bin, and a DUT whose envelope keeps out most of a bin's

@@ -14,11 +14,14 @@
 #include <fstream>
 #include <iterator>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "conformance/dut_health.hpp"
+#include "conformance/report.hpp"
+#include "conformance/report_read.hpp"
 #include "conformance/runner.hpp"
 #include "dut_adapters/exec_dut.hpp"
 #include "dut_adapters/registry.hpp"
@@ -484,6 +487,33 @@ TEST(DutProcessGroup, TheCaseASignalCutsShortIsNoOutcomeOfTheDut) {
     std::filesystem::remove_all(report);
   }
   std::filesystem::remove_all(dir);
+}
+
+// nu11 F18: a DUT that did not start was reported as "dut exec:... (python3, )", "certified
+// within: profiles none; ...", and the cases it never ran as coverage bins hit. It declared
+// nothing, which the envelope says; its program name stands for it without an empty version; no
+// bin was hit. The report reads back as written.
+TEST(HostileDut, ADutThatDidNotStartDeclaredNothingAndHitNoBin) {
+  const std::string spec = "exec:/bin/sh /nonexistent/dut.sh";
+  auto dut = dut::makeDut(spec);
+  ASSERT_TRUE(dut->broken().has_value());
+  const CertifyResult r = certify(*dut, load2dSmoke(spec));
+  ASSERT_EQ(r.families.size(), 1u);
+  EXPECT_GT(r.families[0].counts.of(Outcome::AdapterError), 0u);
+  EXPECT_TRUE(r.families[0].coverage.empty()) << "cases that never ran hit no bin";
+  EXPECT_EQ(r.capabilities.notDeclared.rfind(
+                "the DUT declared nothing: DUT '/bin/sh /nonexistent/dut.sh' did not start", 0),
+            0u)
+      << r.capabilities.notDeclared;
+  std::ostringstream terminal;
+  printReport(terminal, r);
+  const std::string text = terminal.str();
+  EXPECT_NE(text.find("dut " + spec + " (/bin/sh), profile a2"), std::string::npos) << text;
+  EXPECT_NE(text.find("\nenvelope: not declared: the DUT declared nothing: "), std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("certified within"), std::string::npos) << text;
+  EXPECT_EQ(text.find(" coverage ("), std::string::npos) << text;
+  EXPECT_EQ(toJson(fromJson(toJson(r), "r.json")), toJson(r)) << "read back as written";
 }
 
 TEST(HostileDut, MissingProgramIsAnAdapterErrorNotACrash) {
