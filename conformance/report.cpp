@@ -959,12 +959,32 @@ std::string vectorSetLine(const CertifyResult& r) {
          "vectors.manifest; compare it with the digest published with the set)";
 }
 
-/// What the envelope line is: what a certificate is certified within, what a fuzz run's DUT
-/// declared, or, for a DUT that declared none (recorded results), only "Envelope", whose text
-/// says so.
+/// What the envelope line is: what the DUT declared, for every command alike (a certificate
+/// covers only the profile it ran on: profileLine says which), or, for a DUT that declared none
+/// (recorded results, a DUT that did not start), only "Envelope", whose text says so.
 std::string envelopeLabel(const CertifyResult& r) {
-  if (!r.capabilities.notDeclared.empty()) return "Envelope";
-  return r.certifies() ? "Certified within" : "Declared envelope";
+  return r.capabilities.notDeclared.empty() ? "DUT declares (envelope)" : "Envelope";
+}
+
+/// The profile the run drew its cases on, which a certificate covers alone, and the profiles the
+/// DUT declares besides, which no case of this run ran on. Empty for a replay, whose rows name
+/// their profiles (the Run line lists them).
+std::string profileLine(const CertifyResult& r) {
+  if (r.vectorSet) return {};
+  std::string s = r.profilesText() + " only";
+  if (r.certifies()) s += ": a certificate covers the one profile it ran on";
+  std::string others;
+  if (r.capabilities.notDeclared.empty()) {
+    for (isa::ProfileId p : r.capabilities.profiles) {
+      if (p != r.profile)
+        others += (others.empty() ? "" : ", ") + std::string(isa::profile(p).name);
+    }
+  }
+  if (!others.empty()) {
+    s += "; the DUT also declares " + others +
+         ", on which this run ran nothing (each needs a run of its own, --profile)";
+  }
+  return s;
 }
 
 /// The DUT as it named itself: "name, version", or the name alone when it gave no version (a DUT
@@ -986,10 +1006,13 @@ std::string mergedLine(const CertifyResult& r) {
 /// The run's facts, as label and text.
 std::vector<std::pair<std::string, std::string>> facts(const CertifyResult& r) {
   std::vector<std::pair<std::string, std::string>> out{
-      {"DUT", r.dutSpec + " (" + dutIdentity(r.capabilities) + ")"},
-      {envelopeLabel(r), r.capabilities.envelopeText()},
-      {"Run", runLine(r)},
-      {"Scope", scopeLine(r)}};
+      {"DUT", r.dutSpec + " (" + dutIdentity(r.capabilities) + ")"}};
+  if (const std::string profile = profileLine(r); !profile.empty()) {
+    out.push_back({r.reportKind() == "certificate" ? "Profile certified" : "Profile", profile});
+  }
+  out.push_back({envelopeLabel(r), r.capabilities.envelopeText()});
+  out.push_back({"Run", runLine(r)});
+  out.push_back({"Scope", scopeLine(r)});
   if (r.vectorSet) out.push_back({"Vector set", vectorSetLine(r)});
   if (r.vectorSet && r.command == "vectors verify") {
     out.push_back({"Expectations", expectationsLine()});
@@ -1173,7 +1196,9 @@ void printReport(std::ostream& out, const CertifyResult& r) {
     os << ", profile " << isa::profile(r.profile).name << ", seed " << r.seed;
   }
   std::string label = envelopeLabel(r);
-  label[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(label[0])));
+  if (label.size() > 1 && std::islower(static_cast<unsigned char>(label[1])) != 0) {  // not "DUT"
+    label[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(label[0])));
+  }
   os << '\n' << label << ": " << r.capabilities.envelopeText() << '\n';
   if (!r.mergedFrom.empty()) os << "merged " << mergedLine(r) << '\n';
   if (!r.scope.complete || !r.certifies()) os << r.headline() << '\n';

@@ -359,6 +359,14 @@ std::string CertifyResult::headline() const {
       good.push_back(f.name + (f.provisional.empty() ? "" : " (provisional)"));
     }
   }
+  // A certificate covers the profile it ran on, and says which: the DUT may declare others.
+  std::string onProfile;
+  if (!vectorSet) {
+    onProfile = " on profile " + profilesText();
+  } else if (!vectorSet->profiles.empty()) {
+    onProfile =
+        (vectorSet->profiles.size() == 1 ? " on profile " : " on profiles ") + profilesText();
+  }
   // What ran: a case the DUT did not support checked nothing, so it is counted apart.
   const std::string ran =
       std::to_string(cases - notSupported) + " case(s) run" +
@@ -398,9 +406,10 @@ std::string CertifyResult::headline() const {
       out = "NOTHING CHECKED in " + ran + " (not a certificate)";
     }
   } else if (verdict() == "nonconformant") {
-    out = "NONCONFORMANT";
+    out = "NONCONFORMANT" + onProfile;
   } else if (conformant()) {
-    out = (waivedCases() > 0 ? "CONFORMANT WITH WAIVERS for " : "CONFORMANT for ") + join(good);
+    out = (waivedCases() > 0 ? "CONFORMANT WITH WAIVERS" : "CONFORMANT") + onProfile + " for " +
+          join(good);
     // An exported set that holds part of its source's cases certifies that part only.
     if (vectorSet && !vectorSet->subset.empty()) out += ", on a subset (" + vectorSet->subset + ")";
     // A family the DUT's declarations narrowed (data types, memories, limits, validation) is
@@ -428,7 +437,7 @@ std::string CertifyResult::headline() const {
       out += ")";
     }
   } else {
-    out = "NOT CERTIFIED";
+    out = "NOT CERTIFIED" + onProfile;
   }
   if (!bad.empty()) out += (fuzz ? "; failures in: " : "; nonconformant: ") + join(bad);
   // A certificate of a lighter draw than certify's default (level full, sizes mixed) rests on

@@ -323,12 +323,12 @@ TEST(Load2DUpTo100, DeclaredLimitIsConformantWithinIt) {
   const std::size_t outside = f.notSupportedReasons.at(key) + notValidated;
   EXPECT_EQ(f.outsideEnvelope(), outside);
   const std::size_t total = f.counts.total();
-  EXPECT_EQ(r.headline().rfind("CONFORMANT for load2d within the declared envelope (load2d ran " +
-                                   std::to_string(total - f.counts.of(Outcome::NotSupported)) +
-                                   " of its " + std::to_string(total) + " cases, " +
-                                   std::to_string(outside) + " outside the envelope" + leftOut(f) +
-                                   "; limits: load2d repeat_times <= 100)",
-                               0),
+  EXPECT_EQ(r.headline().rfind(
+                "CONFORMANT on profile a2 for load2d within the declared envelope (load2d ran " +
+                    std::to_string(total - f.counts.of(Outcome::NotSupported)) + " of its " +
+                    std::to_string(total) + " cases, " + std::to_string(outside) +
+                    " outside the envelope" + leftOut(f) + "; limits: load2d repeat_times <= 100)",
+                0),
             0u)
       << r.headline();
   EXPECT_EQ(f.notSupportedExamples.at(key),
@@ -336,15 +336,15 @@ TEST(Load2DUpTo100, DeclaredLimitIsConformantWithinIt) {
   const std::string clause = "load2d repeat_times <= 100";
   std::ostringstream terminal;
   printReport(terminal, r);
-  EXPECT_NE(terminal.str().find("certified within: "), std::string::npos);
+  EXPECT_NE(terminal.str().find("\nDUT declares (envelope): "), std::string::npos);
   EXPECT_NE(terminal.str().find(clause), std::string::npos);
   const auto j = nlohmann::json::parse(toJson(r));
   EXPECT_EQ(j["envelope"]["limits"], nlohmann::json::array({clause}));
   EXPECT_NE(j["envelope"]["certified_within"].get<std::string>().find(clause), std::string::npos);
-  EXPECT_NE(toMarkdown(r).find("* Certified within: "), std::string::npos);
+  EXPECT_NE(toMarkdown(r).find("* DUT declares (envelope): "), std::string::npos);
   // Markdown escapes what could be markup: '_' and '<' of the clause.
   EXPECT_NE(toMarkdown(r).find("load2d repeat\\_times &lt;= 100"), std::string::npos);
-  EXPECT_NE(toHtml(r).find("Certified within: "), std::string::npos);
+  EXPECT_NE(toHtml(r).find("DUT declares (envelope): "), std::string::npos);
   EXPECT_NE(toHtml(r).find("load2d repeat_times &lt;= 100"), std::string::npos);
 }
 
@@ -366,11 +366,11 @@ TEST(S4Only, NarrowDeclarationsQualifyTheHeadline) {
   }
   ASSERT_GT(undeclared, f.counts.total() / 2) << "most cases are outside what it declares";
   const std::string ran = std::to_string(f.counts.total() - f.counts.of(Outcome::NotSupported));
-  EXPECT_EQ(r.headline().rfind("CONFORMANT for load2d within the declared envelope (load2d ran " +
-                                   ran + " of its " + std::to_string(f.counts.total()) +
-                                   " cases, " + std::to_string(undeclared) +
-                                   " outside the envelope" + leftOut(f) + ")",
-                               0),
+  EXPECT_EQ(r.headline().rfind(
+                "CONFORMANT on profile a2 for load2d within the declared envelope (load2d ran " +
+                    ran + " of its " + std::to_string(f.counts.total()) + " cases, " +
+                    std::to_string(undeclared) + " outside the envelope" + leftOut(f) + ")",
+                0),
             0u)
       << r.headline();
   EXPECT_NE(r.headline().find("; drawn at level smoke (certify's default, level full with sizes "
@@ -435,9 +435,10 @@ TEST(DeclaresNothing, IsNeverConformant) {
   const CertifyResult r = certify(*dut, options(isa::ProfileId::A2, Level::Smoke, {}, spec));
   EXPECT_FALSE(r.conformant());
   EXPECT_EQ(r.verdict(), "not certified");
-  EXPECT_EQ(r.headline().rfind("NOT CERTIFIED; not certified (nothing inside the envelope ran): "
-                               "load2d, ",
-                               0),
+  EXPECT_EQ(r.headline().rfind(
+                "NOT CERTIFIED on profile a2; not certified (nothing inside the envelope ran): "
+                "load2d, ",
+                0),
             0u)
       << r.headline();
   for (const FamilyResult& f : r.families) {

@@ -706,6 +706,34 @@ const Json& smokeCertificate() {
   return j;
 }
 
+// nu11 F1: a certificate named no profile in its headline, and its first line after it read
+// "Certified within: profiles a2 950 legacy" on an a2 run, as if 950 were certified. The headline
+// names the profile certified; the envelope is what the DUT declares, labelled so, apart from the
+// profile the run certified, which report.md names with the DUT's other profiles. report.json
+// keeps envelope.certified_within (what the DUT declared) and reads back as written, headline and
+// all; a report of another profile is refused.
+TEST(ReadReport, ACertificateNamesTheProfileItCertifiesApartFromTheDeclaredEnvelope) {
+  const Json& cert = smokeCertificate();
+  const std::string headline = cert["headline"];
+  EXPECT_EQ(headline.rfind("CONFORMANT on profile a2 for load2d, ", 0), 0u) << headline;
+  EXPECT_EQ(
+      cert["envelope"]["certified_within"].get<std::string>().rfind("profiles a2 950 legacy;", 0),
+      0u);
+  const CertifyResult r = fromJson(cert.dump(), "cert.json");
+  EXPECT_EQ(Json::parse(toJson(r)), cert) << "read back as written";
+  const std::string md = toMarkdown(r);
+  EXPECT_NE(md.find("\n* Profile certified: a2 only: a certificate covers the one profile it ran "
+                    "on; the DUT also declares 950, legacy, on which this run ran nothing"),
+            std::string::npos)
+      << md.substr(0, 2000);
+  EXPECT_NE(md.find("\n* DUT declares (envelope): profiles a2 950 legacy;"), std::string::npos);
+  EXPECT_EQ(md.find("Certified within"), std::string::npos);
+  EXPECT_NE(toHtml(r).find("<li>Profile certified: a2 only"), std::string::npos);
+  Json other = cert;
+  other["profile"] = "950";
+  EXPECT_NE(refusal(other), "(accepted)") << "a2's families and bins are not 950's";
+}
+
 // Counts are summed (a family's properties, a merge's shards): a count that wrapped past 2^64
 // would read as fewer failing cases than ran. A shard whose per-property failures are the 2^64
 // complement of the other shards' would merge to no failure at all; it is refused when read, and

@@ -92,7 +92,8 @@ TEST(Report, ProvisionalFamiliesSaySoEverywhere) {
   // The headline of a whole run names the family as provisional, not just its row.
   CertifyResult whole = r;
   whole.scope = {};
-  EXPECT_EQ(whole.headline().rfind("CONFORMANT for load3d_v1 (provisional)", 0), 0u)
+  EXPECT_EQ(whole.headline().rfind("CONFORMANT on profile legacy for load3d_v1 (provisional)", 0),
+            0u)
       << whole.headline();
 }
 

@@ -1048,8 +1048,9 @@ TEST(VectorSet, VerifyClaimsNoEnvelopeTheResultsDidNotDeclare) {
   ASSERT_EQ(declared.run.status, 0) << declared.run.out;
   EXPECT_EQ(declared.json["envelope"]["declared"], true);
   // A replay of the published expectations certifies nothing (a DUT that reads them passes):
-  // the DUT's declarations are its declared envelope, not what a certificate holds within.
-  EXPECT_NE(declared.md.find("Declared envelope: profiles"), std::string::npos);
+  // the DUT's declarations are what it declares, and no profile is certified.
+  EXPECT_NE(declared.md.find("DUT declares (envelope): profiles"), std::string::npos);
+  EXPECT_EQ(declared.md.find("Profile certified"), std::string::npos);
   EXPECT_EQ(declared.json["report_kind"], "replay");
 }
 

@@ -107,7 +107,7 @@ TEST(Waivers, EveryFormatShowsTheWaivedFailuresAndTheReason) {
 TEST(Waivers, AWholeRunCertificateSaysConformantWithWaivers) {
   CertifyResult r = certifyWith(kMutant, {load2dWaiver()});
   r.scope = {};  // as the complete run of the CLI test would be
-  EXPECT_EQ(r.headline().rfind("CONFORMANT WITH WAIVERS for load2d", 0), 0u) << r.headline();
+  EXPECT_EQ(r.headline().rfind("CONFORMANT WITH WAIVERS on profile a2 for load2d", 0), 0u) << r.headline();
 }
 
 // A waiver that matches nothing: stale in a complete run, not judged in a partial one.
