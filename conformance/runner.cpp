@@ -349,7 +349,8 @@ std::string CertifyResult::headline() const {
   const bool fuzz = !certifies();
   const std::string stop = unfinished();
   std::size_t cases = 0, notSupported = 0;
-  std::vector<std::string> bad, good;  // good: certified, a provisional one marked so
+  std::vector<std::string> bad, good;      // good: certified, a provisional one marked so
+  std::vector<std::string> clean, waived;  // good, split: without and with waived failures
   for (const FamilyResult& f : families) {
     cases += f.counts.total();
     notSupported += f.counts.of(Outcome::NotSupported);
@@ -357,6 +358,7 @@ std::string CertifyResult::headline() const {
     if (v == "nonconformant") bad.push_back(f.name);
     if (v.rfind("conformant", 0) == 0) {
       good.push_back(f.name + (f.provisional.empty() ? "" : " (provisional)"));
+      (v == "conformant_with_waivers" ? waived : clean).push_back(good.back());
     }
   }
   // A certificate covers the profile it ran on, and says which: the DUT may declare others.
@@ -462,8 +464,15 @@ std::string CertifyResult::headline() const {
     out += "; " + std::to_string(waived) + " failing case(s) waived in " + join(names);
   }
   if (!fuzz && scope.complete && verdict() == "nonconformant" && !good.empty()) {
-    // A run that did not finish certifies nothing: its families only failed nowhere so far.
-    out += (stop.empty() ? "; conformant: " : "; no failure so far in: ") + join(good);
+    // A run that did not finish certifies nothing: its families only failed nowhere so far. A
+    // family whose failures were all waived is said to be so, never plain "conformant".
+    if (!clean.empty()) {
+      out += (stop.empty() ? "; conformant: " : "; no failure so far in: ") + join(clean);
+    }
+    if (!waived.empty()) {
+      out += (stop.empty() ? "; conformant with waivers: " : "; only waived failures so far in: ") +
+             join(waived);
+    }
   }
   // Not-certified families grouped by why, in the order the reasons first appear.
   std::vector<std::pair<std::string, std::vector<std::string>>> byWhy;
