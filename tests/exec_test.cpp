@@ -392,10 +392,12 @@ struct Interrupted {
   std::string text;    ///< stdout and stderr
 };
 
-/// Runs `cubecheck ARGS --dut 'exec:/bin/sh parent_dut.sh hang PIDS'` as from a terminal (SIGINT
-/// and SIGTERM not ignored: a shell's `&` would ignore SIGINT in cubecheck and so in the DUT),
-/// and once the DUT has started and had 300 ms to receive its first program, in which it hangs,
-/// sends cubecheck `sig`. Returns the DUT's child (for expectGone) through `child`.
+/// Runs `cubecheck ARGS --dut 'exec:/bin/sh parent_dut.sh hang PIDS' --report-dir DIR/report` as
+/// from a terminal (SIGINT and SIGTERM not ignored: a shell's `&` would ignore SIGINT in cubecheck
+/// and so in the DUT), and once the DUT has started, the run has marked its report "in progress"
+/// (its signal handlers are set moments later) and 300 ms more have passed for the DUT to get its
+/// first program, in which it hangs, sends cubecheck `sig`. Returns the DUT's child (for
+/// expectGone) through `child`.
 Interrupted interruptWhileTheDutHangs(const std::filesystem::path& dir, const std::string& args,
                                       int sig, pid_t& child) {
   const auto pids = dir / "child.pid";
@@ -404,8 +406,13 @@ Interrupted interruptWhileTheDutHangs(const std::filesystem::path& dir, const st
       "exec:/bin/sh " + writeParentDut(dir).string() + " hang " + pids.string();
   const std::string out = (dir / "out.txt").string();
   std::vector<std::string> argv = {
-      "sh",    "-c", "exec \"$0\" " + args + " --dut \"$1\" >\"$2\" 2>&1", CUBECHECK_BINARY,
-      dutSpec, out};
+      "sh",
+      "-c",
+      "exec \"$0\" " + args + " --dut \"$1\" --report-dir \"$3\" >\"$2\" 2>&1",
+      CUBECHECK_BINARY,
+      dutSpec,
+      out,
+      (dir / "report").string()};
   std::vector<char*> ptrs;
   for (std::string& a : argv) ptrs.push_back(a.data());
   ptrs.push_back(nullptr);
@@ -423,6 +430,12 @@ Interrupted interruptWhileTheDutHangs(const std::filesystem::path& dir, const st
   ::posix_spawnattr_destroy(&attr);
   if (spawned != 0) return r;
   child = childPid(pids);  // the DUT has started; its first program follows
+  for (int i = 0; i < 1000; ++i) {
+    std::ifstream in(dir / "report" / "report.json");
+    const std::string marked{std::istreambuf_iterator<char>(in), {}};
+    if (marked.find("in progress") != std::string::npos) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
   const auto t0 = std::chrono::steady_clock::now();
   ::kill(cubecheck, sig);
@@ -443,10 +456,7 @@ TEST(DutProcessGroup, AnInterruptedRunLeavesNoProcessOfTheDut) {
   const auto dir = test::freshDir("pgroup_interrupt");
   pid_t child = -1;
   const Interrupted r = interruptWhileTheDutHangs(
-      dir,
-      "certify --level smoke --family load2d --quiet --timeout-ms 20000 --report-dir " +
-          (dir / "report").string(),
-      SIGINT, child);
+      dir, "certify --level smoke --family load2d --quiet --timeout-ms 20000", SIGINT, child);
   EXPECT_EQ(r.status, 130) << r.text;
   EXPECT_LT(r.seconds, 10.0) << "the case in flight waited for its 20 s timeout";
   expectGone(child);
@@ -461,14 +471,14 @@ TEST(DutProcessGroup, TheCaseASignalCutsShortIsNoOutcomeOfTheDut) {
   const auto dir = test::freshDir("cut_short");
   const std::string vectors = CUBECHECK_SOURCE_DIR "/vectors/golden/load2d.a2.csv";
   for (const std::string& command :
-       {std::string("certify --level smoke --family load2d"),
-        std::string("fuzz --family load2d --time 600 --seed 1"), "vectors check " + vectors}) {
+       {std::string("certify --level smoke --family load2d --quiet"),
+        std::string("fuzz --family load2d --time 600 --seed 1 --quiet"),
+        "vectors check " + vectors}) {
     SCOPED_TRACE(command);
     const auto report = dir / "report";
     pid_t child = -1;
-    const Interrupted r = interruptWhileTheDutHangs(
-        dir, command + " --quiet --timeout-ms 20000 --report-dir " + report.string(), SIGTERM,
-        child);
+    const Interrupted r =
+        interruptWhileTheDutHangs(dir, command + " --timeout-ms 20000", SIGTERM, child);
     EXPECT_EQ(r.status, 130) << r.text;
     expectGone(child);
     std::ifstream in(report / "report.json");
