@@ -94,17 +94,33 @@ std::optional<Violation> validateProgram(const Program& program) {
     if (auto v = validate(prof, ins)) return v;
   }
   std::array<std::optional<FMatrix>, 2> fmatrix;  // FMATRIX, FMATRIX_B
-  auto featureMap = [&](bool right, DType t, std::uint64_t src, const LoadData3DParamsV2& p) {
+  bool padding = false;                           // PADDING written
+  // Spec 6.2: a register the program never wrote is read as an error (UndefinedMemory), what
+  // it held before the program being no part of it; then the feature map it describes.
+  auto featureMap = [&](bool right, DType t, std::uint64_t src,
+                        const LoadData3DParamsV2& p) -> std::optional<Violation> {
     const std::optional<FMatrix>& fm = fmatrix[right ? 1 : 0];
-    return fm ? validateFeatureMap(prof, *fm, t, src, p) : std::nullopt;
+    if (!fm) {
+      return Violation{
+          ViolationCode::UndefinedMemory,
+          std::string(right ? "FMATRIX_B" : "FMATRIX") + " is read before the program writes it"};
+    }
+    if (!padding) {
+      return Violation{ViolationCode::UndefinedMemory,
+                       "PADDING is read before the program writes it"};
+    }
+    return validateFeatureMap(prof, *fm, t, src, p);
   };
   for (const Instruction& ins : program.instructions) {
     std::optional<Violation> v;
     if (const auto* s = std::get_if<SetFmatrix>(&ins)) {
       fmatrix[s->right ? 1 : 0] = s->value;
+    } else if (std::holds_alternative<SetPadding>(ins)) {
+      padding = true;
     } else if (const auto* l = std::get_if<Load3DV2>(&ins)) {
       const LoadData3DParamsV2& p = l->params;
       if (l->reset.isSetFMatrix) fmatrix[0] = FMatrix{p.l1H, p.l1W, p.padList};  // spec 6.2
+      padding = padding || l->reset.isSetPadding;
       v = featureMap(p.fMatrixCtrl, l->dtype, l->srcAddr, p);
     } else if (const auto* pro = std::get_if<Load3DV2Pro>(&ins)) {
       v = featureMap(pro->params.fMatrixCtrl, pro->dtype, pro->srcAddr, unpackV2Pro(pro->params));

@@ -101,8 +101,10 @@ std::optional<Violation> validateStructure(const Program& program);
 /// Every rule a program can be checked against before it runs, in the order a validating DUT
 /// meets them: validateStructure, then each instruction's validate(), then the Load3D
 /// feature-map rules (validateFeatureMap) of each V2/V2Pro load against the FMATRIX or FMATRIX_B
-/// value the instructions before it wrote (spec 6.2). A register read before any write is left to
-/// execution (UndefinedMemory), as are reads of bytes no segment defines. nullopt when legal.
+/// value the instructions before it wrote (spec 6.2), which is UndefinedMemory where no
+/// instruction before it wrote FMATRIX (FMATRIX_B) or PADDING: a program starts with every
+/// register unwritten. Reads of bytes no segment defines are left to execution. nullopt when
+/// legal.
 std::optional<Violation> validateProgram(const Program& program);
 
 }  // namespace cubecheck::isa
