@@ -658,17 +658,20 @@ CertifyResult certify(dut::Dut& dut, const RunOptions& o) {
         for (const std::string& u : indirect) fr.indirect[u] += 1;
       }
       if (fr.record(pr, cr.verdict, cr.tags)) {
+        // The root cause is looked for in the failures a report shows, not in every one, unless
+        // a waiver needs it; before the case's vector moves into the failure, as fuzz does, or
+        // the signature would name no instruction kind.
+        std::string signature;
+        if (fr.failures.size() < FamilyResult::kKeptFailures ||
+            (o.waivers != nullptr && o.waivers->wantsSignature(fr.name))) {
+          signature = signatureOf(fr.name, cr, &view);
+        }
         Failure failure{prop.name(),        i,
                         cr.verdict.outcome, cr.caseText,
                         cr.verdict.detail,  reproduceOf(o, fr.name, prop.name(), i),
                         cr.shrinkSteps,     std::move(cr.vector)};
         if (cr.shrinkCapped) failure.shrinkCapMs = o.shrinkBudget.count();
-        // The root cause is looked for in the failures a report shows, not in every one, unless
-        // a waiver needs it.
-        if (fr.failures.size() < FamilyResult::kKeptFailures ||
-            (o.waivers != nullptr && o.waivers->wantsSignature(fr.name))) {
-          failure.signature = signatureOf(fr.name, cr, &view);
-        }
+        failure.signature = std::move(signature);
         if (o.waivers != nullptr) o.waivers->apply(fr.name, fr, pr, failure, cr.tags);
         if (o.onFailure) o.onFailure(fr.name, failure);
         fr.keep(std::move(failure));
