@@ -25,22 +25,57 @@ void Reach::add(isa::ProfileId profile, const isa::Program& program) {
       // A gap between repeats of a one-fractal load was not tried: nothing used it.
       if (!isa::takesEffect(descs[d], fields[f], ins)) continue;
       const std::int64_t v = fields[f].get(ins);
-      widen(d, f, Drawn{v, v, 1});
+      widen(d, f, Drawn{v, v, 1}, typesOf(descs[d], ins));
     }
   }
 }
 
-void Reach::widen(std::size_t descriptor, std::size_t field, const Drawn& d) {
-  auto [it, fresh] = drawn_.try_emplace({descriptor, field}, d);
-  if (fresh) return;
-  Drawn& x = it->second;
+namespace {
+
+void widenInto(Reach::Drawn& x, const Reach::Drawn& d) {
   x.min = std::min(x.min, d.min);
   x.max = std::max(x.max, d.max);
   x.count += d.count;
 }
 
+}  // namespace
+
+void Reach::widen(std::size_t descriptor, std::size_t field, const Drawn& d,
+                  const std::string& types) {
+  auto [it, fresh] = drawn_.try_emplace({descriptor, field}, d);
+  if (!fresh) widenInto(it->second, d);
+  if (types.empty()) return;
+  ByTypes& per = byTypes_[{descriptor, field}];
+  auto [t, first] = per.try_emplace(types, d);
+  if (!first) widenInto(t->second, d);
+}
+
 void Reach::merge(const Reach& other) {
-  for (const auto& [key, d] : other.drawn_) widen(key.first, key.second, d);
+  for (const auto& [key, d] : other.drawn_) {
+    auto [it, fresh] = drawn_.try_emplace(key, d);
+    if (!fresh) widenInto(it->second, d);
+  }
+  for (const auto& [key, per] : other.byTypes_) {
+    ByTypes& mine = byTypes_[key];
+    for (const auto& [types, d] : per) {
+      auto [t, first] = mine.try_emplace(types, d);
+      if (!first) widenInto(t->second, d);
+    }
+  }
+}
+
+const Reach::ByTypes* Reach::byTypes(std::size_t descriptor, std::size_t field) const {
+  const auto it = byTypes_.find({descriptor, field});
+  return it == byTypes_.end() ? nullptr : &it->second;
+}
+
+std::string typesOf(const isa::InstructionDesc& desc, const isa::Instruction& ins) {
+  std::string s;
+  for (const isa::FieldDesc& f : desc.fields) {
+    if (f.kind != isa::FieldKind::DType) continue;
+    s += (s.empty() ? "" : " ") + std::string(f.name) + "=" + isa::fieldText(f, f.get(ins));
+  }
+  return s;
 }
 
 dut::RunResult ReachRecorder::run(const isa::Program& program) {
@@ -370,16 +405,25 @@ std::string verdictText(const ReachRow& r) {
   }
   if (r.narrowed()) s += " (" + outsideText(r) + ")";
   if (!r.uncertified.empty()) s += " (" + r.uncertified + ")";
-  if (!r.heldElsewhere.empty()) {
-    s += " here; held by ";
-    for (std::size_t i = 0; i < r.heldElsewhere.size(); ++i) {
-      s += (i == 0 ? "" : ", ") + r.heldElsewhere[i];
-    }
+  const auto names = [](const std::vector<std::string>& v) {
+    std::string out;
+    for (std::size_t i = 0; i < v.size(); ++i) out += (i == 0 ? "" : ", ") + v[i];
+    return out;
+  };
+  if (!r.heldElsewhere.empty()) s += " here; held by " + names(r.heldElsewhere);
+  if (!r.heldInOtherTypes.empty()) {
+    s += "; " + names(r.heldInOtherTypes) + " held it, but no family did with " +
+         names(r.typesNotHeld) + " (another type's datapath checks nothing of these)";
   }
   return s;
 }
 
 }  // namespace
+
+bool perTypes(const isa::InstructionDesc& desc) {
+  return desc.opcode == isa::Mmad::kOpcode || desc.opcode == isa::MmadSparse::kOpcode ||
+         desc.opcode == isa::MmadMx::kOpcode;
+}
 
 bool isChecked(const isa::FieldDesc& f) {
   return (f.kind == isa::FieldKind::Int || f.kind == isa::FieldKind::Flag) && f.unit != "bytes";
@@ -421,6 +465,12 @@ std::vector<ReachRow> reachTable(const Reach& reach, isa::ProfileId profile,
     r.fitMax = fitMaxOf(profile, desc, f, Envelope(nullptr));
     r.drawnMin = d.min;
     r.drawnMax = d.max;
+    // Per operand types for the multiplies, whose types select the arithmetic's datapath, and
+    // for the fields the buffers do not bound (a size's largest fit differs by type).
+    const Reach::ByTypes* per = reach.byTypes(key.first, key.second);
+    if (per != nullptr && !r.fitMax && perTypes(desc)) {
+      for (const auto& [types, t] : *per) r.byTypes.emplace(types, std::pair(t.min, t.max));
+    }
     r.checked = isChecked(profile, desc, f);
     r.uncertified = uncertifiedExtreme(desc.opcode, f.name);
     if (r.checked && env.narrows(desc)) {
@@ -447,21 +497,55 @@ void noteOtherFamilies(std::vector<ReachRow>& rows, const std::string& family,
                        const std::vector<std::pair<std::string, std::vector<ReachRow>>>& run) {
   for (ReachRow& row : rows) {
     row.heldElsewhere.clear();
+    row.heldInOtherTypes.clear();
     if (!row.flagged() || row.beyond()) continue;
     const bool needMin = row.drawnMin > row.minTarget(), needMax = row.drawnMax < row.target();
-    bool gotMin = !needMin, gotMax = !needMax;
+    // The operand types the row's instructions had ("" for an instruction without any): each
+    // missed extreme must be held in each of them.
+    std::map<std::string, std::pair<bool, bool>> got;  // types -> (min held, max held)
+    if (row.byTypes.empty()) got[""] = {!needMin, !needMax};
+    for (const auto& [types, range] : row.byTypes) got[types] = {!needMin, !needMax};
     for (const auto& [name, table] : run) {
       if (name == family) continue;
       for (const ReachRow& other : table) {
         if (other.instruction != row.instruction || other.field != row.field) continue;
-        const bool min = needMin && other.drawnMin <= row.minTarget();
-        const bool max = needMax && other.drawnMax >= row.target();
-        if (min || max) row.heldElsewhere.push_back(name);
-        gotMin = gotMin || min;
-        gotMax = gotMax || max;
+        bool helped = false, elsewhere = false;
+        const auto hold = [&](const std::string& types, std::int64_t lo, std::int64_t hi) {
+          const bool min = needMin && lo <= row.minTarget();
+          const bool max = needMax && hi >= row.target();
+          if (!min && !max) return;
+          auto it = got.find(types);
+          if (it == got.end()) {
+            elsewhere = true;
+            return;
+          }
+          helped = true;
+          it->second.first = it->second.first || min;
+          it->second.second = it->second.second || max;
+        };
+        if (other.byTypes.empty() || row.byTypes.empty()) {
+          hold("", other.drawnMin, other.drawnMax);
+        } else {
+          for (const auto& [types, range] : other.byTypes) hold(types, range.first, range.second);
+        }
+        if (helped || elsewhere) row.heldInOtherTypes.push_back(name);
+        if (helped) row.heldElsewhere.push_back(name);
       }
     }
-    if (!gotMin || !gotMax) row.heldElsewhere.clear();
+    row.typesNotHeld.clear();
+    for (const auto& [types, held] : got) {
+      if (!held.first || !held.second) row.typesNotHeld.push_back(types);
+    }
+    if (row.typesNotHeld.empty()) {
+      row.heldInOtherTypes.clear();
+    } else {
+      row.heldElsewhere.clear();
+      // Held by none at all, in any types: nothing to say beyond the miss.
+      if (row.heldInOtherTypes.empty() || row.byTypes.empty()) {
+        row.heldInOtherTypes.clear();
+        row.typesNotHeld.clear();
+      }
+    }
   }
 }
 
@@ -478,6 +562,13 @@ nlohmann::ordered_json reachJson(const std::vector<ReachRow>& rows) {
     if (r.envelopeMax) j["envelope_max"] = *r.envelopeMax;
     j["drawn_min"] = r.drawnMin;
     j["drawn_max"] = r.drawnMax;
+    if (!r.byTypes.empty()) {
+      nlohmann::ordered_json per = nlohmann::ordered_json::array();
+      for (const auto& [types, range] : r.byTypes) {
+        per.push_back({{"types", types}, {"drawn_min", range.first}, {"drawn_max", range.second}});
+      }
+      j["by_types"] = std::move(per);
+    }
     j["checked"] = r.checked;
     j["flagged"] = r.flagged();
     out.push_back(std::move(j));

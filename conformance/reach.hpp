@@ -34,17 +34,30 @@ class Reach {
   void add(isa::ProfileId profile, const isa::Program& program);
   /// Widens what was drawn of field `field` of descriptor `descriptor` (isa::instructionDescs()
   /// order) to take in `d`, counts added: one instruction counted, a report's row read back, a
-  /// shard's row merged.
-  void widen(std::size_t descriptor, std::size_t field, const Drawn& d);
+  /// shard's row merged. `types` is the operand types of the instructions it stands for
+  /// (typesOf); empty for an instruction without a type field, or a row read without them.
+  void widen(std::size_t descriptor, std::size_t field, const Drawn& d,
+             const std::string& types = {});
   /// Every field of `other` widened into this one (merge-reports: the shards' reaches).
   void merge(const Reach& other);
   /// (descriptor index, field index) -> what was drawn, in descriptor order.
   const std::map<std::pair<std::size_t, std::size_t>, Drawn>& drawn() const { return drawn_; }
+  /// The same per operand types: (descriptor, field) -> typesOf -> what instructions of those
+  /// types drew. Only for instructions with a type field.
+  using ByTypes = std::map<std::string, Drawn>;
+  const ByTypes* byTypes(std::size_t descriptor, std::size_t field) const;
   bool empty() const { return drawn_.empty(); }
 
  private:
   std::map<std::pair<std::size_t, std::size_t>, Drawn> drawn_;
+  std::map<std::pair<std::size_t, std::size_t>, ByTypes> byTypes_;
 };
+
+/// The operand types of `ins` as its type fields name them in the text form, e.g.
+/// "dtype=e4m3fn b_dtype=e4m3fn"; empty for an instruction without a type field. A field's
+/// extreme reached with one operand type says nothing of another's datapath: reach credits a
+/// family's missed extreme to another family only where that family held it in the same types.
+std::string typesOf(const isa::InstructionDesc& desc, const isa::Instruction& ins);
 
 /// A DUT that records the programs it is given into a Reach before passing them on: every case
 /// that ran (NotSupported cases run nothing) counts, metamorphic pairs and shrink steps too.
@@ -65,6 +78,12 @@ class ReachRecorder final : public dut::Dut {
   Reach& reach_;
   isa::ProfileId profile_;
 };
+
+/// Whether reach credits another family's extreme of `desc`'s fields only in the same operand
+/// types (typesOf): the multiplies (mmad, mmad_sparse, mmad_mx), whose types select the
+/// arithmetic's datapath, for the fields the buffers do not bound. A load moves bytes whatever
+/// its type, and a size's largest fit differs by type, so those rows are credited by field.
+bool perTypes(const isa::InstructionDesc& desc);
 
 /// Whether reach holds the field to its extremes: integer and flag fields, not addresses
 /// (bounded by whichever memory the path names), packed words, paths or types (not every value
@@ -121,9 +140,19 @@ struct ReachRow {
   /// Why no run certifies a legal extreme of the field (an open point keeps the cases that hold
   /// it NotSupported), or empty.
   std::string uncertified;
-  /// The run's other families that hold this field at each extreme this row misses (set by
-  /// noteOtherFamilies; empty when some missed extreme is held by none).
+  /// What instructions of each operand types drew (Reach::byTypes: typesOf -> min, max), for
+  /// a row perTypes() credits by types; empty otherwise.
+  std::map<std::string, std::pair<std::int64_t, std::int64_t>> byTypes;
+  /// The run's other families that hold this field at each extreme this row misses, in every
+  /// operand types this row's instructions had (set by noteOtherFamilies; empty when some
+  /// missed extreme is held by none).
   std::vector<std::string> heldElsewhere;
+  /// Where the other families hold a missed extreme in some of the row's operand types but not
+  /// all (set by noteOtherFamilies, heldElsewhere then empty): the families that held it, and
+  /// the types no family of the run held it in. An extreme reached with one operand type says
+  /// nothing of another type's datapath.
+  std::vector<std::string> heldInOtherTypes;
+  std::vector<std::string> typesNotHeld;
   /// beyond(), or checked and the drawn range misses minTarget() or target().
   bool flagged() const;
   /// flagged(), and no other family of the run makes up for it: a value the whole run never
@@ -153,13 +182,16 @@ std::vector<ReachRow> reachTable(const Reach& reach, isa::ProfileId profile,
 /// For each of `rows` (one family's table) that misses an extreme, the families of `run` (name,
 /// table) whose draws of the same field hold every extreme it misses, into heldElsewhere: a
 /// pipeline that keeps a stride small is not a gap when the load family's table holds it at its
-/// largest.
+/// largest. For an instruction with operand types, each extreme must be held in every types the
+/// row drew: fp8 Mmads that never ran with unit_flag 3 are not made up for by f16 Mmads that
+/// did (those families go to heldInOtherTypes).
 void noteOtherFamilies(std::vector<ReachRow>& rows, const std::string& family,
                        const std::vector<std::pair<std::string, std::vector<ReachRow>>>& run);
 
 /// report.json's families[].reach: [{instruction, field, legal_min, legal_max, drawn_min,
 /// drawn_max, flagged}, ...] (fit_max when the buffers bound the field, envelope_min and
-/// envelope_max where the DUT's declared envelope narrows it).
+/// envelope_max where the DUT's declared envelope narrows it, by_types for an instruction with
+/// operand types: [{types, drawn_min, drawn_max}, ...]).
 nlohmann::ordered_json reachJson(const std::vector<ReachRow>& rows);
 /// One row of the certificate's reach table: instruction, field, legal range, drawn range, and
 /// "reached", "MISSED ..." or "not held (...)"; a row the envelope narrows says "the declared

@@ -359,9 +359,43 @@ class Reader {
       if (lo > hi) fail(row.name + ".drawn_min", "is above drawn_max");
       // legal_min, legal_max, fit_max, checked and flagged follow from the ISA and the profile,
       // envelope_min and envelope_max from them and the envelope read.
-      into.widen(static_cast<std::size_t>(desc - descs.data()),
-                 static_cast<std::size_t>(field - desc->fields.data()), {lo, hi, 0});
+      const auto d = static_cast<std::size_t>(desc - descs.data());
+      const auto f = static_cast<std::size_t>(field - desc->fields.data());
+      into.widen(d, f, {lo, hi, 0});
+      if (!has(row, "by_types")) continue;
+      for (const Field& t : elements(row, "by_types")) {
+        const Field types = at(t, "types");
+        if (!typesNamed(*desc, text(types))) {
+          fail(types.name, "is not the operand types of " + std::string(desc->opcode) +
+                               " (\"dtype=f16 b_dtype=f16\" say)");
+        }
+        const std::int64_t tlo = integer(t, "drawn_min"), thi = integer(t, "drawn_max");
+        // One types' draws are some of the row's: a range wider than the row's is made up.
+        if (tlo > thi || tlo < lo || thi > hi) {
+          fail(t.name, "is not inside the row's drawn range " + std::to_string(lo) + ".." +
+                           std::to_string(hi));
+        }
+        into.widen(d, f, {tlo, thi, 0}, text(types));
+      }
     }
+  }
+
+  /// Whether `s` is what conf::typesOf writes for some instruction of `desc`: each of its type
+  /// fields, in order, as name=type.
+  static bool typesNamed(const isa::InstructionDesc& desc, const std::string& s) {
+    std::string expected;
+    std::size_t at = 0;
+    for (const isa::FieldDesc& f : desc.fields) {
+      if (f.kind != isa::FieldKind::DType) continue;
+      const std::string head = (expected.empty() ? "" : " ") + std::string(f.name) + "=";
+      if (s.compare(at, head.size(), head) != 0) return false;
+      at += head.size();
+      const std::size_t end = std::min(s.find(' ', at), s.size());
+      if (!isa::parseDType(s.substr(at, end - at))) return false;
+      expected += head + s.substr(at, end - at);
+      at = end;
+    }
+    return !expected.empty() && at == s.size();
   }
 
   Failure failure(const Field& x) const {

@@ -211,6 +211,8 @@ isa::Mmad lowMmadOf(const LowMmadCase& c) {
   x.k = c.k;
   x.n = c.n;
   x.disableGemv = c.disableGemv;
+  x.unitFlag = c.unitFlag;
+  x.kDirectionAlign = c.kAlign;
   x.biasAddr = c.biasAddr;
   setInitFlags(x, c.init, c.ignoredInitVal, c.ignoredSource);
   return x;
@@ -618,6 +620,14 @@ std::vector<LowMmadCase> lowBoundaries() {
     c.loA = c.loB = 0;
     c.widthA = c.widthB = 4;  // integers 1..15: log2 64 + 7 + 7 <= 23
     add(c, name + ": 16 x 64 x 16 from zero, small integers");
+    {
+      // Fields another type's Mmad holding them says nothing about: unit_flag (synchronisation
+      // only) at its largest, and k_direction_align, which these types ignore (spec 8).
+      LowMmadCase u = c;
+      u.unitFlag = 3;
+      u.kAlign = true;
+      add(u, name + ": unit_flag 3 and k_direction_align 1 change nothing");
+    }
     c.init = MmadInit::Accumulate;
     add(c, name + ": accumulate onto L0C values using the whole 24-bit budget");
     c.init = MmadInit::BiasTensor;
@@ -701,6 +711,7 @@ rc::Gen<LowMmadCase> legalLowMmad(LowValues values, Sizes sizes) {
     c.n = static_cast<std::uint16_t>(*sized(nMax, 128, sizes));
     c.k = static_cast<std::uint16_t>(*sized(kMax, 256, sizes));
     c.disableGemv = c.m == 1 && *rc::gen::arbitrary<bool>();
+    c.unitFlag = *rc::gen::element<std::uint8_t>(0, 2, 3);
     auto fits = [&] {
       const isa::Mmad x = lowMmadOf(c);
       return aBytesOf(k950, x) <= prof.capacityOf(Memory::L0A) &&

@@ -46,6 +46,11 @@ struct LowMmadCase {
   bool ignoredSource = false;
   bool ignoredInitVal = false;
   bool disableGemv = false;
+  /// Synchronisation only (spec 8): 0, 2 or 3, drawn as dense Mmad's, since a field reached in
+  /// f16 says nothing of the fp8 datapath.
+  std::uint8_t unitFlag = 0;
+  /// k_direction_align, which aligns f32 on a2 only (spec 8): these types ignore it.
+  bool kAlign = false;
   LowValues values = LowValues::Exact;
   bool probeA = false;         ///< decode probe: A enumerates the codes, B is the selector
   bool subnormalOnly = false;  ///< decode probe: only subnormal codes (OPEN-13's probe)

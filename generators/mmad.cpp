@@ -1263,6 +1263,16 @@ std::vector<MmadCase> mmadBoundaries(ProfileId id) {
         add(e, what + "CTRL[45] = 1 (it reaches e4m3fn x e4m3fn only)");
       }
     }
+    // k_direction_align spaces A's rows for f32 on a2 only (spec 8); every other type, and f32
+    // elsewhere, is laid out as without it.
+    if (d != DType::F32 || id != ProfileId::A2) {
+      MmadCase c;
+      c.dtype = d;
+      c.k = static_cast<std::uint16_t>(2 * isa::mmadK0(d) + 2);  // even: s4 needs it
+      c.kAlign = true;
+      add(c, std::string(isa::nameOf(d)) +
+                 ": unchanged by k_direction_align (it aligns f32 on a2 only)");
+    }
   }
   for (DType d : {DType::S8, DType::S4}) {
     if (!isa::mmadHasDType(id, d)) continue;

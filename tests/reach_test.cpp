@@ -632,6 +632,64 @@ TEST(Reach, AFieldAnotherFamilyHoldsAtItsExtremeIsNotAGapOfTheRun) {
   EXPECT_NE(terminal.str().find("mmad.unit_flag"), std::string::npos) << terminal.str();
 }
 
+// Red team r11 F4: fp8 Mmads never ran with unit_flag 3, and the row read "held by mmad"
+// because f16 Mmads of another family did. An extreme held in other operand types checks
+// nothing of these types' datapath: only a family that held it in every type the row drew
+// makes up for it, and the row names the one that held it in other types only.
+TEST(Reach, AnExtremeHeldInOtherOperandTypesOnlyIsAGapOfTheRun) {
+  const auto program = [](DType t, std::initializer_list<std::uint8_t> flags) {
+    isa::Program p;
+    p.profile = ProfileId::Ascend950;
+    for (std::uint8_t f : flags) {
+      isa::Mmad x;
+      x.dtype = t;
+      x.m = x.n = 16;
+      x.k = 64;
+      x.unitFlag = f;
+      p.instructions.emplace_back(x);
+    }
+    return p;
+  };
+  conf::Reach lowprec, mmad, both;
+  lowprec.add(ProfileId::Ascend950, program(DType::Fp8E4M3FN, {0}));
+  lowprec.add(ProfileId::Ascend950, program(DType::F16, {0}));
+  mmad.add(ProfileId::Ascend950, program(DType::F16, {0, 3}));
+  both.add(ProfileId::Ascend950, program(DType::Fp8E4M3FN, {3}));
+  const auto unitFlag = [](const std::vector<conf::ReachRow>& rows) {
+    return *std::find_if(rows.begin(), rows.end(),
+                         [](const conf::ReachRow& r) { return r.field == "unit_flag"; });
+  };
+  std::vector<std::pair<std::string, std::vector<conf::ReachRow>>> run{
+      {"mmad_lowprec", conf::reachTable(lowprec, ProfileId::Ascend950)},
+      {"mmad", conf::reachTable(mmad, ProfileId::Ascend950)}};
+  std::vector<conf::ReachRow> rows = run[0].second;
+  ASSERT_EQ(unitFlag(rows).byTypes.size(), 2u) << "one entry per operand types drawn";
+  conf::noteOtherFamilies(rows, "mmad_lowprec", run);
+  const conf::ReachRow gap = unitFlag(rows);
+  EXPECT_TRUE(gap.runGap()) << "f16 holds 3, fp8 does not";
+  EXPECT_TRUE(gap.heldElsewhere.empty());
+  EXPECT_EQ(gap.heldInOtherTypes, std::vector<std::string>{"mmad"});
+  EXPECT_EQ(gap.typesNotHeld, std::vector<std::string>{"dtype=fp8_e4m3fn b_dtype=fp8_e4m3fn"});
+  EXPECT_NE(conf::reachCells(gap).back().find(
+                "mmad held it, but no family did with dtype=fp8_e4m3fn b_dtype=fp8_e4m3fn"),
+            std::string::npos)
+      << conf::reachCells(gap).back();
+
+  // A family that holds it in fp8 too makes up for it, together with mmad's f16.
+  run.emplace_back("pipeline", conf::reachTable(both, ProfileId::Ascend950));
+  rows = run[0].second;
+  conf::noteOtherFamilies(rows, "mmad_lowprec", run);
+  EXPECT_FALSE(unitFlag(rows).runGap());
+  EXPECT_EQ(unitFlag(rows).heldElsewhere, (std::vector<std::string>{"mmad", "pipeline"}));
+
+  // The per-type ranges go into report.json and come back from it (merge-reports).
+  const nlohmann::ordered_json j = conf::reachJson(run[0].second);
+  const auto row =
+      std::find_if(j.begin(), j.end(), [](const auto& r) { return r["field"] == "unit_flag"; });
+  ASSERT_NE(row, j.end());
+  EXPECT_EQ((*row)["by_types"].size(), 2u) << row->dump();
+}
+
 /// The reference's capabilities narrowed by the `limit` clauses given.
 dut::Capabilities limitedTo(std::initializer_list<const char*> clauses) {
   dut::Capabilities caps = dut::makeDut("reference")->capabilities();
@@ -801,6 +859,21 @@ TEST_P(RunReach, SomeFamilyHoldsEveryFieldAtEachLegalExtremeAtSmokeLevel) {
     EXPECT_FALSE(row.flagged()) << row.instruction << "." << row.field << ": "
                                 << conf::reachCells(row)[2] << " legal, drawn "
                                 << conf::reachCells(row)[3] << ": " << conf::reachCells(row)[4];
+  }
+  // ... and each family's misses are held by another family in the same operand types (red
+  // team r11 F4): the run's tables as the certificate shows them have no gap.
+  std::vector<std::pair<std::string, std::vector<conf::ReachRow>>> tables;
+  for (const conf::FamilyResult& f : r.families) {
+    tables.emplace_back(f.name, conf::reachTable(f.reach, GetParam()));
+  }
+  for (const auto& [name, table] : tables) {
+    std::vector<conf::ReachRow> mine = table;
+    conf::noteOtherFamilies(mine, name, tables);
+    for (const conf::ReachRow& row : mine) {
+      if (!row.uncertified.empty()) continue;
+      EXPECT_FALSE(row.runGap()) << name << ": " << row.instruction << "." << row.field << ": "
+                                 << conf::reachCells(row)[3] << ": " << conf::reachCells(row)[4];
+    }
   }
 }
 
