@@ -7,7 +7,7 @@
 
 namespace cubecheck::conf {
 
-/// CMakeLists.txt's project version, e.g. "0.3.0".
+/// CMakeLists.txt's project version, e.g. "0.4.0".
 extern const std::string_view kToolVersion;
 /// Lower-case hex SHA-256 of docs/spec.md as built: what `sha256sum docs/spec.md` prints for the
 /// spec a certificate was issued against.

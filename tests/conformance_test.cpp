@@ -386,7 +386,6 @@ TEST(Coverage, TheReferenceHasNoGapAtSeedsWhoseDrawsMissedABin) {
       {isa::ProfileId::A2, 12332825252892004515ull, "load3d_v2", "illegal:Capacity"},
       {isa::ProfileId::Legacy, 2, "load3d_v1", "illegal:PathUnsupported"},
       {isa::ProfileId::A2, 130, "pipeline", "special:subnormal_result"},
-      {isa::ProfileId::A2, 196, "load3d_v2pro", "illegal:Capacity"},
       {isa::ProfileId::Ascend950, 35, "mmad_lowprec", "n:128-255"},
       {isa::ProfileId::Ascend950, 35, "mmad_mx", "illegal:Range"},
   };
