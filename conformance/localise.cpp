@@ -52,8 +52,17 @@ std::string firstMemory(const std::string& detail) {
 
 }  // namespace
 
+std::vector<isa::Program> RecordingDut::ownPrograms() && {
+  std::vector<isa::Program> own;
+  for (std::size_t i = 0; i < programs.size(); ++i) {
+    if (!before[i]) own.push_back(std::move(programs[i]));
+  }
+  return own;
+}
+
 dut::RunResult RecordingDut::run(const isa::Program& program) {
   programs.push_back(program);
+  before.push_back(sendingBefore);
   dut::RunResult r = inner_.run(program);
   std::uint64_t h = 0xCBF29CE484222325ull;  // FNV-1a 64
   const auto mix = [&h](std::uint64_t byte) { h = (h ^ byte) * 0x100000001B3ull; };

@@ -23,6 +23,14 @@ class RecordingDut final : public dut::Dut {
   std::optional<std::string> broken() const override { return inner_.broken(); }
   dut::RunResult run(const isa::Program& program) override;
   std::vector<isa::Program> programs;
+  /// Per program: sent just before the case's own (VectorCase::before, runBefore), its result
+  /// not compared. Such programs are no part of a failure's cause, and ownPrograms() leaves
+  /// them out.
+  std::vector<bool> before;
+  /// While set (runBefore sets it), the programs recorded are marked `before`.
+  bool sendingBefore = false;
+  /// The programs of the case itself: what localise() replays.
+  std::vector<isa::Program> ownPrograms() &&;
   /// Per program: a digest of the status, the violation code and every observed byte.
   std::vector<std::uint64_t> answers;
   /// The first answer that was none (an AdapterError or a Timeout): the DUT broke, and said how.

@@ -3,20 +3,27 @@
 #include <stdexcept>
 
 #include "conformance/checks.hpp"
+#include "conformance/localise.hpp"
 
 namespace cubecheck::conf {
 
 std::optional<Verdict> runBefore(dut::Dut& dut, const std::vector<isa::Program>& before) {
+  // A failing case's recording marks these, so that its cause is looked for in its own.
+  auto* recording = dynamic_cast<RecordingDut*>(&dut);
+  if (recording != nullptr) recording->sendingBefore = true;
+  std::optional<Verdict> out;
   for (const isa::Program& p : before) {
     isa::Observed ignored;
     if (auto v = runLegal(dut, p, ignored)) {
       if (v->outcome != Outcome::NotSupported) {
         v->detail = "the legal program sent just before the case: " + v->detail;
       }
-      return v;
+      out = std::move(v);
+      break;
     }
   }
-  return std::nullopt;
+  if (recording != nullptr) recording->sendingBefore = false;
+  return out;
 }
 
 Verdict checkVector(dut::Dut& dut, const VectorCase& c) {

@@ -10,6 +10,7 @@
 #include "conformance/fuzz.hpp"
 #include "conformance/indirect.hpp"
 #include "conformance/localise.hpp"
+#include "conformance/runner.hpp"
 #include "dut_adapters/registry.hpp"
 #include "isa/fields.hpp"
 
@@ -211,6 +212,33 @@ TEST(Signature, NoInstructionKindsKnownWritesNoBrackets) {
   r.vector->program.instructions.push_back(isa::Mmad{});
   EXPECT_EQ(signatureOf("mmad", r).rfind("mmad [mmad] Timeout: no answer to program N", 0), 0u)
       << signatureOf("mmad", r);
+}
+
+// Review of the merge of VectorCase::before with variant signatures: a case sent after a
+// program that left CTRL[45] on recorded that program's Mmad too, so its signature named both
+// modes ("... enable=0 | ... enable=1") though the earlier result was never compared, and one
+// bug had two signatures. Only the case's own programs are replayed.
+TEST(Signature, AProgramSentBeforeTheCaseIsNoPartOfItsCause) {
+  auto dut = dut::makeDut("mutant:lowprec-hif8-mode-leaks");
+  RunOptions o;
+  o.profile = isa::ProfileId::Ascend950;
+  o.level = Level::Smoke;
+  o.seed = 1;
+  o.families = {"mmad_lowprec"};
+  std::set<std::string> signatures;
+  o.onFailure = [&](const std::string&, const Failure& f) { signatures.insert(f.signature); };
+  const CertifyResult r = certify(*dut, o);
+  ASSERT_EQ(r.verdict(), "nonconformant") << r.headline();
+  std::size_t afterOn = 0;
+  for (const Failure& f : r.families.at(0).failures) {
+    afterOn += f.caseText.find("after a program that left it 1") != std::string::npos ? 1 : 0;
+  }
+  EXPECT_GT(afterOn, 0u) << "the leak shows only after such a program";
+  for (const std::string& s : signatures) {
+    if (s.empty()) continue;
+    EXPECT_EQ(s.find(" | "), std::string::npos) << s;
+    EXPECT_EQ(s.find("set_hif8_mode enable=1"), std::string::npos) << s;
+  }
 }
 
 TEST(MutantSet, SeveralFaultsInOneDut) {
