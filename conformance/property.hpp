@@ -3,7 +3,6 @@
 
 #include <rapidcheck.h>
 
-#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -31,7 +30,6 @@ using Clock = std::chrono::steady_clock;
 struct CaseReport {
   Verdict verdict;
   std::string caseText;  ///< the case (after shrinking, for a Mismatch) as a printable value
-  /// Its coverage bins; for a shrunk Mismatch, the drawn case's too.
   std::vector<std::string> tags;
   int shrinkSteps = 0;
   /// The (shrunk) case as a vector, for properties with a fixed expectation: what a regression
@@ -157,11 +155,6 @@ class TypedProperty final : public Property {
     Verdict verdict = check_(dut, current.value());
     int steps = 0;
     bool capped = false;  // the cap ended the shrink while a shrink of the case was still untried
-    // The drawn case's bins: it failed as the shrunk one does, so a waiver of the failure
-    // credits both; a bin only large cases reach would otherwise never be filled by a failure
-    // that shrinks out of it.
-    std::vector<std::string> drawnTags;
-    if (verdict.outcome == Outcome::Mismatch) drawnTags = tags_(current.value());
     if (verdict.outcome == Outcome::Mismatch) {
       const Clock::time_point deadline = Clock::now() + shrinkBudget;
       bool progress = true;
@@ -191,10 +184,6 @@ class TypedProperty final : public Property {
     }
     CaseReport r = report(dut, current.value(), std::move(verdict), steps, stopped());
     r.shrinkCapped = capped;
-    for (std::string& t : drawnTags) {
-      if (std::find(r.tags.begin(), r.tags.end(), t) == r.tags.end())
-        r.tags.push_back(std::move(t));
-    }
     return r;
   }
 
@@ -230,7 +219,7 @@ class TypedProperty final : public Property {
         verdict = Verdict{again->outcome,
                           again->detail + "; the first run of the case ended:\n" + verdict.detail};
       }
-      programs = std::move(first.programs);
+      programs = std::move(first).ownPrograms();
     }
     CaseReport r{std::move(verdict),  os.str(), tags_(value), steps, std::nullopt,
                  std::move(programs), reran,    stopped};

@@ -262,8 +262,12 @@ TEST(Waivers, SignatureWaiversForOneModeOfAnInstructionHideNoBugOfAnother) {
     w.reason = "BUG-7: " + known;
     waivers.push_back(w);
   }
+  // Alone, every failure is waived. (Its verdict may still name a coverage gap: a bin only the
+  // known bug's cases hold, scaled:l0c_large, is filled by none of them, since a waived failure
+  // fills the bins of the shrunk case the DUT answered, not the drawn one's; the shrink may have
+  // moved to another cause.)
   const CertifyResult alone = certifyMmad("mutant:" + known, waivers);
-  EXPECT_EQ(alone.verdict(), "conformant_with_waivers") << alone.headline();
+  EXPECT_EQ(alone.families.at(0).unwaivedFailures(), 0u) << alone.headline();
   EXPECT_GT(alone.families.at(0).waived.failures(), 0u);
 
   std::size_t untouched = 0;
