@@ -425,6 +425,11 @@ bool perTypes(const isa::InstructionDesc& desc) {
          desc.opcode == isa::MmadMx::kOpcode;
 }
 
+bool creditedByTypes(isa::ProfileId profile, const isa::InstructionDesc& desc,
+                     const isa::FieldDesc& f) {
+  return perTypes(desc) && !fitMaxOf(profile, desc, f, Envelope(nullptr));
+}
+
 bool isChecked(const isa::FieldDesc& f) {
   return (f.kind == isa::FieldKind::Int || f.kind == isa::FieldKind::Flag) && f.unit != "bytes";
 }
@@ -468,7 +473,7 @@ std::vector<ReachRow> reachTable(const Reach& reach, isa::ProfileId profile,
     // Per operand types for the multiplies, whose types select the arithmetic's datapath, and
     // for the fields the buffers do not bound (a size's largest fit differs by type).
     const Reach::ByTypes* per = reach.byTypes(key.first, key.second);
-    if (per != nullptr && !r.fitMax && perTypes(desc)) {
+    if (per != nullptr && creditedByTypes(profile, desc, f)) {
       for (const auto& [types, t] : *per) r.byTypes.emplace(types, std::pair(t.min, t.max));
     }
     r.checked = isChecked(profile, desc, f);
@@ -498,6 +503,7 @@ void noteOtherFamilies(std::vector<ReachRow>& rows, const std::string& family,
   for (ReachRow& row : rows) {
     row.heldElsewhere.clear();
     row.heldInOtherTypes.clear();
+    row.typesNotHeld.clear();
     if (!row.flagged() || row.beyond()) continue;
     const bool needMin = row.drawnMin > row.minTarget(), needMax = row.drawnMax < row.target();
     // The operand types the row's instructions had ("" for an instruction without any): each

@@ -84,6 +84,10 @@ class ReachRecorder final : public dut::Dut {
 /// arithmetic's datapath, for the fields the buffers do not bound. A load moves bytes whatever
 /// its type, and a size's largest fit differs by type, so those rows are credited by field.
 bool perTypes(const isa::InstructionDesc& desc);
+/// perTypes(desc), for a field the buffers do not bound on the profile: the rows that carry
+/// byTypes.
+bool creditedByTypes(isa::ProfileId profile, const isa::InstructionDesc& desc,
+                     const isa::FieldDesc& f);
 
 /// Whether reach holds the field to its extremes: integer and flag fields, not addresses
 /// (bounded by whichever memory the path names), packed words, paths or types (not every value

@@ -14,6 +14,7 @@
 #include "conformance/families.hpp"
 #include "conformance/json_unique.hpp"
 #include "conformance/outcome.hpp"
+#include "conformance/reach.hpp"
 #include "isa/dtype.hpp"
 #include "isa/fields.hpp"
 #include "isa/memory.hpp"
@@ -346,7 +347,7 @@ class Reader {
     return c;
   }
 
-  void reach(const Field& family, Reach& into) const {
+  void reach(const Field& family, Reach& into, isa::ProfileId profile) const {
     const std::vector<isa::InstructionDesc>& descs = isa::instructionDescs();
     for (const Field& row : elements(family, "reach")) {
       const Field op = at(row, "instruction");
@@ -362,8 +363,18 @@ class Reader {
       const auto d = static_cast<std::size_t>(desc - descs.data());
       const auto f = static_cast<std::size_t>(field - desc->fields.data());
       into.widen(d, f, {lo, hi, 0});
-      if (!has(row, "by_types")) continue;
-      for (const Field& t : elements(row, "by_types")) {
+      // A row reach credits per operand types must say what each types drew, all of it: a row
+      // without them, or with only some, would be credited by field again.
+      const bool byTypes = creditedByTypes(profile, *desc, *field);
+      if (!byTypes) continue;
+      if (!has(row, "by_types")) {
+        fail(row.name, "has no by_types (" + std::string(desc->opcode) + " " +
+                           std::string(field->name) + " is credited per operand types)");
+      }
+      std::int64_t unionLo = hi, unionHi = lo;
+      const std::vector<Field> entries = elements(row, "by_types");
+      if (entries.empty()) fail(row.name + ".by_types", "is empty");
+      for (const Field& t : entries) {
         const Field types = at(t, "types");
         if (!typesNamed(*desc, text(types))) {
           fail(types.name, "is not the operand types of " + std::string(desc->opcode) +
@@ -376,6 +387,12 @@ class Reader {
                            std::to_string(hi));
         }
         into.widen(d, f, {tlo, thi, 0}, text(types));
+        unionLo = std::min(unionLo, tlo);
+        unionHi = std::max(unionHi, thi);
+      }
+      if (unionLo != lo || unionHi != hi) {
+        fail(row.name + ".by_types", "does not add up to the row's drawn range " +
+                                         std::to_string(lo) + ".." + std::to_string(hi));
       }
     }
   }
@@ -421,7 +438,7 @@ class Reader {
     return f;
   }
 
-  FamilyResult family(const Field& fj) const {
+  FamilyResult family(const Field& fj, isa::ProfileId profile) const {
     FamilyResult f;
     f.name = text(fj, "name");
     f.counts = counts(fj);
@@ -453,7 +470,7 @@ class Reader {
     f.coverageQuota = count(fj, "coverage_quota");
     f.coverageRequired = bins(fj, "coverage_required", "quota");
     f.coverageGaps = bins(fj, "coverage_gaps", "hits");
-    reach(fj, f.reach);
+    reach(fj, f.reach, profile);
     for (const Field& x : elements(fj, "failures")) f.failures.push_back(failure(x));
     f.failuresDropped = count(fj, "failures_not_listed");
     if (fj.value.contains("top_up_cases")) f.topUpCases = count(fj, "top_up_cases");
@@ -608,7 +625,9 @@ class Reader {
       expect(t, t.value.is_number() && t.value.get<double>() >= 0, "null or a number >= 0");
       r.draws.timeBudgetSeconds = t.value.get<double>();
     }
-    for (const Field& f : elements(root, "families")) r.families.push_back(family(f));
+    for (const Field& f : elements(root, "families")) {
+      r.families.push_back(family(f, r.profile));
+    }
     r.notImplemented = texts(root, "not_implemented");
     r.interrupted = flag(root, "interrupted");
     // Written since interrupted runs drop the cases in flight; an older report has none.

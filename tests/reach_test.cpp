@@ -11,6 +11,8 @@
 #include <stdexcept>
 
 #include "conformance/reach.hpp"
+#include "conformance/report.hpp"
+#include "conformance/report_read.hpp"
 #include "conformance/runner.hpp"
 #include "dut_adapters/registry.hpp"
 #include "generators/common.hpp"
@@ -688,6 +690,56 @@ TEST(Reach, AnExtremeHeldInOtherOperandTypesOnlyIsAGapOfTheRun) {
       std::find_if(j.begin(), j.end(), [](const auto& r) { return r["field"] == "unit_flag"; });
   ASSERT_NE(row, j.end());
   EXPECT_EQ((*row)["by_types"].size(), 2u) << row->dump();
+}
+
+// A merge reads the per-type ranges back, and refuses a report whose per-type rows were edited
+// so as to be credited by field again: by_types dropped, or adding up to less than the row.
+TEST(Reach, AReportsPerTypeRangesAreReadBackAndCannotBeDropped) {
+  auto dut = dut::makeDut("reference");
+  conf::RunOptions o;
+  o.profile = ProfileId::Ascend950;
+  o.level = conf::Level::Smoke;
+  o.seed = 3;
+  o.families = {"mmad_lowprec"};
+  const conf::CertifyResult r = conf::certify(*dut, o);
+  const std::string text = conf::toJson(r);
+  const auto rows = [](const conf::CertifyResult& x) {
+    return conf::reachTable(x.families.at(0).reach, ProfileId::Ascend950);
+  };
+  const auto unitFlag = [](const std::vector<conf::ReachRow>& v) {
+    return *std::find_if(v.begin(), v.end(), [](const conf::ReachRow& w) {
+      return w.instruction == "mmad" && w.field == "unit_flag";
+    });
+  };
+  const conf::ReachRow drawn = unitFlag(rows(r));
+  EXPECT_GE(drawn.byTypes.size(), 5u) << "every low-precision pair";
+  EXPECT_EQ(unitFlag(rows(conf::fromJson(text, "report.json"))).byTypes, drawn.byTypes);
+
+  nlohmann::json j = nlohmann::json::parse(text);
+  nlohmann::json dropped = j, partial = j;
+  for (auto* edit : {&dropped, &partial}) {
+    for (auto& x : (*edit)["families"][0]["reach"]) {
+      if (x["instruction"] != "mmad" || x["field"] != "unit_flag") continue;
+      if (edit == &dropped) {
+        x.erase("by_types");
+      } else {
+        // One type that drew 0 only, under a row of 0..3: the rest of the range is in no type.
+        nlohmann::json low = x["by_types"][0];
+        low["drawn_min"] = 0;
+        low["drawn_max"] = 0;
+        x["by_types"] = nlohmann::json::array({low});
+        x["drawn_min"] = 0;
+        x["drawn_max"] = 3;
+      }
+    }
+    try {
+      conf::fromJson(edit->dump(), "shard.json");
+      ADD_FAILURE() << (edit == &dropped ? "by_types dropped" : "by_types short of the row");
+    } catch (const conf::MergeError& e) {
+      EXPECT_NE(std::string(e.what()).find("by_types"), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_NO_THROW(conf::fromJson(j.dump(), "shard.json")) << "the edits alone are refused";
 }
 
 /// The reference's capabilities narrowed by the `limit` clauses given.
