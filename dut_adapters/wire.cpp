@@ -31,6 +31,24 @@ RunResult adapterError(std::string message) {
   return {RunStatus::AdapterError, {}, std::nullopt, std::move(message)};
 }
 
+/// Whether `line` is `head` exactly, or `head` and a space then free text: an answer's fields
+/// are separated by one space, with nothing else around them (docs/dut-protocol.md).
+bool framed(const std::string& line, const std::string& head, bool freeText) {
+  if (line == head) return true;
+  return freeText && line.size() > head.size() && line.compare(0, head.size(), head) == 0 &&
+         line[head.size()] == ' ';
+}
+
+/// What is wrong with an answer line's framing that words() would let through: a CR before
+/// the LF or a tab; empty when none (a space too many is named by the caller).
+std::string framingError(const std::string& line) {
+  if (!line.empty() && line.back() == '\r') {
+    return "a line ends in CR LF; the protocol's lines end in LF alone";
+  }
+  if (line.find('\t') != std::string::npos) return "a tab; fields are separated by one space";
+  return "";
+}
+
 }  // namespace
 
 std::string hello() {
@@ -159,13 +177,30 @@ RunResult readResponse(Source& in, std::uint64_t seq, const isa::Program& progra
   if (w.size() < 2 || w[1] != s) {
     return adapterError("expected a response to program " + s + ", got '" + printable(line) + "'");
   }
+  // The words are read leniently to name what came; the framing is then held to the letter, so
+  // that a DUT developed against cubecheck answers as any other harness expects (red team r11
+  // F7: "ok 5\r", "ok 5 " and "ok\t5" were taken as "ok 5").
+  const auto badFraming = [&](const std::string& expected) {
+    std::string why = framingError(line);
+    if (why.empty()) why = "the fields must be separated by one space, with none before or after";
+    return adapterError("expected '" + expected + "', got '" + printable(line) + "': " + why);
+  };
   if (w[0] == "rejected") {
-    desync = false;
     const auto code = w.size() >= 3 ? isa::parseViolationCode(w[2]) : std::nullopt;
-    if (!code) return adapterError("rejected with unknown reason '" + printable(line) + "'");
+    if (!code) {
+      desync = false;
+      return adapterError("rejected with unknown reason '" + printable(line) + "'");
+    }
+    if (!framed(line, "rejected " + s + " " + w[2], true) || line.back() == '\r') {
+      return badFraming("rejected " + s + " CODE [message]");
+    }
+    desync = false;
     return RunResult::rejected({*code, printable(rest(line, 3), 200)});
   }
   if (w[0] == "unsupported" || w[0] == "error") {
+    if (!framed(line, w[0] + " " + s, true) || line.back() == '\r') {
+      return badFraming(w[0] + " " + s + " [message]");
+    }
     desync = false;
     return {w[0] == "error" ? RunStatus::AdapterError : RunStatus::Unsupported,
             {},
@@ -175,6 +210,7 @@ RunResult readResponse(Source& in, std::uint64_t seq, const isa::Program& progra
   if (w[0] != "ok" || w.size() != 2) {
     return adapterError("expected 'ok " + s + "', got '" + printable(line) + "'");
   }
+  if (line != "ok " + s) return badFraming("ok " + s);
   isa::Observed observed;
   for (const isa::Region& r : program.observe) {
     if (!in.line(line, error))
@@ -183,6 +219,7 @@ RunResult readResponse(Source& in, std::uint64_t seq, const isa::Program& progra
     if (rw.size() != 2 || rw[0] != "region") {
       return adapterError("expected 'region <len>', got '" + printable(line) + "'");
     }
+    if (line != "region " + rw[1]) return badFraming("region " + std::to_string(r.size));
     if (rw[1] != std::to_string(r.size)) {
       return adapterError("region " + std::to_string(observed.size()) + " announced as " +
                           printable(rw[1]) + " bytes; " + std::to_string(r.size) +

@@ -180,6 +180,38 @@ dut::Capabilities servedCapabilities(const kit::Dut& d, std::string& hello) {
   return caps;
 }
 
+// Red team r11 F7: an answer was split on any whitespace, so "ok 5\r", "ok 5 " and "ok\t5"
+// read as "ok 5": a DUT could ship a framing another harness refuses. Each answer is held to
+// one space between fields and an LF alone; a message after the fields stays free text.
+TEST(Wire, AnAnswerIsFramedToTheLetter) {
+  isa::Program p;
+  p.segments = {{isa::Memory::L1, 0, isa::Bytes(4)}};
+  p.observe = {{isa::Memory::L1, 0, 4}};
+  const std::string region = "region 4\n" + std::string("\x01\x02\x03\x04", 4) + "\nend\n";
+  const auto read = [&](const std::string& answer) {
+    dut::wire::BufferSource src(answer);
+    bool desync = false;
+    return dut::wire::readResponse(src, 5, p, desync);
+  };
+  EXPECT_EQ(read("ok 5\n" + region).status, dut::RunStatus::Ok);
+  EXPECT_EQ(read("rejected 5 Range k is 0\n").status, dut::RunStatus::Rejected);
+  EXPECT_EQ(read("rejected 5 Range\n").status, dut::RunStatus::Rejected);
+  EXPECT_EQ(read("unsupported 5 no\tS4 here\n").status, dut::RunStatus::Unsupported)
+      << "a message is free text";
+  for (const std::string& bad :
+       {"ok 5\r\n" + region, "ok 5 \n" + region, "ok\t5\n" + region, "ok  5\n" + region,
+        " ok 5\n" + region, "ok 5\nregion 4 \n" + std::string(4, 'x') + "\nend\n",
+        std::string("rejected 5 Range\r\n"), std::string("rejected  5 Range\n"),
+        std::string("rejected 5\tRange\n"), std::string("error 5\r\n"),
+        std::string("unsupported\t5 no\n")}) {
+    const dut::RunResult r = read(bad);
+    EXPECT_EQ(r.status, dut::RunStatus::AdapterError) << bad;
+    EXPECT_NE(r.message.find("expected '"), std::string::npos) << r.message;
+  }
+  const dut::RunResult crlf = read("ok 5\r\n" + region);
+  EXPECT_NE(crlf.message.find("CR LF"), std::string::npos) << crlf.message;
+}
+
 TEST(CppKit, ALimitLineMakesTheHandshakeVersion2AndNothingElseDoes) {
   LimitedCppDut d;
   d.caps.instructions = {"load2d"};
