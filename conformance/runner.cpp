@@ -617,7 +617,8 @@ CertifyResult certify(dut::Dut& dut, const RunOptions& o) {
   FailureStreak streak;
   bool halt = false;              // interrupted, given up on the DUT, or an internal error
   IndirectObservation view(dut);  // L0A/L0B through Mmad where the DUT cannot observe them
-  for (const std::string& name : names) {
+  for (std::size_t familyIndex = 0; familyIndex < names.size(); ++familyIndex) {
+    const std::string& name = names[familyIndex];
     if (halt) break;
     std::optional<Family> family = makeFamily(name, o.profile, o.sizes);
     if (!family) {
@@ -677,7 +678,8 @@ CertifyResult certify(dut::Dut& dut, const RunOptions& o) {
         fr.keep(std::move(failure));
       }
     };
-    for (const auto& prop : family->properties) {
+    for (std::size_t propIndex = 0; propIndex < family->properties.size(); ++propIndex) {
+      const auto& prop = family->properties[propIndex];
       if (halt) break;
       if (o.property && *o.property != prop->name()) continue;
       PropertyResult pr{prop->name(), prop->summary(), {}, 0};
@@ -701,10 +703,18 @@ CertifyResult certify(dut::Dut& dut, const RunOptions& o) {
           if (now - lastProgress > std::chrono::seconds(1)) {
             lastProgress = now;
             const double secs = std::chrono::duration<double>(now - pstart).count();
+            const std::size_t done = i - first + 1, count = last - first;
+            const double rate = static_cast<double>(done) / std::max(secs, 1e-9);
+            // Where the run is (nu11 F16): family and property positions, and the time the
+            // property's cases left take at its rate so far.
             std::ostringstream os;
-            os << fr.name << ' ' << prop->name() << ": " << (i - first + 1) << '/' << (last - first)
-               << " cases, " << fr.failures.size() + fr.failuresDropped << " failed, "
-               << static_cast<long>((i - first + 1) / std::max(secs, 1e-9)) << " cases/s";
+            os << '[' << familyIndex + 1 << '/' << names.size() << "] " << fr.name << ' '
+               << prop->name() << " (property " << propIndex + 1 << '/' << family->properties.size()
+               << "): " << done << '/' << count << " cases, "
+               << fr.failures.size() + fr.failuresDropped << " failed, " << static_cast<long>(rate)
+               << " cases/s, ~"
+               << static_cast<long>(static_cast<double>(count - done) / std::max(rate, 1e-9))
+               << " s left in it";
             o.progress(os.str());
           }
         }
