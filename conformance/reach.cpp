@@ -21,18 +21,26 @@ void Reach::add(isa::ProfileId profile, const isa::Program& program) {
     if (isa::validate(prof, ins)) continue;
     const std::size_t d = ins.index();  // descriptors follow the variant's order
     const std::vector<isa::FieldDesc>& fields = descs.at(d).fields;
+    // Once per instruction, and only where reach credits by types (perTypes): a load's types
+    // would be kept for nothing.
+    const std::string types = perTypes(descs[d]) ? typesOf(descs[d], ins) : std::string();
     for (std::size_t f = 0; f < fields.size(); ++f) {
       // A gap between repeats of a one-fractal load was not tried: nothing used it.
       if (!isa::takesEffect(descs[d], fields[f], ins)) continue;
       const std::int64_t v = fields[f].get(ins);
-      widen(d, f, Drawn{v, v, 1}, typesOf(descs[d], ins));
+      widen(d, f, Drawn{v, v, 1}, types);
     }
   }
 }
 
 namespace {
 
-void widenInto(Reach::Drawn& x, const Reach::Drawn& d) {
+/// Widens what `drawn` holds at `key` to take in `d`, counts added (or puts `d` there).
+template <class Map, class Key>
+void widenAt(Map& drawn, const Key& key, const Reach::Drawn& d) {
+  auto [it, fresh] = drawn.try_emplace(key, d);
+  if (fresh) return;
+  Reach::Drawn& x = it->second;
   x.min = std::min(x.min, d.min);
   x.max = std::max(x.max, d.max);
   x.count += d.count;
@@ -42,25 +50,14 @@ void widenInto(Reach::Drawn& x, const Reach::Drawn& d) {
 
 void Reach::widen(std::size_t descriptor, std::size_t field, const Drawn& d,
                   const std::string& types) {
-  auto [it, fresh] = drawn_.try_emplace({descriptor, field}, d);
-  if (!fresh) widenInto(it->second, d);
-  if (types.empty()) return;
-  ByTypes& per = byTypes_[{descriptor, field}];
-  auto [t, first] = per.try_emplace(types, d);
-  if (!first) widenInto(t->second, d);
+  widenAt(drawn_, std::pair(descriptor, field), d);
+  if (!types.empty()) widenAt(byTypes_[{descriptor, field}], types, d);
 }
 
 void Reach::merge(const Reach& other) {
-  for (const auto& [key, d] : other.drawn_) {
-    auto [it, fresh] = drawn_.try_emplace(key, d);
-    if (!fresh) widenInto(it->second, d);
-  }
+  for (const auto& [key, d] : other.drawn_) widenAt(drawn_, key, d);
   for (const auto& [key, per] : other.byTypes_) {
-    ByTypes& mine = byTypes_[key];
-    for (const auto& [types, d] : per) {
-      auto [t, first] = mine.try_emplace(types, d);
-      if (!first) widenInto(t->second, d);
-    }
+    for (const auto& [types, d] : per) widenAt(byTypes_[key], types, d);
   }
 }
 

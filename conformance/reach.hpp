@@ -43,7 +43,7 @@ class Reach {
   /// (descriptor index, field index) -> what was drawn, in descriptor order.
   const std::map<std::pair<std::size_t, std::size_t>, Drawn>& drawn() const { return drawn_; }
   /// The same per operand types: (descriptor, field) -> typesOf -> what instructions of those
-  /// types drew. Only for instructions with a type field.
+  /// types drew. Only for the instructions reach credits by types (perTypes).
   using ByTypes = std::map<std::string, Drawn>;
   const ByTypes* byTypes(std::size_t descriptor, std::size_t field) const;
   bool empty() const { return drawn_.empty(); }
