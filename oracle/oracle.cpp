@@ -257,21 +257,37 @@ void store(Memories& mem, isa::Memory dm, std::uint64_t dstAddr, const ElemMatri
   const std::uint64_t off = dstAddr - mem.image[k].addr;
   const std::uint64_t bits = static_cast<std::uint64_t>(isa::bitsOf(t));
   const bool runsDown = layout == Layout::Zn;
+  std::uint8_t* const written = mem.written[k].data();
+  std::uint8_t* const dontCare = mem.dontCare[k].data();
+  // d's cells a fractal block at a time, then the marks a run at a time.
+  const std::uint32_t* const src = d.data();
+  withElementBits(t, [&](auto b) {
+    forEachFractal(layout, c0, rows, cols,
+                   [&](std::uint64_t r, std::uint64_t c, std::uint64_t at, std::uint64_t rowStep,
+                       std::uint64_t colStep, std::uint64_t height, std::uint64_t width) {
+                     writeBlockAs<decltype(b)::value>(base, at, rowStep, colStep, height, width,
+                                                      src + c * rows + r, rows);
+                   });
+  });
+  // A run lies along one row (one column, for Zn) of the grid: its cells before the matrix's
+  // edge on that side are inside d when the run's row (column) is, the rest beyond it. A cell
+  // outside d is written, as don't-care, only where it lies beyond M. A byte holding two 4-bit
+  // cells is marked as either cell is.
+  const std::uint64_t innerEnd = runsDown ? rows : cols, outerEnd = runsDown ? cols : rows;
+  const bool mAlongInner = runsDown == mAlongRows;
   forEachRun(layout, t, rows, cols, pr, pc,
              [&](std::uint64_t o, std::uint64_t first, std::uint64_t at, std::uint64_t len) {
-               for (std::uint64_t i = 0; i < len; ++i) {
-                 const std::uint64_t r = runsDown ? first + i : o, c = runsDown ? o : first + i;
-                 const std::uint64_t e = at + i, byte = off + e * bits / 8;
-                 const bool inside = r < rows && c < cols;
-                 const bool beyondM = mAlongRows ? r >= rows : c >= cols;
-                 if (!inside && !beyondM) continue;  // beyond K only: not written
-                 if (inside) {
-                   writeElement(base, e, t,
-                                d(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(c)));
-                 }
-                 mem.written[k][byte] = 1;
-                 if (!inside) mem.dontCare[k][byte] = 1;
-               }
+               const bool outerInside = o < outerEnd;
+               const std::uint64_t before = first >= innerEnd ? 0 : std::min(len, innerEnd - first);
+               auto mark = [&](std::uint64_t from, std::uint64_t to, bool write, bool unspecified) {
+                 if (!write || from == to) return;
+                 const std::uint64_t lo = off + (at + from) * bits / 8;
+                 const std::uint64_t n = off + ((at + to) * bits + 7) / 8 - lo;
+                 std::fill_n(written + lo, n, std::uint8_t{1});
+                 if (unspecified) std::fill_n(dontCare + lo, n, std::uint8_t{1});
+               };
+               mark(0, before, outerInside || !mAlongInner, !outerInside);
+               mark(before, len, mAlongInner || !outerInside, true);
              });
   mem.formats[k] = RegionFormat{t, bSide, dstAddr, 512};
 }

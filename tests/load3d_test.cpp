@@ -101,6 +101,38 @@ TEST(Load3DKnownAnswer, Im2colIntoL0AZzByHand) {
   EXPECT_EQ(r.observed[0][4 * 512], 0xEE);
 }
 
+// Both bytes of every 16-bit cell carry its marks: the oracle once marked only an element's
+// first byte, so a DUT that wrote the partial fractal's unspecified rows (spec 6.1) failed on
+// their high bytes, and a wrong high byte of a written cell counted as a stray write.
+TEST(Load3DKnownAnswer, EveryByteOfACellIsMarked) {
+  const isa::Program p = handProgram(Load2DPath::A1toA2);
+  const oracle::Expected e = oracle::expect(p);
+  ASSERT_EQ(e.dontCare.size(), 1u);
+  for (unsigned m = 0; m < 16; ++m) {
+    for (unsigned k = 0; k < 64; ++k) {
+      const std::size_t el = (k / 16) * 256 + m * 16 + k % 16;
+      for (std::size_t byte = 2 * el; byte < 2 * el + 2; ++byte) {
+        EXPECT_EQ(e.written[0][byte], 1) << "m=" << m << " k=" << k << " byte " << byte;
+        EXPECT_EQ(e.dontCare[0][byte], m < 2 ? 0 : 1) << "m=" << m << " k=" << k;
+      }
+    }
+  }
+  // A DUT that fills the unspecified rows with anything conforms.
+  auto ref = dut::makeDut("reference");
+  dut::RunResult r = ref->run(p);
+  ASSERT_EQ(r.status, dut::RunStatus::Ok) << r.message;
+  for (std::size_t byte = 0; byte < 4 * 512; ++byte) {
+    if (e.dontCare[0][byte] != 0) r.observed[0][byte] = 0xA5;
+  }
+  const oracle::Comparison c = oracle::compareExact(p, e, r.observed);
+  EXPECT_TRUE(c.equal) << c.report;
+  // One wrong high byte of a written cell is a wrong byte, not a stray one.
+  r.observed[0][1] ^= 0x40;
+  const oracle::Comparison wrong = oracle::compareExact(p, e, r.observed);
+  EXPECT_EQ(wrong.wrongBytes, 1u);
+  EXPECT_EQ(wrong.strayBytes, 0u);
+}
+
 TEST(Load3DKnownAnswer, Im2colIntoL0BIsTransposedZnByHand) {
   const isa::Program p = handProgram(Load2DPath::B1toB2);
   auto ref = dut::makeDut("reference");
