@@ -3,30 +3,6 @@
 namespace cubecheck::oracle {
 using isa::ceilDiv;
 
-std::uint64_t elementOffset(Layout layout, isa::DType t, std::uint64_t rows, std::uint64_t cols,
-                            std::uint64_t r, std::uint64_t c) {
-  return elementOffsetC0(layout, static_cast<std::uint64_t>(isa::c0Of(t)), rows, cols, r, c);
-}
-
-std::uint64_t elementOffsetC0(Layout layout, std::uint64_t c0, std::uint64_t rows,
-                              std::uint64_t cols, std::uint64_t r, std::uint64_t c) {
-  switch (layout) {
-    case Layout::Nz: {
-      const std::uint64_t r1 = ceilDiv(rows, 16);
-      return ((c / c0) * r1 + r / 16) * 16 * c0 + (r % 16) * c0 + c % c0;
-    }
-    case Layout::Zz: {
-      const std::uint64_t cc1 = ceilDiv(cols, c0);
-      return ((r / 16) * cc1 + c / c0) * 16 * c0 + (r % 16) * c0 + c % c0;
-    }
-    case Layout::Zn: {  // r = k, c = n
-      const std::uint64_t n1 = ceilDiv(cols, 16);
-      return ((r / c0) * n1 + c / 16) * 16 * c0 + (c % 16) * c0 + r % c0;
-    }
-  }
-  return 0;
-}
-
 isa::Bytes encode(const ElemMatrix& m, Layout layout, isa::DType t, std::uint8_t pad) {
   const auto rows = static_cast<std::uint64_t>(m.rows());
   const auto cols = static_cast<std::uint64_t>(m.cols());
@@ -69,12 +45,6 @@ ElemMatrix decode(const isa::Bytes& bytes, Layout layout, isa::DType t, Eigen::I
         });
   });
   return m;
-}
-
-std::uint64_t nc1hwc0Offset(isa::DType t, std::uint64_t h, std::uint64_t w, std::uint64_t c,
-                            std::uint64_t y, std::uint64_t x) {
-  const std::uint64_t c0 = static_cast<std::uint64_t>(isa::c0Of(t));
-  return (((c / c0) * h + y) * w + x) * c0 + c % c0;
 }
 
 isa::Bytes encodeNC1HWC0(const ElemMatrix& chw, std::uint64_t h, std::uint64_t w, isa::DType t,

@@ -16,15 +16,34 @@ enum class Layout {
   Zn,  ///< of a K x N matrix: C0 x 16 fractals, column-major inside, fractal order by k-block (L0B)
 };
 
-/// Element offset of (r, c) in an R x Cc matrix stored in `layout` (spec 3 table). For Zn, r is
-/// k and c is n of a K x N matrix.
-std::uint64_t elementOffset(Layout layout, isa::DType t, std::uint64_t rows, std::uint64_t cols,
-                            std::uint64_t r, std::uint64_t c);
+/// Element offset of (r, c) in an R x Cc matrix stored in `layout` (spec 3 table) with fractal
+/// width c0. For Zn, r is k and c is n of a K x N matrix. (Inline: layouts are walked a run at
+/// a time, and a call per run cost as much as the run.)
+inline std::uint64_t elementOffsetC0(Layout layout, std::uint64_t c0, std::uint64_t rows,
+                                     std::uint64_t cols, std::uint64_t r, std::uint64_t c) {
+  switch (layout) {
+    case Layout::Nz: {
+      const std::uint64_t r1 = isa::ceilDiv(rows, 16);
+      return ((c / c0) * r1 + r / 16) * 16 * c0 + (r % 16) * c0 + c % c0;
+    }
+    case Layout::Zz: {
+      const std::uint64_t cc1 = isa::ceilDiv(cols, c0);
+      return ((r / 16) * cc1 + c / c0) * 16 * c0 + (r % 16) * c0 + c % c0;
+    }
+    case Layout::Zn: {  // r = k, c = n
+      const std::uint64_t n1 = isa::ceilDiv(cols, 16);
+      return ((r / c0) * n1 + c / 16) * 16 * c0 + (c % 16) * c0 + r % c0;
+    }
+  }
+  return 0;
+}
 
-/// The same with an explicit fractal width: L0C holds 4-byte elements in 16 x 16 fractals
-/// (C0 = 16, spec 2), not the 16 x 8 a 4-byte type has elsewhere.
-std::uint64_t elementOffsetC0(Layout layout, std::uint64_t c0, std::uint64_t rows,
-                              std::uint64_t cols, std::uint64_t r, std::uint64_t c);
+/// The same with the dtype's fractal width. L0C holds 4-byte elements in 16 x 16 fractals
+/// (C0 = 16, spec 2), not the 16 x 8 a 4-byte type has elsewhere: it uses elementOffsetC0.
+inline std::uint64_t elementOffset(Layout layout, isa::DType t, std::uint64_t rows,
+                                   std::uint64_t cols, std::uint64_t r, std::uint64_t c) {
+  return elementOffsetC0(layout, static_cast<std::uint64_t>(isa::c0Of(t)), rows, cols, r, c);
+}
 
 /// Calls f(o, first, at, len) for every run of up to C0 elements along the fractal's inner
 /// dimension (columns for Nz and Zz, rows for Zn) of a rows x cols matrix in `layout`: elements
@@ -87,8 +106,11 @@ ElemMatrix decode(const isa::Bytes& bytes, Layout layout, isa::DType t, Eigen::I
 /// Feature maps (spec 3): a C x H x W tensor as a C x (H*W) matrix, column h*W + w, stored as
 /// NC1HWC0, F[c1][h][w][c0] with C0 = 32 B / sizeof(T), C1 = ceil(C/C0); channels past C hold
 /// `pad`.
-std::uint64_t nc1hwc0Offset(isa::DType t, std::uint64_t h, std::uint64_t w, std::uint64_t c,
-                            std::uint64_t y, std::uint64_t x);
+inline std::uint64_t nc1hwc0Offset(isa::DType t, std::uint64_t h, std::uint64_t w, std::uint64_t c,
+                                   std::uint64_t y, std::uint64_t x) {
+  const std::uint64_t c0 = static_cast<std::uint64_t>(isa::c0Of(t));
+  return (((c / c0) * h + y) * w + x) * c0 + c % c0;
+}
 isa::Bytes encodeNC1HWC0(const ElemMatrix& chw, std::uint64_t h, std::uint64_t w, isa::DType t,
                          std::uint8_t pad = 0);
 ElemMatrix decodeNC1HWC0(const isa::Bytes& bytes, std::uint64_t c, std::uint64_t h, std::uint64_t w,

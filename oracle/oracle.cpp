@@ -19,49 +19,64 @@ namespace {
 /// The oracle's view of memory: the program's segments, updated tile by tile, with a mask of the
 /// bytes that instructions wrote.
 struct Memories {
-  std::vector<isa::Segment> image;
+  /// The program's segments; only those of a memory some instruction writes are copies (the
+  /// others are read where the program holds them: nothing is ever written there).
+  const std::vector<isa::Segment>& initial;
+  std::vector<isa::Segment> image;   // parallel to initial: copies, or the address alone
   std::vector<isa::Bytes> written;   // parallel to image
   std::vector<isa::Bytes> dontCare;  // parallel to image: written but unspecified
   std::vector<RegionFormat> formats;
+  std::vector<std::uint8_t> copied;  // parallel to image: its bytes are the oracle's own
   /// Load3D state (spec 6.2): FMATRIX, FMATRIX_B and PADDING, as the program last wrote them.
   std::array<std::optional<isa::FMatrix>, 2> fmatrix;
   std::optional<std::uint32_t> padding;
 
   /// The program's segments as its instructions find them. Only a segment of a memory some
-  /// instruction writes (isa::writtenMemories) gets written and don't-care masks; the others'
-  /// stay empty: nothing is ever written there.
+  /// instruction writes (isa::writtenMemories) is copied and gets written and don't-care masks;
+  /// the others' stay empty.
   explicit Memories(const isa::Program& program)
-      : image(program.segments),
+      : initial(program.segments),
+        image(program.segments.size()),
         written(program.segments.size()),
         dontCare(program.segments.size()),
-        formats(program.segments.size()) {
+        formats(program.segments.size()),
+        copied(program.segments.size(), 0) {
     std::vector<isa::Memory> destinations;
     for (const isa::Instruction& ins : program.instructions) {
       for (isa::Memory m : isa::writtenMemories(ins)) destinations.push_back(m);
     }
     for (std::size_t i = 0; i < image.size(); ++i) {
+      image[i].memory = initial[i].memory;
+      image[i].addr = initial[i].addr;
       if (std::find(destinations.begin(), destinations.end(), image[i].memory) ==
           destinations.end()) {
         continue;
       }
+      image[i].bytes = initial[i].bytes;
+      copied[i] = 1;
       written[i].assign(image[i].bytes.size(), 0);
       dontCare[i].assign(image[i].bytes.size(), 0);
     }
   }
 
+  /// Segment s's bytes as they are now.
+  const isa::Bytes& bytesOf(std::size_t s) const {
+    return copied[s] != 0 ? image[s].bytes : initial[s].bytes;
+  }
+
   const std::uint8_t* bytesAt(isa::Memory m, std::uint64_t addr, std::uint64_t size) const {
     const std::size_t s = indexOf(m, addr, size);
-    return image[s].bytes.data() + (addr - image[s].addr);
+    return bytesOf(s).data() + (addr - image[s].addr);
   }
 
   std::size_t indexOf(isa::Memory m, std::uint64_t addr, std::uint64_t size) const {
-    const isa::Segment* s = isa::findSegment(image, m, addr, size);
+    const isa::Segment* s = isa::findSegment(initial, m, addr, size);
     if (s == nullptr) {
       throw std::logic_error("oracle: program leaves " + std::to_string(size) + " bytes at " +
                              std::to_string(addr) + " in " + std::string(isa::nameOf(m)) +
                              " undefined");
     }
-    return static_cast<std::size_t>(s - image.data());
+    return static_cast<std::size_t>(s - initial.data());
   }
 };
 
@@ -87,7 +102,7 @@ void apply(Memories& mem, const isa::Load2D& load) {
     const std::uint64_t to = load.dstAddr + static_cast<std::uint64_t>(slots[i]) * 512;
     const std::size_t s = mem.indexOf(srcMem, from, 512);
     ElemMatrix tile =
-        decodeTile(mem.image[s].bytes.data() + (from - mem.image[s].addr), load.dtype, bSide);
+        decodeTile(mem.bytesOf(s).data() + (from - mem.image[s].addr), load.dtype, bSide);
     if (p.ifTranspose) tile = tile.transpose().eval();
     const std::size_t d = mem.indexOf(dstMem, to, 512);
     const std::uint64_t off = to - mem.image[d].addr;
@@ -116,7 +131,7 @@ void apply(Memories& mem, const isa::LoadSparse& load) {
       const std::size_t s = mem.indexOf(isa::Memory::L1, mv.from, mv.size);
       const std::size_t d = mem.indexOf(mv.toMem, mv.to, mv.size);
       const auto from =
-          mem.image[s].bytes.begin() + static_cast<std::ptrdiff_t>(mv.from - mem.image[s].addr);
+          mem.bytesOf(s).begin() + static_cast<std::ptrdiff_t>(mv.from - mem.image[s].addr);
       const auto off = static_cast<std::ptrdiff_t>(mv.to - mem.image[d].addr);
       std::copy(from, from + static_cast<std::ptrdiff_t>(mv.size),
                 mem.image[d].bytes.begin() + off);
@@ -169,7 +184,7 @@ void applyV2(Memories& mem, isa::Load2DPath path, isa::DType t, std::uint64_t sr
       const std::uint64_t from = srcAddr + frac * 512;
       const std::size_t k = mem.indexOf(srcMem, from, 512);
       s.block(16 * bi, c0 * bj, 16, c0) =
-          decodeTile(mem.image[k].bytes.data() + (from - mem.image[k].addr), t, false);
+          decodeTile(mem.bytesOf(k).data() + (from - mem.image[k].addr), t, false);
     }
   }
   const ElemMatrix d = p.ifTranspose ? ElemMatrix(s.transpose()) : s;
@@ -499,11 +514,11 @@ Expected expect(const isa::Program& program, V2Order order) {
     const std::size_t s = mem.indexOf(r.memory, r.addr, r.size);
     e.formats.push_back(mem.formats[s]);
     // A region that is its whole segment, and the last region in it, takes the bytes as they are.
-    const bool whole = r.addr == mem.image[s].addr && r.size == mem.image[s].bytes.size();
+    const bool whole = r.addr == mem.image[s].addr && r.size == mem.bytesOf(s).size();
     const bool last = std::none_of(
         program.observe.begin() + static_cast<std::ptrdiff_t>(i) + 1, program.observe.end(),
         [&](const isa::Region& later) { return later.memory == r.memory; });
-    if (whole && last) {
+    if (whole && last && mem.copied[s] != 0) {
       e.regions.push_back(std::move(mem.image[s].bytes));
       e.written.push_back(mem.written[s].empty() ? isa::Bytes(r.size, 0)
                                                  : std::move(mem.written[s]));
@@ -513,7 +528,7 @@ Expected expect(const isa::Program& program, V2Order order) {
     }
     const auto off = static_cast<std::ptrdiff_t>(r.addr - mem.image[s].addr);
     const auto size = static_cast<std::ptrdiff_t>(r.size);
-    const auto b = mem.image[s].bytes.begin() + off;
+    const auto b = mem.bytesOf(s).begin() + off;
     e.regions.emplace_back(b, b + size);
     if (mem.written[s].empty()) {  // a memory no instruction writes
       e.written.emplace_back(r.size, 0);
@@ -524,9 +539,12 @@ Expected expect(const isa::Program& program, V2Order order) {
     e.dontCare.emplace_back(mem.dontCare[s].begin() + off, mem.dontCare[s].begin() + off + size);
   }
   // Masks only when something is unspecified: an empty list means "compare every byte".
+  // (A whole scan without an early exit: one vector loop over bytes that are mostly zero.)
   const bool anyDontCare =
       std::any_of(e.dontCare.begin(), e.dontCare.end(), [](const isa::Bytes& b) {
-        return std::any_of(b.begin(), b.end(), [](std::uint8_t v) { return v != 0; });
+        std::uint8_t any = 0;
+        for (std::uint8_t v : b) any |= v;
+        return any != 0;
       });
   if (!anyDontCare) e.dontCare.clear();
   return e;
