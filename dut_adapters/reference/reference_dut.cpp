@@ -538,66 +538,93 @@ std::optional<isa::Violation> execImg2Col(State& state, const isa::Profile& prof
   const bool nz = prof.l0aIsNz;
   const std::uint64_t m1 = ceilDiv(f.mExt, 16), k16 = ceilDiv(f.kExt, 16);
   const std::uint64_t mC0 = ceilDiv(f.mExt, c0), kC0 = ceilDiv(f.kExt, c0);
-  const int c0Log = std::countr_zero(c0);
-  for (std::uint64_t i = 0; i < f.mExt; ++i) {
-    const std::uint64_t m = f.mStart + i;
-    const std::int64_t ho = static_cast<std::int64_t>(m / wo),
-                       wox = static_cast<std::int64_t>(m % wo);
-    // K a run of one C0 group at a time: the group's channels share a kernel position and a
-    // pixel, found once (the divisions by C0, the kernel sides and C1); each channel cc of it is
-    // then element cc of that pixel's C0 vector, or padding.
-    for (std::uint64_t j = 0; j < f.kExt;) {
-      const std::uint64_t k = f.kStart + j;
-      const std::uint64_t first = k % c0, run = std::min(c0 - first, f.kExt - j);
-      std::uint64_t t = k / c0, kw, kh, ci;
-      if (fault == Fault::Load3DKOrderKhKwC1) {
-        ci = t % c1;
-        t /= c1;
-        kw = t % wk;
-        kh = t / wk;
-      } else {
-        kw = t % wk;
-        t /= wk;
-        kh = t % hk;
-        ci = t / hk;
-      }
-      std::int64_t h, w;
-      if (fault == Fault::Load3DDilationOnStride) {
-        h = ho * static_cast<std::int64_t>(f.strideH * f.dilH) + static_cast<std::int64_t>(kh) -
-            top;
-        w = wox * static_cast<std::int64_t>(f.strideW * f.dilW) + static_cast<std::int64_t>(kw) -
-            left;
-      } else {
-        h = ho * static_cast<std::int64_t>(f.strideH) + static_cast<std::int64_t>(kh * f.dilH) -
-            top;
-        w = wox * static_cast<std::int64_t>(f.strideW) + static_cast<std::int64_t>(kw * f.dilW) -
-            left;
-      }
-      const bool onMap = h >= 0 && w >= 0 && h < static_cast<std::int64_t>(l1H) &&
-                         w < static_cast<std::int64_t>(l1W) && ci < c1;
-      const std::uint64_t pixel =
-          onMap
-              ? ((ci * l1H + static_cast<std::uint64_t>(h)) * l1W + static_cast<std::uint64_t>(w)) *
-                    c0
-              : 0;
-      for (std::uint64_t cc = first; cc < first + run; ++cc, ++j) {
-        const std::uint32_t v = onMap ? getElement(map, pixel + cc, bits) : padBits;
-        // C0 is a power of two (32 bytes over the element's): its divisions are shifts.
-        const std::uint64_t iq = i >> c0Log, ir = i & (c0 - 1), jq = j >> c0Log, jr = j & (c0 - 1);
-        std::uint64_t at;
-        if (path == isa::Load2DPath::B1toB2 || (f.transpose && nz)) {
-          // Zn of B[k' = i][n' = j], which is also Nz of X^T: ((i/C0)*N1 + j/16) fractals.
-          at = (iq * k16 + j / 16) * 16 * c0 + (j % 16) * c0 + ir;
-        } else if (f.transpose) {
-          at = ((j / 16) * mC0 + iq) * 16 * c0 + (j % 16) * c0 + ir;  // Zz of X^T
-        } else if (nz) {
-          at = (jq * m1 + i / 16) * 16 * c0 + (i % 16) * c0 + jr;  // Nz of X
-        } else {
-          at = ((i / 16) * kC0 + jq) * 16 * c0 + (i % 16) * c0 + jr;  // Zz of X
-        }
-        putElement(out, at, bits, v);
+  const std::uint64_t tile = 16 * c0;  // elements of a fractal
+  // Every layout's element offset of X's selected cell (i, j) is a part of i plus a part of j,
+  // and every source cell's map coordinates are the output pixel's window origin (of i) plus the
+  // kernel tap's offset (of j): both parts are found once per row and once per column.
+  const bool zn = path == isa::Load2DPath::B1toB2 || (f.transpose && nz);
+  auto rowPart = [&](std::uint64_t i) -> std::uint64_t {
+    if (zn) return (i / c0) * k16 * tile + i % c0;     // Zn of B[k' = i][n' = j] (also Nz of X^T)
+    if (f.transpose) return (i / c0) * tile + i % c0;  // Zz of X^T
+    if (nz) return (i / 16) * tile + (i % 16) * c0;    // Nz of X
+    return (i / 16) * kC0 * tile + (i % 16) * c0;      // Zz of X
+  };
+  auto colPart = [&](std::uint64_t j) -> std::uint64_t {
+    if (zn) return (j / 16) * tile + (j % 16) * c0;
+    if (f.transpose) return (j / 16) * mC0 * tile + (j % 16) * c0;
+    if (nz) return (j / c0) * m1 * tile + j % c0;
+    return (j / c0) * tile + j % c0;
+  };
+  // Column j: channel ci*C0 + cc at kernel tap (kh, kw), K in (C1, Kh, Kw, C0) order.
+  std::vector<std::uint64_t> colAt(f.kExt), channelAt(f.kExt);
+  std::vector<std::int64_t> tapY(f.kExt), tapX(f.kExt);
+  std::vector<std::uint8_t> realChannel(f.kExt);
+  for (std::uint64_t j = 0; j < f.kExt; ++j) {
+    const std::uint64_t k = f.kStart + j;
+    std::uint64_t t = k / c0, kw, kh, ci;
+    if (fault == Fault::Load3DKOrderKhKwC1) {
+      ci = t % c1;
+      t /= c1;
+      kw = t % wk;
+      kh = t / wk;
+    } else {
+      kw = t % wk;
+      t /= wk;
+      kh = t % hk;
+      ci = t / hk;
+    }
+    const bool onStride = fault == Fault::Load3DDilationOnStride;  // the mutant: taps undilated
+    tapY[j] = static_cast<std::int64_t>(onStride ? kh : kh * f.dilH);
+    tapX[j] = static_cast<std::int64_t>(onStride ? kw : kw * f.dilW);
+    realChannel[j] = ci < c1 ? 1 : 0;
+    channelAt[j] = ci * l1H * l1W * c0 + k % c0;
+    colAt[j] = colPart(j);
+  }
+  const std::uint64_t strideY = f.strideH * (fault == Fault::Load3DDilationOnStride ? f.dilH : 1);
+  const std::uint64_t strideX = f.strideW * (fault == Fault::Load3DDilationOnStride ? f.dilW : 1);
+  auto copy = [&](auto get, auto put) {
+    for (std::uint64_t i = 0; i < f.mExt; ++i) {
+      const std::uint64_t m = f.mStart + i;
+      const std::int64_t y0 = static_cast<std::int64_t>(m / wo * strideY) - top;
+      const std::int64_t x0 = static_cast<std::int64_t>(m % wo * strideX) - left;
+      const std::uint64_t row = rowPart(i);
+      for (std::uint64_t j = 0; j < f.kExt; ++j) {
+        const std::int64_t y = y0 + tapY[j], x = x0 + tapX[j];
+        const bool onMap = y >= 0 && x >= 0 && y < static_cast<std::int64_t>(l1H) &&
+                           x < static_cast<std::int64_t>(l1W) && realChannel[j] != 0;
+        put(row + colAt[j],
+            onMap ? get(channelAt[j] +
+                        static_cast<std::uint64_t>(y * static_cast<std::int64_t>(l1W) + x) * c0)
+                  : padBits);
       }
     }
+  };
+  // The element width fixed for the loop: whole bytes by a copy, 4-bit cells by their nibble.
+  auto fixed = [&]<typename Word>() {
+    copy(
+        [&](std::uint64_t e) {
+          Word v;
+          std::memcpy(&v, map + sizeof(Word) * e, sizeof v);
+          return std::uint32_t{v};
+        },
+        [&](std::uint64_t e, std::uint32_t v) {
+          const auto w = static_cast<Word>(v);
+          std::memcpy(out + sizeof(Word) * e, &w, sizeof w);
+        });
+  };
+  switch (bits) {
+    case 4:
+      copy([&](std::uint64_t e) { return getElement(map, e, 4); },
+           [&](std::uint64_t e, std::uint32_t v) { putElement(out, e, 4, v); });
+      break;
+    case 8:
+      fixed.template operator()<std::uint8_t>();
+      break;
+    case 16:
+      fixed.template operator()<std::uint16_t>();
+      break;
+    default:
+      fixed.template operator()<std::uint32_t>();
   }
   return std::nullopt;
 }
@@ -1132,6 +1159,7 @@ std::optional<isa::Violation> execMmad(State& state, isa::ProfileId profile, con
     } else if (bias != nullptr) {
       copyRun(s, bias + 4 * first, width);
     }
+    if (fault != Fault::MmadSubnormalBiasFlushed && fault != Fault::MmadLargeInitsDropped) return;
     for (std::uint64_t j = 0; j < width; ++j) {
       if (fault == Fault::MmadSubnormalBiasFlushed && bias != nullptr) s[j] = flushed(s[j]);
       if (fault == Fault::MmadLargeInitsDropped && std::fabs(s[j]) >= 0x1p22f &&
