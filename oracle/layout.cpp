@@ -3,6 +3,22 @@
 namespace cubecheck::oracle {
 using isa::ceilDiv;
 
+void encodeInto(const ElemMatrix& m, Layout layout, isa::DType t, std::uint8_t* dst) {
+  const auto rows = static_cast<std::uint64_t>(m.rows());
+  const auto cols = static_cast<std::uint64_t>(m.cols());
+  // Plain pointers: a byte store may alias any object, so m's and the buffer's own pointers
+  // would be loaded again for every element.
+  const std::uint32_t* const src = m.data();
+  withElementBits(t, [&](auto bits) {
+    forEachFractal(layout, static_cast<std::uint64_t>(isa::c0Of(t)), rows, cols,
+                   [&](std::uint64_t r, std::uint64_t c, std::uint64_t at, std::uint64_t rowStep,
+                       std::uint64_t colStep, std::uint64_t height, std::uint64_t width) {
+                     writeBlockAs<decltype(bits)::value>(dst, at, rowStep, colStep, height, width,
+                                                         src + c * rows + r, rows);
+                   });
+  });
+}
+
 isa::Bytes encode(const ElemMatrix& m, Layout layout, isa::DType t, std::uint8_t pad) {
   const auto rows = static_cast<std::uint64_t>(m.rows());
   const auto cols = static_cast<std::uint64_t>(m.cols());
@@ -10,18 +26,7 @@ isa::Bytes encode(const ElemMatrix& m, Layout layout, isa::DType t, std::uint8_t
   const std::uint64_t fractals = layout == Layout::Zn ? ceilDiv(rows, c0) * ceilDiv(cols, 16)
                                                       : ceilDiv(rows, 16) * ceilDiv(cols, c0);
   isa::Bytes out(fractals * 512, pad);
-  // Plain pointers: a byte store may alias any object, so m's and out's own pointers would be
-  // loaded again for every element.
-  std::uint8_t* const dst = out.data();
-  const std::uint32_t* const src = m.data();
-  withElementBits(t, [&](auto bits) {
-    forEachFractal(layout, c0, rows, cols,
-                   [&](std::uint64_t r, std::uint64_t c, std::uint64_t at, std::uint64_t rowStep,
-                       std::uint64_t colStep, std::uint64_t height, std::uint64_t width) {
-                     writeBlockAs<decltype(bits)::value>(dst, at, rowStep, colStep, height, width,
-                                                         src + c * rows + r, rows);
-                   });
-  });
+  encodeInto(m, layout, t, out.data());
   return out;
 }
 

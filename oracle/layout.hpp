@@ -99,6 +99,10 @@ void forEachFractal(Layout layout, std::uint64_t c0, std::uint64_t rows, std::ui
 /// repeated in every byte.
 isa::Bytes encode(const ElemMatrix& m, Layout layout, isa::DType t, std::uint8_t pad = 0);
 
+/// m's cells written in `layout` into the buffer at `dst` (which holds its whole fractals); the
+/// padding cells are left as they are.
+void encodeInto(const ElemMatrix& m, Layout layout, isa::DType t, std::uint8_t* dst);
+
 /// The inverse of encode: the rows x cols matrix stored in `bytes` in `layout`.
 ElemMatrix decode(const isa::Bytes& bytes, Layout layout, isa::DType t, Eigen::Index rows,
                   Eigen::Index cols);

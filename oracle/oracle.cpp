@@ -275,15 +275,7 @@ void store(Memories& mem, isa::Memory dm, std::uint64_t dstAddr, const ElemMatri
   std::uint8_t* const written = mem.written[k].data();
   std::uint8_t* const dontCare = mem.dontCare[k].data();
   // d's cells a fractal block at a time, then the marks a run at a time.
-  const std::uint32_t* const src = d.data();
-  withElementBits(t, [&](auto b) {
-    forEachFractal(layout, c0, rows, cols,
-                   [&](std::uint64_t r, std::uint64_t c, std::uint64_t at, std::uint64_t rowStep,
-                       std::uint64_t colStep, std::uint64_t height, std::uint64_t width) {
-                     writeBlockAs<decltype(b)::value>(base, at, rowStep, colStep, height, width,
-                                                      src + c * rows + r, rows);
-                   });
-  });
+  encodeInto(d, layout, t, base);
   // A run lies along one row (one column, for Zn) of the grid: its cells before the matrix's
   // edge on that side are inside d when the run's row (column) is, the rest beyond it. A cell
   // outside d is written, as don't-care, only where it lies beyond M. A byte holding two 4-bit
