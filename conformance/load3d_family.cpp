@@ -100,7 +100,7 @@ Family load3dV2Family(isa::ProfileId profile) {
       "a load that breaks one rule (strides, dilation, k_start, dtype, transpose, "
       "alignment, capacity, a window larger than the padded map) is rejected with that "
       "rule's violation code instead of being executed",
-      std::vector<IllegalLoad3DCase>{}, gen::illegalLoad3D(gp, false), 120, illegalVector,
+      gen::unwrittenRegisterCases(gp, false), gen::illegalLoad3D(gp, false), 120, illegalVector,
       [](const IllegalLoad3DCase& c) { return gen::tagsOf(c); }));
   f.properties.push_back(noStrayWrites(
       gen::legalLoad3D(gp), 40, [](const Load3DCase& c) { return gen::buildProgram(c, false); }));
@@ -142,7 +142,7 @@ Family load3dV2ProFamily(isa::ProfileId profile) {
       "an illegal en_small_k, non-zero unused filter_config bits, or unpacked fields "
       "that break a V2 rule get the load rejected with that rule's violation code "
       "instead of executed",
-      std::vector<IllegalLoad3DCase>{}, gen::illegalLoad3D(gp, true), 120, illegalVector,
+      gen::unwrittenRegisterCases(gp, true), gen::illegalLoad3D(gp, true), 120, illegalVector,
       [](const IllegalLoad3DCase& c) { return gen::tagsOf(c); }));
   f.properties.push_back(noStrayWrites(
       gen::legalLoad3D(gp), 40, [](const Load3DCase& c) { return gen::buildProgram(c, true); }));

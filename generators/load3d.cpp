@@ -790,6 +790,32 @@ std::vector<std::string> tagsOf(const IllegalLoad3DCase& c) {
   return t;
 }
 
+std::vector<IllegalLoad3DCase> unwrittenRegisterCases(ProfileId id, bool asV2Pro) {
+  std::vector<IllegalLoad3DCase> t;
+  const Load3DCase base = load3DBoundaries(id).front();
+  // FMATRIX (and PADDING) read, and for V2 also FMATRIX_B, which V2Pro cannot select with
+  // its own fields; each alone, then right after the same program with its writes.
+  std::vector<RegisterSource> sources{RegisterSource::Preset};
+  if (!asV2Pro) sources.push_back(RegisterSource::FmatrixB);
+  for (bool afterWriter : {false, true}) {
+    for (RegisterSource r : sources) {
+      IllegalLoad3DCase ic;
+      ic.asV2Pro = asV2Pro;
+      ic.c = base;
+      ic.c.registers = r;
+      ic.c.why = std::string(r == RegisterSource::FmatrixB ? "FMATRIX_B" : "FMATRIX") +
+                 " and PADDING read, the program writing neither" +
+                 (afterWriter ? ", right after a program that wrote them" : "");
+      if (asV2Pro) ic.pro = isa::packV2Pro(ic.c.load.params);
+      ic.registerUnwritten = true;
+      ic.afterWriter = afterWriter;
+      ic.expected = isa::ViolationCode::UndefinedMemory;
+      t.push_back(std::move(ic));
+    }
+  }
+  return t;
+}
+
 rc::Gen<IllegalLoad3DCase> illegalLoad3D(ProfileId id, bool asV2Pro) {
   using V = isa::ViolationCode;
   return rc::gen::exec([id, asV2Pro] {

@@ -68,6 +68,9 @@ struct IllegalLoad3DCase {
 };
 std::ostream& operator<<(std::ostream& os, const IllegalLoad3DCase& c);
 rc::Gen<IllegalLoad3DCase> illegalLoad3D(isa::ProfileId profile, bool asV2Pro);
+/// The table of illegal loads that read a register the program never wrote: FMATRIX with
+/// PADDING, and (V2) FMATRIX_B, each alone and right after a program that wrote them.
+std::vector<IllegalLoad3DCase> unwrittenRegisterCases(isa::ProfileId profile, bool asV2Pro);
 isa::Program buildProgram(const IllegalLoad3DCase& c);
 /// The legal programs sent to the same DUT just before the case's (VectorCase::before).
 std::vector<isa::Program> programsBefore(const IllegalLoad3DCase& c);

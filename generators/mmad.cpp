@@ -7,6 +7,7 @@
 #include <limits>
 #include <map>
 #include <ostream>
+#include <set>
 #include <tuple>
 
 #include "generators/common.hpp"
@@ -1358,6 +1359,45 @@ std::vector<MmadCase> mmadBoundaries(ProfileId id) {
       c.disableGemv = true;
       add(c, std::string(isa::nameOf(d)) +
                  ": m = 1 with disable_gemv set: only 950 honours it, so still GEMV");
+    }
+  }
+  // The value regimes draws reach only now and then, fixed here so that every level, and the
+  // golden set, meets them: specials scattered among plain values (a flush or a dropped product
+  // on one operand's path shows only where a special meets a plain value), and the scaled bands
+  // (operands and inits far from 1, where a DUT saturates large inputs, flushes tiny ones or
+  // subnormal biases, or drops large inits). A band's case takes the first content seed from a
+  // fixed start whose exponents land in it (scaledExponents); a band no seed of the first 512
+  // reaches (f16 has no subnormal init) is not in the table.
+  for (DType d : {DType::F16, DType::BF16, DType::F32}) {
+    if (!isa::mmadHasDType(id, d)) continue;
+    const std::string name(isa::nameOf(d));
+    MmadCase c;
+    c.profile = id;
+    c.dtype = d;
+    c.m = 4;
+    c.n = 4;
+    c.k = static_cast<std::uint16_t>(2 * isa::mmadK0(d));
+    c.init = MmadInit::Accumulate;
+    c.values = MmadValues::ScatteredSpecials;
+    add(c, name + ": infinities and subnormals scattered among plain values, onto L0C");
+    c.values = MmadValues::Scaled;
+    std::set<std::string> met;
+    for (MmadInit init : {MmadInit::Accumulate, MmadInit::BiasTensor}) {
+      c.init = init;
+      c.biasAddr = init == MmadInit::BiasTensor ? 128 : 0;
+      constexpr std::uint64_t kFirstSeed = 0x5CA1ED00;
+      for (std::uint64_t s = kFirstSeed; s < kFirstSeed + 512; ++s) {
+        c.contentSeed = s;
+        std::string fresh;
+        for (const std::string& tag : specialTags(c)) {
+          if (tag.rfind("scaled:", 0) != 0 || !met.insert(tag).second) continue;
+          fresh += (fresh.empty() ? "" : ", ") + tag.substr(7);
+        }
+        if (fresh.empty()) continue;
+        c.why =
+            name + ", init " + std::string(isa::nameOf(init)) + ": scaled operands (" + fresh + ")";
+        t.push_back(c);
+      }
     }
   }
   return t;
