@@ -187,6 +187,11 @@ CertifyResult fuzz(dut::Dut& dut, const FuzzOptions& o) {
       }
       if (fr.record(pr, cr.verdict, cr.tags)) {
         const std::string sig = signatureOf(fr.name, cr, &view);
+        // The localising runs are this case's: what they rested on is charged here, not to the
+        // next case's count.
+        for (const std::string& u : view.takeUsed()) {
+          if (!indirect.contains(u)) fr.indirect[u] += 1;
+        }
         const std::size_t bytes =
             cr.vector ? caseBytes(*cr.vector) : std::numeric_limits<std::size_t>::max();
         Failure f{prop.name(),       index,     cr.verdict.outcome, cr.caseText,

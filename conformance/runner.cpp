@@ -666,6 +666,11 @@ CertifyResult certify(dut::Dut& dut, const RunOptions& o) {
         if (fr.failures.size() < FamilyResult::kKeptFailures ||
             (o.waivers != nullptr && o.waivers->wantsSignature(fr.name))) {
           signature = signatureOf(fr.name, cr, &view);
+          // The localising runs are this case's: what they rested on is charged here, not to
+          // the next case's count.
+          for (const std::string& u : view.takeUsed()) {
+            if (!indirect.contains(u)) fr.indirect[u] += 1;
+          }
         }
         Failure failure{prop.name(),        i,
                         cr.verdict.outcome, cr.caseText,

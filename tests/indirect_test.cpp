@@ -692,5 +692,29 @@ TEST(Indirect, MemoryListsParseOrSayWhatIsWrong) {
   }
 }
 
+// What a failing case's localising runs rest on is charged to that case: a run's count of each
+// line is the sum of its cases' counts when each runs alone (--case). They were once charged to
+// the next case, whatever it used.
+TEST(Indirect, LocalisingRunsAreChargedToTheirOwnCase) {
+  RunOptions o;
+  o.level = Level::Smoke;
+  o.seed = 5;
+  o.profile = isa::ProfileId::A2;
+  o.families = {"load2d"};
+  o.property = "LayoutKnownAnswer";
+  auto mutant = dut::makeDut("mutant:load2d-transpose-anti-diagonal");
+  NarrowedDut board(*mutant, kBoard, kBoardGiven);
+  const FamilyResult whole = certify(board, o).families.at(0);
+  ASSERT_GT(whole.counts.failures(), 0u);
+  std::map<std::string, std::size_t> summed;
+  for (std::size_t i = 0; i < whole.counts.total(); ++i) {
+    o.caseIndex = i;
+    const CertifyResult one = certify(board, o);
+    for (const auto& [line, n] : one.families.at(0).indirect) summed[line] += n;
+  }
+  std::map<std::string, std::size_t> counted(whole.indirect.begin(), whole.indirect.end());
+  EXPECT_EQ(counted, summed);
+}
+
 }  // namespace
 }  // namespace cubecheck::conf
