@@ -267,6 +267,16 @@ const std::vector<Reading>& readings() {
         "OPEN-7 reading: float products summed as a tree (pairwise), not one by one in ascending k",
         Fault::MmadPairwiseSum},
        "pairwise"},
+      // Unspecified bytes written: nothing to name, everything to pass (spec 6.1, OPEN-8).
+      {{"load3d-unspecified-cells-written", "load3d_v2", isa::ProfileId::A2,
+        "spec 6.1 reading: the partial fractals' cells beyond M written with a pattern (they "
+        "are unspecified)",
+        Fault::Load3DUnspecifiedCellsWritten},
+       ""},
+      {{"mmad-unspecified-cells-written", "mmad", isa::ProfileId::A2,
+        "OPEN-8 reading: C's last fractals written whole, the cells beyond m and n with a pattern",
+        Fault::MmadUnspecifiedCellsWritten},
+       ""},
   };
   return kReadings;
 }

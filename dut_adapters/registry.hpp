@@ -32,7 +32,9 @@ const std::vector<Mutant>& mutants();
 /// never failed). Built by "mutant:NAME" like the zoo, but never counted as a mutant to kill;
 /// `family` is the one whose probe names the reading.
 struct Reading : Mutant {
-  std::string_view probeNote;  ///< a substring of the note the probe reports for it
+  /// A substring of the note the probe reports for it; empty for a DUT that writes bytes the
+  /// spec leaves unspecified (nothing to name, everything to pass).
+  std::string_view probeNote;
 };
 
 const std::vector<Reading>& readings();

@@ -626,6 +626,18 @@ std::optional<isa::Violation> execImg2Col(State& state, const isa::Profile& prof
     default:
       fixed.template operator()<std::uint32_t>();
   }
+  if (fault == Fault::Load3DUnspecifiedCellsWritten) {
+    // The reading: the partial fractals' cells beyond M (spec 6.1: unspecified) written too,
+    // with a pattern no load produces on purpose; cells beyond K alone stay unwritten.
+    const std::uint64_t mUnit = zn || f.transpose ? c0 : 16, kUnit = zn || f.transpose ? 16 : c0;
+    const std::uint64_t mEnd = ceilDiv(f.mExt, mUnit) * mUnit,
+                        kEnd = ceilDiv(f.kExt, kUnit) * kUnit;
+    const std::uint32_t scribble = bits == 32 ? 0xA5A5A5A5u : 0xA5A5A5A5u & ((1u << bits) - 1);
+    for (std::uint64_t i = f.mExt; i < mEnd; ++i) {
+      for (std::uint64_t j = 0; j < kEnd; ++j)
+        putElement(out, rowPart(i) + colPart(j), bits, scribble);
+    }
+  }
   return std::nullopt;
 }
 
@@ -1287,6 +1299,23 @@ std::uint64_t mxScaleByte(std::uint64_t row, std::uint64_t kk, std::uint64_t k, 
 /// of two decoded values has at most 8 significant bits, and the certified sums stay exact) and
 /// rounded once to f32 with spec 8's saturation mode. m = 1 is read as an ordinary Nz operand
 /// (OPEN-19: MX GEMV is not certified).
+/// The reading of OPEN-8 that writes C's whole fractals: the cells of the last ones beyond m and
+/// n (rows 1..15 of a GEMV result among them) get a pattern no product gives on purpose.
+void scribbleBeyondC(State& state, const isa::Mmad& x) {
+  if (x.m == 0 || x.k == 0 || x.n == 0) return;
+  const std::uint64_t m1 = ceilDiv(x.m, 16), n1 = ceilDiv(x.n, 16);
+  std::uint8_t* c = state.write(Memory::L0C, x.cAddr, m1 * n1 * 1024);
+  if (c == nullptr) return;
+  const std::uint32_t scribble = 0xA5A5A5A5u;
+  for (std::uint64_t row = 0; row < 16 * m1; ++row) {
+    for (std::uint64_t col = 0; col < 16 * n1; ++col) {
+      if (row < x.m && col < x.n) continue;
+      std::memcpy(c + ((col / 16) * m1 + row / 16) * 1024 + ((row % 16) * 16 + col % 16) * 4,
+                  &scribble, 4);
+    }
+  }
+}
+
 std::optional<isa::Violation> execMmadMx(State& state, const isa::MmadMx& x, Fault fault) {
   if (x.m == 0 || x.k == 0 || x.n == 0) return std::nullopt;
   const isa::DType aType = x.dtype, bType = isa::bTypeOf(x);
@@ -1459,7 +1488,11 @@ RunResult ReferenceDut::runObserving(const isa::Program& program,
                 state.padding = x.value;
                 return std::nullopt;
               },
-              [&](const isa::Mmad& x) { return execMmad(state, program.profile, x, fault_); },
+              [&](const isa::Mmad& x) {
+                auto v = execMmad(state, program.profile, x, fault_);
+                if (!v && fault_ == Fault::MmadUnspecifiedCellsWritten) scribbleBeyondC(state, x);
+                return v;
+              },
               [&](const isa::SetHF32& x) -> std::optional<isa::Violation> {
                 if (fault_ == Fault::MmadHf32Sticky && state.hf32 && !x.enable) {
                   return std::nullopt;  // the mutant: once on, never off

@@ -94,6 +94,8 @@ enum class Fault : std::uint8_t {
   MmadTinyInputsFlushed,
   MmadSubnormalBiasFlushed,
   MmadLargeInitsDropped,
+  Load3DUnspecifiedCellsWritten,
+  MmadUnspecifiedCellsWritten,
   Count,  ///< not a fault: the number of enumerators, for the table test
 };
 
