@@ -274,7 +274,8 @@ const std::vector<Reading>& readings() {
         Fault::Load3DUnspecifiedCellsWritten},
        ""},
       {{"mmad-unspecified-cells-written", "mmad", isa::ProfileId::A2,
-        "OPEN-8 reading: C's last fractals written whole, the cells beyond m and n with a pattern",
+        "OPEN-8 reading: C's last fractals written whole, the cells beyond m and n with a pattern "
+        "(Mmad, MmadWithSparse, MmadMx)",
         Fault::MmadUnspecifiedCellsWritten},
        ""},
   };

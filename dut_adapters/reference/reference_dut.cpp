@@ -1300,8 +1300,10 @@ std::uint64_t mxScaleByte(std::uint64_t row, std::uint64_t kk, std::uint64_t k, 
 /// rounded once to f32 with spec 8's saturation mode. m = 1 is read as an ordinary Nz operand
 /// (OPEN-19: MX GEMV is not certified).
 /// The reading of OPEN-8 that writes C's whole fractals: the cells of the last ones beyond m and
-/// n (rows 1..15 of a GEMV result among them) get a pattern no product gives on purpose.
-void scribbleBeyondC(State& state, const isa::Mmad& x) {
+/// n (rows 1..15 of a GEMV result among them) get a pattern no product gives on purpose. For
+/// Mmad, MmadWithSparse and MmadMx alike.
+template <class Multiply>
+void scribbleBeyondC(State& state, const Multiply& x) {
   if (x.m == 0 || x.k == 0 || x.n == 0) return;
   const std::uint64_t m1 = ceilDiv(x.m, 16), n1 = ceilDiv(x.n, 16);
   std::uint8_t* c = state.write(Memory::L0C, x.cAddr, m1 * n1 * 1024);
@@ -1468,7 +1470,11 @@ RunResult ReferenceDut::runObserving(const isa::Program& program,
           isa::Overloaded{
               [&](const isa::Load2D& l) { return execLoad2D(state, l, fault_); },
               [&](const isa::LoadSparse& l) { return execLoadSparse(state, l, fault_); },
-              [&](const isa::MmadSparse& x) { return execMmadSparse(state, x, fault_); },
+              [&](const isa::MmadSparse& x) {
+                auto v = execMmadSparse(state, x, fault_);
+                if (!v && fault_ == Fault::MmadUnspecifiedCellsWritten) scribbleBeyondC(state, x);
+                return v;
+              },
               [&](const isa::LoadV2& l) {
                 return execV2(state, l.path, l.dtype, l.srcAddr, l.dstAddr, fieldsOf(l.params),
                               fault_);
@@ -1508,7 +1514,11 @@ RunResult ReferenceDut::runObserving(const isa::Program& program,
                 state.hif8Mode = x.enable;
                 return std::nullopt;
               },
-              [&](const isa::MmadMx& x) { return execMmadMx(state, x, fault_); },
+              [&](const isa::MmadMx& x) {
+                auto v = execMmadMx(state, x, fault_);
+                if (!v && fault_ == Fault::MmadUnspecifiedCellsWritten) scribbleBeyondC(state, x);
+                return v;
+              },
               [&](const isa::LoadMxScale& l) { return execLoadMxScale(state, l, fault_); }},
           ins);
       if (v) return RunResult::rejected(*v);
