@@ -187,11 +187,9 @@ CertifyResult fuzz(dut::Dut& dut, const FuzzOptions& o) {
       }
       if (fr.record(pr, cr.verdict, cr.tags)) {
         const std::string sig = signatureOf(fr.name, cr, &view);
-        // The localising runs are this case's: what they rested on is charged here, not to the
-        // next case's count.
-        for (const std::string& u : view.takeUsed()) {
-          if (!indirect.contains(u)) fr.indirect[u] += 1;
-        }
+        // What the localising runs rested on is no part of a verdict: dropped, not charged to the
+        // next case.
+        view.takeUsed();
         const std::size_t bytes =
             cr.vector ? caseBytes(*cr.vector) : std::numeric_limits<std::size_t>::max();
         Failure f{prop.name(),       index,     cr.verdict.outcome, cr.caseText,

@@ -666,11 +666,10 @@ CertifyResult certify(dut::Dut& dut, const RunOptions& o) {
         if (fr.failures.size() < FamilyResult::kKeptFailures ||
             (o.waivers != nullptr && o.waivers->wantsSignature(fr.name))) {
           signature = signatureOf(fr.name, cr, &view);
-          // The localising runs are this case's: what they rested on is charged here, not to
-          // the next case's count.
-          for (const std::string& u : view.takeUsed()) {
-            if (!indirect.contains(u)) fr.indirect[u] += 1;
-          }
+          // What the localising runs rested on is no part of a verdict: dropped, not charged to
+          // the next case (and a run's counts stay the sum of its cases' run alone, however many
+          // failures it localises).
+          view.takeUsed();
         }
         Failure failure{prop.name(),        i,
                         cr.verdict.outcome, cr.caseText,

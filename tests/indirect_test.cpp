@@ -692,9 +692,9 @@ TEST(Indirect, MemoryListsParseOrSayWhatIsWrong) {
   }
 }
 
-// What a failing case's localising runs rest on is charged to that case: a run's count of each
-// line is the sum of its cases' counts when each runs alone (--case). They were once charged to
-// the next case, whatever it used.
+// What a failing case's localising runs rest on is charged to no case: a run's count of each line
+// is the sum of its cases' counts when each runs alone (--case). They were once charged to the
+// next case, whatever it used.
 TEST(Indirect, LocalisingRunsAreChargedToTheirOwnCase) {
   RunOptions o;
   o.level = Level::Smoke;
@@ -713,6 +713,7 @@ TEST(Indirect, LocalisingRunsAreChargedToTheirOwnCase) {
     for (const auto& [line, n] : one.families.at(0).indirect) summed[line] += n;
   }
   std::map<std::string, std::size_t> counted(whole.indirect.begin(), whole.indirect.end());
+  ASSERT_FALSE(counted.empty()) << "the board observed nothing indirectly: the test shows nothing";
   EXPECT_EQ(counted, summed);
 }
 

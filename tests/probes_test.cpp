@@ -6,6 +6,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <tuple>
 
 #include "conformance/checks.hpp"
 #include "conformance/families.hpp"
@@ -197,6 +198,34 @@ TEST(OpenPointReadings, EachReadingIsConformantAndNamed) {
     if (r.fingerprint) named.insert(toJson(*r.fingerprint).dump());
     EXPECT_TRUE(anyContains(named, std::string(reading.probeNote)))
         << "the probe or the fingerprint names the reading";
+  }
+}
+
+// The readings that write unspecified bytes reach every family whose instruction they change:
+// each of those certifies them too (the multiplies' C beyond m and n, Img2Col's rows beyond M,
+// and the pipelines that chain them).
+TEST(OpenPointReadings, UnspecifiedBytesWrittenCertifyEveryFamilyTheyReach) {
+  const std::vector<std::tuple<std::string, isa::ProfileId, std::vector<std::string>>> runs{
+      {"mmad-unspecified-cells-written", isa::ProfileId::A2, {"mmad_sparse", "pipeline"}},
+      {"mmad-unspecified-cells-written",
+       isa::ProfileId::Ascend950,
+       {"mmad", "mmad_mx", "mmad_lowprec", "pipeline"}},
+      {"load3d-unspecified-cells-written", isa::ProfileId::A2, {"load3d_v2pro", "pipeline"}},
+      {"load3d-unspecified-cells-written",
+       isa::ProfileId::Ascend950,
+       {"load3d_v2", "load3d_v2pro", "pipeline"}},
+  };
+  for (const auto& [name, profile, families] : runs) {
+    auto d = dut::makeDut("mutant:" + name);
+    RunOptions o = smokeRun(profile);
+    o.families = families;
+    const CertifyResult r = certify(*d, o);
+    for (const FamilyResult& f : r.families) {
+      EXPECT_EQ(f.counts.failures(), 0u)
+          << name << " " << f.name << ": " << (f.failures.empty() ? "" : f.failures[0].detail);
+      EXPECT_GT(f.counts.workPasses(), 0u) << name << " " << f.name;
+    }
+    EXPECT_TRUE(r.conformant()) << name;
   }
 }
 

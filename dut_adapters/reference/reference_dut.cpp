@@ -1293,12 +1293,6 @@ std::uint64_t mxScaleByte(std::uint64_t row, std::uint64_t kk, std::uint64_t k, 
   return ((row / 16) * k2 + block / 2) * 32 + (row % 16) * 2 + block % 2;
 }
 
-/// Spec 8.1.5 by addresses: A (Nz, 16 x C0 fractals; fp4: C0 = 64, element 2j of a byte in bits
-/// 3:0 and 2j+1 in bits 7:4) and B (Zn) decoded by the reference's tables, each element times
-/// 2^(s - 127) of its E8M0 scale, the products summed exactly (in double: every scaled product
-/// of two decoded values has at most 8 significant bits, and the certified sums stay exact) and
-/// rounded once to f32 with spec 8's saturation mode. m = 1 is read as an ordinary Nz operand
-/// (OPEN-19: MX GEMV is not certified).
 /// The reading of OPEN-8 that writes C's whole fractals: the cells of the last ones beyond m and
 /// n (rows 1..15 of a GEMV result among them) get a pattern no product gives on purpose. For
 /// Mmad, MmadWithSparse and MmadMx alike.
@@ -1318,6 +1312,12 @@ void scribbleBeyondC(State& state, const Multiply& x) {
   }
 }
 
+/// Spec 8.1.5 by addresses: A (Nz, 16 x C0 fractals; fp4: C0 = 64, element 2j of a byte in bits
+/// 3:0 and 2j+1 in bits 7:4) and B (Zn) decoded by the reference's tables, each element times
+/// 2^(s - 127) of its E8M0 scale, the products summed exactly (in double: every scaled product
+/// of two decoded values has at most 8 significant bits, and the certified sums stay exact) and
+/// rounded once to f32 with spec 8's saturation mode. m = 1 is read as an ordinary Nz operand
+/// (OPEN-19: MX GEMV is not certified).
 std::optional<isa::Violation> execMmadMx(State& state, const isa::MmadMx& x, Fault fault) {
   if (x.m == 0 || x.k == 0 || x.n == 0) return std::nullopt;
   const isa::DType aType = x.dtype, bType = isa::bTypeOf(x);
