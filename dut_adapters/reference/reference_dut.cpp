@@ -1293,6 +1293,12 @@ std::uint64_t mxScaleByte(std::uint64_t row, std::uint64_t kk, std::uint64_t k, 
   return ((row / 16) * k2 + block / 2) * 32 + (row % 16) * 2 + block % 2;
 }
 
+/// Byte offset of C(row, col) in L0C from C's base: Nz 16 x 16 fractals of 4-byte elements,
+/// m1 = ceil(m/16) fractals a column of them (spec 2, 3).
+std::uint64_t cCellByte(std::uint64_t row, std::uint64_t col, std::uint64_t m1) {
+  return ((col / 16) * m1 + row / 16) * 1024 + ((row % 16) * 16 + col % 16) * 4;
+}
+
 /// The reading of OPEN-8 that writes C's whole fractals: the cells of the last ones beyond m and
 /// n (rows 1..15 of a GEMV result among them) get a pattern no product gives on purpose. For
 /// Mmad, MmadWithSparse and MmadMx alike.
@@ -1306,8 +1312,7 @@ void scribbleBeyondC(State& state, const Multiply& x) {
   for (std::uint64_t row = 0; row < 16 * m1; ++row) {
     for (std::uint64_t col = 0; col < 16 * n1; ++col) {
       if (row < x.m && col < x.n) continue;
-      std::memcpy(c + ((col / 16) * m1 + row / 16) * 1024 + ((row % 16) * 16 + col % 16) * 4,
-                  &scribble, 4);
+      std::memcpy(c + cCellByte(row, col, m1), &scribble, 4);
     }
   }
 }
@@ -1382,7 +1387,7 @@ std::optional<isa::Violation> execMmadMx(State& state, const isa::MmadMx& x, Fau
   std::vector<double> acc(n);
   for (std::uint64_t i = 0; i < x.m; ++i) {
     for (std::uint64_t j = 0; j < n; ++j) {
-      std::uint8_t* cell = c + ((j / 16) * m1 + i / 16) * 1024 + ((i % 16) * 16 + j % 16) * 4;
+      std::uint8_t* cell = c + cCellByte(i, j, m1);
       std::uint32_t start = 0;
       if (init == isa::MmadInit::Accumulate) std::memcpy(&start, cell, 4);
       if (bias != nullptr) std::memcpy(&start, bias + 4 * j, 4);
@@ -1398,7 +1403,7 @@ std::optional<isa::Violation> execMmadMx(State& state, const isa::MmadMx& x, Fau
       if (std::isnan(v)) v = 0.0f;
       if (std::isinf(v)) v = v > 0 ? FLT_MAX : -FLT_MAX;
       const auto result = std::bit_cast<std::uint32_t>(v);
-      std::memcpy(c + ((j / 16) * m1 + i / 16) * 1024 + ((i % 16) * 16 + j % 16) * 4, &result, 4);
+      std::memcpy(c + cCellByte(i, j, m1), &result, 4);
     }
   }
   return std::nullopt;
