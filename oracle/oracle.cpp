@@ -266,11 +266,10 @@ void store(Memories& mem, isa::Memory dm, std::uint64_t dstAddr, const ElemMatri
   const std::uint64_t cUnit = layout == Layout::Zn ? 16 : c0;
   const std::uint64_t pr = (rows + rUnit - 1) / rUnit * rUnit;
   const std::uint64_t pc = (cols + cUnit - 1) / cUnit * cUnit;
-  const std::uint64_t bytes = pr * pc * static_cast<std::uint64_t>(isa::bitsOf(t)) / 8;
-  const std::size_t k = mem.indexOf(dm, dstAddr, bytes);
-  std::uint8_t* base = mem.image[k].bytes.data() + (dstAddr - mem.image[k].addr);
-  const std::uint64_t off = dstAddr - mem.image[k].addr;
   const std::uint64_t bits = static_cast<std::uint64_t>(isa::bitsOf(t));
+  const std::size_t k = mem.indexOf(dm, dstAddr, pr * pc * bits / 8);
+  const std::uint64_t off = dstAddr - mem.image[k].addr;
+  std::uint8_t* const base = mem.image[k].bytes.data() + off;
   const bool runsDown = layout == Layout::Zn;
   std::uint8_t* const written = mem.written[k].data();
   std::uint8_t* const dontCare = mem.dontCare[k].data();
@@ -510,12 +509,10 @@ Expected expect(const isa::Program& program, V2Order order) {
     const bool last = std::none_of(
         program.observe.begin() + static_cast<std::ptrdiff_t>(i) + 1, program.observe.end(),
         [&](const isa::Region& later) { return later.memory == r.memory; });
-    if (whole && last && mem.copied[s] != 0) {
+    if (whole && last && mem.copied[s] != 0) {  // a copy has its masks, as large as itself
       e.regions.push_back(std::move(mem.image[s].bytes));
-      e.written.push_back(mem.written[s].empty() ? isa::Bytes(r.size, 0)
-                                                 : std::move(mem.written[s]));
-      e.dontCare.push_back(mem.dontCare[s].empty() ? isa::Bytes(r.size, 0)
-                                                   : std::move(mem.dontCare[s]));
+      e.written.push_back(std::move(mem.written[s]));
+      e.dontCare.push_back(std::move(mem.dontCare[s]));
       continue;
     }
     const auto off = static_cast<std::ptrdiff_t>(r.addr - mem.image[s].addr);
