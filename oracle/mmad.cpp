@@ -265,20 +265,12 @@ std::optional<Grid> gridOf(const MatrixF& m) {
   // cleared (an exact difference, subnormals included), or |f| itself when its fraction is zero
   // (a power of two). The least of these over the nonzero elements is 2^low; a zero, taken as
   // an infinity here, is a multiple of anything.
-  // Two sets of accumulators, taking alternate vectors: each set's min and max chains wait on
-  // their own previous step only, so the two run side by side.
   using F32x4 = float __attribute__((vector_size(16)));
   using I32x4 = std::int32_t __attribute__((vector_size(16)));
   constexpr float kNone = std::numeric_limits<float>::infinity();
-  struct Lanes {
-    I32x4 notFinite = {};
-    F32x4 top = {}, least = {kNone, kNone, kNone, kNone};
-  };
-  Lanes sets[2];
-  auto take = [](Lanes& l, const float* in) {
-    I32x4& notFinite = l.notFinite;
-    F32x4& top = l.top;
-    F32x4& least = l.least;
+  I32x4 notFinite = {};
+  F32x4 top = {}, least = {kNone, kNone, kNone, kNone};
+  auto take = [&](const float* in) {
     I32x4 bits;
     std::memcpy(&bits, in, sizeof bits);
     bits &= 0x7FFFFFFF;
@@ -295,20 +287,13 @@ std::optional<Grid> gridOf(const MatrixF& m) {
     least = lanesMin(lowestBit, least);
   };
   const float* v = m.data();
-  const Eigen::Index size = m.size(), whole = size - size % 4, pairs = size - size % 8;
-  for (Eigen::Index i = 0; i < pairs; i += 8) {
-    take(sets[0], v + i);
-    take(sets[1], v + i + 4);
-  }
-  if (pairs < whole) take(sets[0], v + pairs);
+  const Eigen::Index size = m.size(), whole = size - size % 4;
+  for (Eigen::Index i = 0; i < whole; i += 4) take(v + i);
   if (whole < size) {  // the last one to three, beside zeros (which change nothing)
     float rest[4] = {};
     std::copy(v + whole, v + size, rest);
-    take(sets[1], rest);
+    take(rest);
   }
-  const I32x4 notFinite = sets[0].notFinite | sets[1].notFinite;
-  const F32x4 top = lanesMax(sets[0].top, sets[1].top);
-  const F32x4 least = lanesMin(sets[0].least, sets[1].least);
   if ((notFinite[0] | notFinite[1] | notFinite[2] | notFinite[3]) != 0) return std::nullopt;
   Grid g;
   g.max = std::max({top[0], top[1], top[2], top[3]});
